@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+/** Every setting, from the environment, validated once at start. The README lists each one. */
+const envSchema = z.object({
+  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: optionalText,
+  REDIS_URL: optionalText,
+  PUBLIC_URL: optionalText,
+  STUDIO_URL: optionalText,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  RATE_LIMIT_KEY_PER_MINUTE: positiveInt(600),
+  RATE_LIMIT_CREATOR_PER_HOUR: positiveInt(20000),
+  MCP_ALLOWED_HOSTS: optionalText,
+  SHUTDOWN_GRACE_MS: positiveInt(10000),
+});
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  /** Where buyers reach public pages (sales pages); defaults to this server's address. */
+  publicUrl: string;
+  /** Where the creator's studio lives (dashboard links). */
+  studioUrl: string;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  rateLimits: { keyPerMinute: number; creatorPerHour: number };
+  /** Host names the MCP endpoint answers to (DNS-rebinding guard). */
+  mcpAllowedHosts: string[];
+  shutdownGraceMs: number;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  const publicUrl = (e.PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`).replace(
+    /\/$/,
+    '',
+  );
+  return {
+    host: e.HOST,
+    port: e.PORT,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    publicUrl,
+    studioUrl: (e.STUDIO_URL ?? `${publicUrl}/studio`).replace(/\/$/, ''),
+    logLevel: e.LOG_LEVEL,
+    rateLimits: { keyPerMinute: e.RATE_LIMIT_KEY_PER_MINUTE, creatorPerHour: e.RATE_LIMIT_CREATOR_PER_HOUR },
+    mcpAllowedHosts: e.MCP_ALLOWED_HOSTS
+      ? e.MCP_ALLOWED_HOSTS.split(',').map((h) => h.trim())
+      : ['localhost', '127.0.0.1', '[::1]', e.HOST],
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+  };
+}

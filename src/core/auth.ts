@@ -1,0 +1,86 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { ApiError } from './errors.ts';
+
+export type KeyScope = 'read' | 'write';
+export type Role = 'owner' | 'editor';
+export type OperationScope = 'read' | 'write' | 'publish';
+
+/** Who is calling: the key and the creator account it acts for. */
+export interface Principal {
+  keyId: string;
+  creatorId: string;
+  scope: KeyScope;
+  publish: boolean;
+  role: Role;
+}
+
+const KEY_PREFIX = 'sk_service_';
+
+/** 192 bits of randomness; only the hash is stored. */
+export function generateKey(): { key: string; hash: string; hint: string } {
+  const key = `${KEY_PREFIX}${randomBytes(24).toString('base64url')}`;
+  return { key, hash: hashKey(key), hint: key.slice(-4) };
+}
+
+/** A fast hash is right here: keys carry enough entropy that guessing is hopeless. */
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+export function hashesMatch(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+type HeaderValue = string | string[] | undefined;
+
+/** Reads the key from `Authorization: Bearer` or `X-Api-Key`; refuses two different keys. */
+export function extractKey(headers: { authorization?: HeaderValue; 'x-api-key'?: HeaderValue }): string {
+  const bearer = single(headers.authorization);
+  const apiKey = single(headers['x-api-key'])?.trim();
+  let fromBearer: string | undefined;
+  if (bearer !== undefined && bearer.trim() !== '') {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(bearer.trim());
+    if (!match) {
+      throw new ApiError('unauthenticated', 'The Authorization header must read "Bearer <API_KEY>".');
+    }
+    fromBearer = match[1];
+  }
+  if (fromBearer && apiKey && fromBearer !== apiKey) {
+    throw new ApiError(
+      'invalid_argument',
+      'Authorization and X-Api-Key carry different keys: send one key, in one header.',
+    );
+  }
+  const key = fromBearer || apiKey;
+  if (!key) {
+    throw new ApiError(
+      'unauthenticated',
+      'Send an API key as "Authorization: Bearer <API_KEY>" or "X-Api-Key: <API_KEY>".',
+    );
+  }
+  return key;
+}
+
+function single(value: HeaderValue): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export function looksLikeKey(key: string): boolean {
+  return key.startsWith(KEY_PREFIX) && key.length > KEY_PREFIX.length + 16;
+}
+
+/** The scope an operation needs against what the key holds. */
+export function requireScope(principal: Principal, needed: OperationScope, operation: string): void {
+  if (needed === 'read') return;
+  if (principal.scope !== 'write') {
+    throw new ApiError('api_scope_required', `${operation} needs a key with the write scope; this key is read-only.`);
+  }
+  if (needed === 'publish' && !principal.publish) {
+    throw new ApiError(
+      'api_scope_required',
+      `${operation} needs a key with the publish option; create one in the studio (Settings, API keys).`,
+    );
+  }
+}

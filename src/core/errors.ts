@@ -1,0 +1,82 @@
+/**
+ * The one catalogue of error codes: status and when each is answered. The drift test checks that
+ * every code here is documented in the specification and the authoring guide, and no other.
+ */
+export const errorCatalogue = {
+  invalid_argument: {
+    status: 400,
+    when: 'a required field is missing, a field is unknown, or a value has the wrong type',
+  },
+  invalid_request: {
+    status: 400,
+    when: 'a writer refused a well-shaped value; the message says what would be accepted',
+  },
+  unauthenticated: { status: 401, when: 'no key was sent' },
+  invalid_api_key: { status: 401, when: 'the key is unknown, revoked or expired' },
+  api_scope_required: { status: 403, when: 'the key lacks the scope the operation needs' },
+  forbidden: { status: 403, when: 'the creator account is no longer active' },
+  not_found: { status: 404, when: 'the id does not exist or belongs to another creator' },
+  stale_editor: { status: 409, when: 'the row changed after the expectedUpdatedAt sent' },
+  agreement_outdated: { status: 409, when: 'the creator has not accepted the current creator agreement' },
+  guide_sold: { status: 409, when: 'the guide has buyers, so its spots cannot be deleted' },
+  not_publishable: { status: 409, when: 'open publish gates block the publish; details.blocking lists them' },
+  payload_too_large: { status: 413, when: 'the request body is over its size limit' },
+  rate_limited: { status: 429, when: 'over a rate limit; retryAfterMs says when to try again' },
+  internal_error: { status: 500, when: 'an unexpected failure; the cause is logged, not shown' },
+} as const;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; retryAfterMs?: number; details?: Record<string, unknown> };
+}
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly retryAfterMs: number | undefined;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    extra: { retryAfterMs?: number; details?: Record<string, unknown> } = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.retryAfterMs = extra.retryAfterMs;
+    this.details = extra.details;
+  }
+
+  get status(): number {
+    return errorCatalogue[this.code].status;
+  }
+
+  toBody(): ErrorBody {
+    const error: ErrorBody['error'] = { code: this.code, message: this.message };
+    if (this.retryAfterMs !== undefined) error.retryAfterMs = this.retryAfterMs;
+    if (this.details !== undefined) error.details = this.details;
+    return { error };
+  }
+}
+
+/** A writer's refusal of a well-shaped value, naming the field it refuses. */
+export function refuse(path: string, sentence: string): ApiError {
+  return new ApiError('invalid_request', `${path}: ${sentence}`, { details: { path } });
+}
+
+export function notFound(what: string, id: string): ApiError {
+  return new ApiError('not_found', `No ${what} with id ${JSON.stringify(id)}.`);
+}
+
+/** What callers see of an unexpected failure: never its cause. */
+export function internalError(requestId: string): ApiError {
+  return new ApiError(
+    'internal_error',
+    `Something went wrong on our side. Quote request id ${requestId} if it persists.`,
+  );
+}
+
+export function toApiError(err: unknown, requestId: string): ApiError {
+  return err instanceof ApiError ? err : internalError(requestId);
+}

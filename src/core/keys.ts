@@ -1,0 +1,127 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/tables.ts';
+import { generateKey, hashesMatch, hashKey, type KeyScope, looksLikeKey, type Principal, type Role } from './auth.ts';
+import type { Clock } from './clock.ts';
+import { ApiError } from './errors.ts';
+import { newId } from './ids.ts';
+
+export interface KeySummary {
+  keyId: string;
+  creatorId: string;
+  hint: string;
+  scope: KeyScope;
+  publish: boolean;
+  role: Role;
+  expiresAt: number | null;
+  revokedAt: number | null;
+  createdAt: number;
+  lastUsedAt: number | null;
+}
+
+/** How often a key's last use is written back: not on every request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** API keys: minted here, stored only as a hash, checked on every request. */
+export class KeyStore {
+  private readonly db: Kysely<Database>;
+  private readonly clock: Clock;
+
+  constructor(db: Kysely<Database>, clock: Clock) {
+    this.db = db;
+    this.clock = clock;
+  }
+
+  async create(input: {
+    creatorId: string;
+    scope: KeyScope;
+    publish: boolean;
+    role?: Role;
+    expiresAt?: number | null;
+  }): Promise<{ keyId: string; key: string }> {
+    const { key, hash, hint } = generateKey();
+    const keyId = newId('key');
+    await this.db
+      .insertInto('api_keys')
+      .values({
+        id: keyId,
+        creator_id: input.creatorId,
+        secret_hash: hash,
+        hint,
+        scope: input.scope,
+        publish: input.publish ? 1 : 0,
+        role: input.role ?? 'owner',
+        expires_at: input.expiresAt ?? null,
+        revoked_at: null,
+        created_at: this.clock.now(),
+        last_used_at: null,
+      })
+      .execute();
+    return { keyId, key };
+  }
+
+  /** True when a key was revoked by this call. */
+  async revoke(keyId: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('api_keys')
+      .set({ revoked_at: this.clock.now() })
+      .where('id', '=', keyId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async list(creatorId: string): Promise<KeySummary[]> {
+    const rows = await this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('creator_id', '=', creatorId)
+      .orderBy('created_at')
+      .execute();
+    return rows.map((r) => ({
+      keyId: r.id,
+      creatorId: r.creator_id,
+      hint: `…${r.hint}`,
+      scope: r.scope,
+      publish: r.publish === 1,
+      role: r.role,
+      expiresAt: r.expires_at,
+      revokedAt: r.revoked_at,
+      createdAt: r.created_at,
+      lastUsedAt: r.last_used_at,
+    }));
+  }
+
+  /** The caller behind a key, or the specification's 401 or 403. */
+  async authenticate(key: string): Promise<Principal> {
+    const invalid = () => new ApiError('invalid_api_key', 'This API key is unknown, revoked or expired.');
+    if (!looksLikeKey(key)) throw invalid();
+    const hash = hashKey(key);
+    const row = await this.db
+      .selectFrom('api_keys')
+      .innerJoin('creators', 'creators.id', 'api_keys.creator_id')
+      .select([
+        'api_keys.id',
+        'api_keys.creator_id',
+        'api_keys.secret_hash',
+        'api_keys.scope',
+        'api_keys.publish',
+        'api_keys.role',
+        'api_keys.expires_at',
+        'api_keys.revoked_at',
+        'api_keys.last_used_at',
+        'creators.active',
+      ])
+      .where('api_keys.secret_hash', '=', hash)
+      .executeTakeFirst();
+    const now = this.clock.now();
+    if (!row || !hashesMatch(row.secret_hash, hash)) throw invalid();
+    if (row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) throw invalid();
+    if (row.active !== 1) {
+      throw new ApiError('forbidden', 'The creator account behind this key is no longer active.');
+    }
+    if (row.last_used_at === null || now - row.last_used_at > LAST_USED_RESOLUTION_MS) {
+      await this.db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', row.id).execute();
+    }
+    return { keyId: row.id, creatorId: row.creator_id, scope: row.scope, publish: row.publish === 1, role: row.role };
+  }
+}

@@ -1,0 +1,97 @@
+import type { z } from 'zod';
+import { ApiError } from './errors.ts';
+
+type Issue = z.core.$ZodIssue;
+
+/**
+ * The two 400 codes split by what is wrong: the shape of the input (invalid_argument) or a
+ * well-shaped value that a writer refuses (invalid_request). This is the one place zod's issue
+ * kinds are mapped onto them.
+ */
+const shapeIssues = new Set<Issue['code']>([
+  'invalid_type',
+  'unrecognized_keys',
+  'invalid_value',
+  'invalid_union',
+  'invalid_key',
+  'invalid_element',
+]);
+
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out === '' ? '(input)' : out;
+}
+
+function show(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  const text = JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+function describe(issue: Issue): string {
+  const input = (issue as { input?: unknown }).input;
+  switch (issue.code) {
+    case 'invalid_type':
+      if (input === undefined) return `is required (expected ${issue.expected})`;
+      return `expected ${issue.expected}, got ${show(input)}`;
+    case 'unrecognized_keys':
+      return issue.keys.length > 1
+        ? `unknown fields ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}; check their spelling or leave them out`
+        : 'unknown field; check its spelling or leave it out';
+    case 'invalid_value':
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}; got ${show(input)}`;
+    case 'too_big':
+      return tooBig(issue, input);
+    case 'too_small':
+      return tooSmall(issue, input);
+    case 'invalid_format':
+      return issue.message && !issue.message.startsWith('Invalid')
+        ? issue.message
+        : `is not a valid ${issue.format}: ${show(input)}`;
+    case 'not_multiple_of':
+      return `must be a multiple of ${String(issue.divisor)}`;
+    case 'invalid_union':
+      return `does not match any accepted form; got ${show(input)}`;
+    default:
+      return issue.message;
+  }
+}
+
+function tooBig(issue: Extract<Issue, { code: 'too_big' }>, input: unknown): string {
+  const max = String(issue.maximum);
+  if (issue.origin === 'string') return `must be at most ${max} characters (got ${(input as string)?.length ?? '?'})`;
+  if (issue.origin === 'array' || issue.origin === 'set') {
+    return `must have at most ${max} items (got ${(input as unknown[])?.length ?? '?'})`;
+  }
+  return `must be at most ${max}${issue.inclusive === false ? ' (exclusive)' : ''}; got ${show(input)}`;
+}
+
+function tooSmall(issue: Extract<Issue, { code: 'too_small' }>, input: unknown): string {
+  const min = String(issue.minimum);
+  if (issue.origin === 'string')
+    return issue.minimum === 1 ? 'must not be empty' : `must be at least ${min} characters`;
+  if (issue.origin === 'array' || issue.origin === 'set') return `must have at least ${min} items`;
+  return `must be at least ${min}${issue.inclusive === false ? ' (exclusive)' : ''}; got ${show(input)}`;
+}
+
+export function issuesToError(issues: readonly Issue[]): ApiError {
+  const shape = issues.find((i) => shapeIssues.has(i.code));
+  const first = shape ?? issues[0];
+  if (!first) return new ApiError('invalid_argument', 'The input was refused.');
+  const path = formatPath(first.code === 'unrecognized_keys' ? [...first.path, first.keys[0] ?? ''] : first.path);
+  const listed = issues.slice(0, 20).map((i) => ({ path: formatPath(i.path), message: describe(i) }));
+  return new ApiError(shape ? 'invalid_argument' : 'invalid_request', `${path}: ${describe(first)}`, {
+    details: { path, issues: listed },
+  });
+}
+
+/** Parses an operation's input; any refusal becomes the specification's error envelope. */
+export function parseInput<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
+  const result = schema.safeParse(raw, { reportInput: true });
+  if (result.success) return result.data;
+  throw issuesToError(result.error.issues);
+}

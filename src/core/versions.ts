@@ -1,0 +1,4 @@
+/** The API version of the specification this service implements. */
+export const API_VERSION = '2026-09-30.2';
+/** The authoring playbook has a version of its own. */
+export const AUTHORING_GUIDE_VERSION = '2026-09-30.3';

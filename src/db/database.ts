@@ -1,0 +1,60 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import pg from 'pg';
+import { migrationProvider } from './migrations/index.ts';
+import { NodeSqliteAdapter } from './node-sqlite-adapter.ts';
+import type { Database } from './tables.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Store {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** PostgreSQL connection string; when absent, the embedded SQLite file under dataDir. */
+  databaseUrl?: string | undefined;
+  dataDir: string;
+}
+
+const BIGINT_OID = 20;
+const NUMERIC_OID = 1700;
+
+/** Opens the store and brings its schema up to date. */
+export async function openStore(options: StoreOptions): Promise<Store> {
+  const store = options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(options.dataDir);
+  await migrate(store.db);
+  return store;
+}
+
+function openSqlite(dataDir: string): Store {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: new NodeSqliteAdapter(join(dataDir, 'creator-api.sqlite')) }),
+  });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+function openPostgres(connectionString: string): Store {
+  // Times in ms are bigint columns: read them back as numbers, not strings.
+  const types = {
+    getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+      oid === BIGINT_OID || oid === NUMERIC_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format),
+  };
+  const pool = new pg.Pool({ connectionString, types: types as pg.CustomTypesConfig, max: 10 });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+async function migrate(db: Kysely<Database>): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`Migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

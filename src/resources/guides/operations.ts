@@ -1,0 +1,234 @@
+import { z } from 'zod';
+import { ApiError, notFound, refuse } from '../../core/errors.ts';
+import { defineOperation, type OperationContext } from '../../core/operation.ts';
+import { currencyCodeSchema } from '../../shared/codes.ts';
+import { bboxContains } from '../../shared/geo.ts';
+import { slugify, slugSchema } from '../../shared/text.ts';
+import { CreatorsStore } from '../profile/creators.store.ts';
+import {
+  countrySchema,
+  guideNameSchema,
+  guideSchema,
+  guideWithCountsSchema,
+  mapRegionSchema,
+  productIdSchema,
+  storeTags,
+} from './guide.schema.ts';
+import { GuidesStore } from './guides.store.ts';
+
+const STABLE_SINCE = '2026-09-17';
+
+export const guidesOf = (ctx: OperationContext) => new GuidesStore(ctx.db, () => ctx.clock.now());
+
+export const listGuides = defineOperation({
+  name: 'list_guides',
+  title: 'List guides',
+  method: 'GET',
+  path: '/guides',
+  scope: 'read',
+  stability: 'stable',
+  since: STABLE_SINCE,
+  description: "Lists the creator's guides, most recently changed first. Drafts, live and archived guides alike.",
+  input: z.strictObject({
+    status: z.enum(['draft', 'published', 'archived']).optional().describe('Only guides in this state'),
+  }),
+  output: z.object({ count: z.number(), guides: z.array(guideSchema) }),
+  async handler(input, ctx) {
+    const guides = await guidesOf(ctx).listOwned(ctx.principal.creatorId, ctx.urls, input.status);
+    return { count: guides.length, guides };
+  },
+});
+
+export const createGuide = defineOperation({
+  name: 'create_guide',
+  title: 'Create a guide',
+  method: 'POST',
+  path: '/guides',
+  scope: 'write',
+  stability: 'stable',
+  since: STABLE_SINCE,
+  successStatus: 201,
+  description:
+    'Creates an empty draft guide, visible nowhere until the creator puts it on sale in the studio. ' +
+    'The slug is derived from the name unless given; a derived slug that clashes gets -2, -3…',
+  input: z.strictObject({
+    name: guideNameSchema,
+    slug: slugSchema
+      .optional()
+      .describe('Sales-page URL slug: lowercase letters, digits and hyphens; refused if another of your guides has it'),
+  }),
+  output: guideSchema,
+  async handler(input, ctx) {
+    const guides = guidesOf(ctx);
+    const creatorId = ctx.principal.creatorId;
+    let slug: string;
+    if (input.slug !== undefined) {
+      if (await guides.slugTaken(creatorId, input.slug)) {
+        throw refuse('slug', `another of your guides already uses "${input.slug}"; choose another slug or omit it.`);
+      }
+      slug = input.slug;
+    } else {
+      slug = await guides.freeSlug(creatorId, slugify(input.name));
+    }
+    const id = await guides.create(creatorId, input.name, slug);
+    return guides.get(id, ctx.urls);
+  },
+});
+
+export const getGuide = defineOperation({
+  name: 'get_guide',
+  title: 'Get a guide',
+  method: 'GET',
+  path: '/guides/{productId}',
+  scope: 'read',
+  stability: 'stable',
+  since: STABLE_SINCE,
+  description: 'Reads a guide (a product of type map) with its chapter and photo counts.',
+  input: z.strictObject({ productId: productIdSchema }),
+  output: guideWithCountsSchema,
+  async handler(input, ctx) {
+    const guides = guidesOf(ctx);
+    const guide = await guides.requireOwned(ctx.principal.creatorId, input.productId);
+    // Chapters and photos arrive with their resources; until then a guide has none.
+    return { ...(await guides.get(guide.id, ctx.urls)), chapterCount: 0, photoCount: 0 };
+  },
+});
+
+export const updateGuide = defineOperation({
+  name: 'update_guide',
+  title: 'Update a guide',
+  method: 'PATCH',
+  path: '/guides/{productId}',
+  scope: 'write',
+  stability: 'stable',
+  since: STABLE_SINCE,
+  description:
+    'Changes only the fields sent. Store visibility and putting on sale are studio moves and cannot be set here. ' +
+    'The slug stays as it is when the name changes, so sales-page links keep working.',
+  input: z.strictObject({
+    productId: productIdSchema,
+    name: guideNameSchema.optional(),
+    headline: z.string().max(200).optional().describe('One-line promise, at most 200 characters; "" clears it'),
+    purchaseButtonText: z
+      .string()
+      .max(60)
+      .optional()
+      .describe('Buy button label, at most 60 characters; "" resets it to the default label'),
+    country: countrySchema
+      .optional()
+      .describe('ISO 3166-1 alpha-2; replaces any countries set in the studio; "" means worldwide'),
+    reviewsShown: z.boolean().optional().describe('Show buyer reviews on the store card'),
+    storeTags: z
+      .array(z.enum(storeTags))
+      .max(storeTags.length)
+      .optional()
+      .describe('Full replacement, from the store vocabulary'),
+    thumbnailMediaId: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('A photo of this guide (or its listing) to use as the 4:5 store thumbnail'),
+    clearThumbnail: z.boolean().optional().describe('true removes the store thumbnail'),
+  }),
+  output: guideSchema,
+  async handler(input, ctx) {
+    const guides = guidesOf(ctx);
+    const guide = await guides.requireOwned(ctx.principal.creatorId, input.productId);
+    if (input.clearThumbnail === true && input.thumbnailMediaId !== undefined) {
+      throw refuse('clearThumbnail', 'cannot be combined with thumbnailMediaId: send one or the other.');
+    }
+    if (input.thumbnailMediaId !== undefined) {
+      // Photos arrive with the media resource; no photo can be found before then.
+      throw notFound('photo', input.thumbnailMediaId);
+    }
+    await guides.update(guide.id, {
+      name: input.name,
+      headline: input.headline === undefined ? undefined : input.headline === '' ? null : input.headline,
+      purchaseButtonText:
+        input.purchaseButtonText === undefined
+          ? undefined
+          : input.purchaseButtonText === ''
+            ? null
+            : input.purchaseButtonText,
+      country: input.country === undefined ? undefined : input.country === '' ? null : input.country,
+      reviewsShown: input.reviewsShown,
+      storeTags: input.storeTags === undefined ? undefined : [...new Set(input.storeTags)],
+      thumbnail: input.clearThumbnail === true ? null : undefined,
+    });
+    return guides.get(guide.id, ctx.urls);
+  },
+});
+
+export const setGuideRegion = defineOperation({
+  name: 'set_guide_region',
+  title: "Set a guide's map region",
+  method: 'PUT',
+  path: '/guides/{productId}/region',
+  scope: 'write',
+  stability: 'stable',
+  since: STABLE_SINCE,
+  description:
+    'Replaces the opening map region whole: fields left out are cleared, and a call with none clears the region. ' +
+    'Give centerLat and centerLon together; the bbox should contain every spot.',
+  input: mapRegionSchema.extend({ productId: productIdSchema }),
+  output: z.object({ ok: z.literal(true), productId: z.string(), region: mapRegionSchema.nullable() }),
+  async handler({ productId, ...region }, ctx) {
+    const guides = guidesOf(ctx);
+    const guide = await guides.requireOwned(ctx.principal.creatorId, productId);
+    if ((region.centerLat === undefined) !== (region.centerLon === undefined)) {
+      throw refuse(
+        region.centerLat === undefined ? 'centerLat' : 'centerLon',
+        'give centerLat and centerLon together.',
+      );
+    }
+    if (region.bbox && region.centerLat !== undefined && region.centerLon !== undefined) {
+      if (!bboxContains(region.bbox, region.centerLat, region.centerLon)) {
+        ctx.warn('The map centre lies outside the bbox: the map would open away from the region.');
+      }
+    }
+    const stored = Object.keys(region).length === 0 ? null : region;
+    await guides.update(guide.id, { region: stored });
+    return { ok: true as const, productId: guide.id, region: stored };
+  },
+});
+
+export const setGuidePrice = defineOperation({
+  name: 'set_guide_price',
+  title: "Set a guide's price",
+  method: 'PUT',
+  path: '/guides/{productId}/price',
+  scope: 'write',
+  stability: 'stable',
+  since: STABLE_SINCE,
+  description:
+    'Sets the one-time price. Prices come from the creator, never from the assistant: ask before calling. ' +
+    'Each change adds a new immutable price row; the creator must have accepted the current creator agreement.',
+  input: z.strictObject({
+    productId: productIdSchema,
+    amountMinor: z.number().int().min(900).max(100_000_000).describe('Minor units, at least 900: 2900 means 29.00'),
+    currency: currencyCodeSchema,
+  }),
+  output: z.object({
+    ok: z.literal(true),
+    productId: z.string(),
+    productPriceId: z.string(),
+    amountMinor: z.number(),
+    currency: z.string(),
+  }),
+  async handler(input, ctx) {
+    const guides = guidesOf(ctx);
+    const guide = await guides.requireOwned(ctx.principal.creatorId, input.productId);
+    const creator = await new CreatorsStore(ctx.db, () => ctx.clock.now()).require(ctx.principal.creatorId);
+    if (!creator.agreementAccepted) {
+      throw new ApiError(
+        'agreement_outdated',
+        'The creator has not accepted the current creator agreement: accept it in the studio, then set the price again.',
+      );
+    }
+    const currency = input.currency.toLowerCase();
+    const productPriceId = await guides.insertPrice(guide.id, input.amountMinor, currency);
+    return { ok: true as const, productId: guide.id, productPriceId, amountMinor: input.amountMinor, currency };
+  },
+});
+
+export const guideOperations = [listGuides, createGuide, getGuide, updateGuide, setGuideRegion, setGuidePrice];

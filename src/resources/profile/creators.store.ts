@@ -1,0 +1,125 @@
+import type { Kysely } from 'kysely';
+import { notFound } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import type { CreatorsTable, Database } from '../../db/tables.ts';
+import { slugify } from '../../shared/text.ts';
+import type { SocialLink } from './profile.schema.ts';
+
+export interface Creator {
+  creatorId: string;
+  slug: string;
+  email: string;
+  displayName: string;
+  realName: string | null;
+  bio: string | null;
+  avatarUrl: string | null;
+  socials: SocialLink[];
+  active: boolean;
+  agreementAccepted: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Creator accounts: the profile the API edits and the flags the studio sets. */
+export class CreatorsStore {
+  private readonly db: Kysely<Database>;
+  private readonly now: () => number;
+
+  constructor(db: Kysely<Database>, now: () => number) {
+    this.db = db;
+    this.now = now;
+  }
+
+  async find(creatorId: string): Promise<Creator | undefined> {
+    const row = await this.db.selectFrom('creators').selectAll().where('id', '=', creatorId).executeTakeFirst();
+    return row && toCreator(row);
+  }
+
+  async require(creatorId: string): Promise<Creator> {
+    const creator = await this.find(creatorId);
+    if (!creator) throw notFound('creator', creatorId);
+    return creator;
+  }
+
+  async findByEmail(email: string): Promise<Creator | undefined> {
+    const row = await this.db
+      .selectFrom('creators')
+      .selectAll()
+      .where('email', '=', email.toLowerCase())
+      .executeTakeFirst();
+    return row && toCreator(row);
+  }
+
+  async create(input: { email: string; displayName: string; agreementAccepted: boolean }): Promise<Creator> {
+    const id = newId('cr');
+    const now = this.now();
+    const slug = await this.freeSlug(slugify(input.displayName, 'creator'));
+    await this.db
+      .insertInto('creators')
+      .values({
+        id,
+        email: input.email.toLowerCase(),
+        slug,
+        display_name: input.displayName,
+        real_name: null,
+        bio: null,
+        avatar_url: null,
+        socials: '[]',
+        active: 1,
+        agreement_accepted: input.agreementAccepted ? 1 : 0,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    return this.require(id);
+  }
+
+  private async freeSlug(base: string): Promise<string> {
+    const rows = await this.db
+      .selectFrom('creators')
+      .select('slug')
+      .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
+      .execute();
+    const taken = new Set(rows.map((r) => r.slug));
+    let candidate = base;
+    for (let n = 2; taken.has(candidate); n++) candidate = `${base}-${n}`;
+    return candidate;
+  }
+
+  async update(
+    creatorId: string,
+    patch: {
+      displayName?: string;
+      realName?: string | null;
+      socials?: SocialLink[];
+      active?: boolean;
+      agreementAccepted?: boolean;
+    },
+  ): Promise<boolean> {
+    const set: Partial<CreatorsTable> = { updated_at: this.now() };
+    if (patch.displayName !== undefined) set.display_name = patch.displayName;
+    if (patch.realName !== undefined) set.real_name = patch.realName;
+    if (patch.socials !== undefined) set.socials = JSON.stringify(patch.socials);
+    if (patch.active !== undefined) set.active = patch.active ? 1 : 0;
+    if (patch.agreementAccepted !== undefined) set.agreement_accepted = patch.agreementAccepted ? 1 : 0;
+    const result = await this.db.updateTable('creators').set(set).where('id', '=', creatorId).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+}
+
+function toCreator(row: CreatorsTable): Creator {
+  return {
+    creatorId: row.id,
+    slug: row.slug,
+    email: row.email,
+    displayName: row.display_name,
+    realName: row.real_name,
+    bio: row.bio,
+    avatarUrl: row.avatar_url,
+    socials: JSON.parse(row.socials) as SocialLink[],
+    active: row.active === 1,
+    agreementAccepted: row.agreement_accepted === 1,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}

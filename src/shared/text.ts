@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** A name that must say something: not empty, not only spaces. */
+export function requiredText(max: number) {
+  return z
+    .string()
+    .max(max)
+    .refine((s) => s.trim().length > 0, { message: 'must not be empty' });
+}
+
+/** Lowercase letters, digits and hyphens, starting with a letter or digit; 1 to 63 characters. */
+export const slugSchema = z
+  .string()
+  .min(1)
+  .max(63)
+  .transform((s) => s.toLowerCase())
+  .refine((s) => /^[a-z0-9][a-z0-9-]*$/.test(s), {
+    message: 'must be lowercase letters, digits and hyphens, starting with a letter or digit',
+  });
+
+/** A URL-safe slug derived from any title: accents folded, everything else to hyphens. */
+export function slugify(text: string, fallback = 'guide'): string {
+  const slug = text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 63)
+    .replace(/-+$/, '');
+  return slug === '' ? fallback : slug;
+}

@@ -1,0 +1,102 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { type App, buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { ManualClock } from '../../src/core/clock.ts';
+import { KeyStore } from '../../src/core/keys.ts';
+import { openStore, type Store } from '../../src/db/database.ts';
+import { CreatorsStore } from '../../src/resources/profile/creators.store.ts';
+import { freshPostgresSchema, type TestDialect } from './dialects.ts';
+
+export interface TestCreator {
+  creatorId: string;
+  /** write scope with the publish option */
+  publishKey: string;
+  /** write scope, no publish option */
+  writeKey: string;
+  readKey: string;
+}
+
+export interface Harness {
+  dialect: TestDialect;
+  baseUrl: string;
+  mcpUrl: string;
+  origin: string;
+  clock: ManualClock;
+  store: Store;
+  app: App;
+  alice: TestCreator;
+  bob: TestCreator;
+  keys: KeyStore;
+  creators: CreatorsStore;
+  newCreator(name: string, opts?: { agreementAccepted?: boolean }): Promise<TestCreator>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  dialect?: TestDialect;
+  env?: Record<string, string>;
+  now?: string;
+}
+
+/** The real server on a free port, on a fresh SQLite file or PostgreSQL schema, two creators ready. */
+export async function startServer(options: HarnessOptions = {}): Promise<Harness> {
+  const dialect = options.dialect ?? 'sqlite';
+  const dataDir = mkdtempSync(join(tmpdir(), 'creator-api-test-'));
+  const pgSchema = dialect === 'postgres' ? await freshPostgresSchema() : undefined;
+  const config = loadConfig({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    ...(pgSchema ? { DATABASE_URL: pgSchema.url } : {}),
+    ...options.env,
+  });
+  const clock = new ManualClock(options.now ?? '2026-11-23T10:00:00Z');
+  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const app = buildApp({ config, store, clock, logger: pino({ level: 'silent' }) });
+  const address = await app.fastify.listen({ host: '127.0.0.1', port: 0 });
+  const keys = new KeyStore(store.db, clock);
+  const creators = new CreatorsStore(store.db, () => clock.now());
+
+  let counter = 0;
+  const newCreator = async (name: string, opts: { agreementAccepted?: boolean } = {}): Promise<TestCreator> => {
+    counter += 1;
+    const creator = await creators.create({
+      email: `${name.toLowerCase().replace(/\W/g, '')}${counter}@example.com`,
+      displayName: name,
+      agreementAccepted: opts.agreementAccepted ?? true,
+    });
+    const make = (scope: 'read' | 'write', publish: boolean) =>
+      keys.create({ creatorId: creator.creatorId, scope, publish }).then((k) => k.key);
+    return {
+      creatorId: creator.creatorId,
+      publishKey: await make('write', true),
+      writeKey: await make('write', false),
+      readKey: await make('read', false),
+    };
+  };
+
+  return {
+    dialect,
+    baseUrl: `${address}/api/v1`,
+    mcpUrl: `${address}/mcp`,
+    origin: address,
+    clock,
+    store,
+    app,
+    alice: await newCreator('Alice'),
+    bob: await newCreator('Bob'),
+    keys,
+    creators,
+    newCreator,
+    async close() {
+      await app.close();
+      await store.close();
+      await pgSchema?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
