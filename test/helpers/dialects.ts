@@ -2,7 +2,7 @@ import pg from 'pg';
 
 export type TestDialect = 'sqlite' | 'postgres';
 
-export const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://127.0.0.1:5432/test';
+export const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 let reachable: Promise<boolean> | undefined;
 

@@ -1,0 +1,37 @@
+/**
+ * Child process: the real Creator API (buildApp, as src/main.ts wires it) on a free loopback port,
+ * over the SQLite store in DATA_DIR, with one creator and a write+publish key made through the
+ * stores as the test harness does. Reports { origin, key } to the parent over IPC and stops on
+ * { type: 'stop' } (or when the parent goes away), so a --cpu-prof profile is written on exit.
+ */
+import pino from 'pino';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { systemClock } from '../src/core/clock.ts';
+import { KeyStore } from '../src/core/keys.ts';
+import { openStore } from '../src/db/database.ts';
+import { CreatorsStore } from '../src/resources/profile/creators.store.ts';
+import { onStop, type ReadyMessage } from './ipc.ts';
+
+const config = loadConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0' });
+const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const app = buildApp({ config, store, clock: systemClock, logger: pino({ level: 'silent' }) });
+const origin = await app.fastify.listen({ host: '127.0.0.1', port: 0 });
+
+const creator = await new CreatorsStore(store.db, systemClock.now).create({
+  email: 'bench@example.com',
+  displayName: 'Bench Creator',
+  agreementAccepted: true,
+});
+const { key } = await new KeyStore(store.db, systemClock).create({
+  creatorId: creator.creatorId,
+  scope: 'write',
+  publish: true,
+});
+
+onStop(async () => {
+  await app.close();
+  await store.close();
+});
+const ready: ReadyMessage = { type: 'ready', origin, key, dialect: store.dialect };
+process.send?.(ready);

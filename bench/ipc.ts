@@ -1,0 +1,83 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** What a bench child tells its parent once it listens. */
+export interface ReadyMessage {
+  type: 'ready';
+  origin: string;
+  key?: string;
+  dialect?: string;
+}
+
+export interface Child {
+  name: string;
+  ready: ReadyMessage;
+  process: ChildProcess;
+  /** Asks the child to close and exit; kills it (by its pid) if it has not within the grace time. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+const STARTUP_TIMEOUT_MS = 60_000;
+
+/** Child side: run `close` once on { type: 'stop' } or when the parent disappears, then exit. */
+export function onStop(close: () => Promise<void>): void {
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    let code = 0;
+    try {
+      await close();
+    } catch (err) {
+      process.stderr.write(`bench child: close failed: ${(err as Error).message}\n`);
+      code = 1;
+    }
+    process.exit(code); // a normal exit, so --cpu-prof writes its profile
+  };
+  process.on('message', (m: { type?: string }) => {
+    if (m?.type === 'stop') void stop();
+  });
+  process.on('disconnect', () => void stop());
+}
+
+/** Parent side: fork a bench/*.ts child on this Node and wait for its ready message. */
+export function startChild(
+  name: string,
+  file: string,
+  env: Record<string, string>,
+  execArgv: string[] = [],
+): Promise<Child> {
+  const path = fileURLToPath(new URL(file, import.meta.url));
+  const child = fork(path, [], {
+    env: { ...process.env, ...env },
+    execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+  const stop = async (graceMs = 10_000) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    if (child.connected) child.send({ type: 'stop' });
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(timer);
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${name}: not ready within ${STARTUP_TIMEOUT_MS / 1000} s`));
+    }, STARTUP_TIMEOUT_MS);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`${name}: exited before it was ready (code ${code}, signal ${signal})`));
+    });
+    child.on('message', (m: ReadyMessage) => {
+      if (m?.type !== 'ready') return;
+      clearTimeout(timer);
+      child.removeAllListeners('exit');
+      resolve({ name, ready: m, process: child, stop });
+    });
+  });
+}

@@ -1,0 +1,231 @@
+import type { KeyScope, Role } from '../core/auth.ts';
+import type { KeyStore } from '../core/keys.ts';
+import type { CreatorsStore } from '../resources/profile/creators.store.ts';
+import type { GuideStatus, StoreReviewStatus, StudioStore } from './studio.store.ts';
+
+/** Bad input: the message goes to standard error and the command exits with 1. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** What a command acts on: the same store the server uses. */
+export interface StudioContext {
+  creators: CreatorsStore;
+  keys: KeyStore;
+  studio: StudioStore;
+}
+
+export type FlagValues = Record<string, string | boolean | undefined>;
+export type FlagOptions = Record<string, { type: 'string' | 'boolean' }>;
+
+export interface Command {
+  /** One line of the usage text, flags included. */
+  usage: string;
+  options: FlagOptions;
+  /** Checks the flags before the store is opened; the returned action does the work. */
+  prepare(flags: FlagValues): (ctx: StudioContext) => Promise<unknown>;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@.]+$/;
+const DISPLAY_NAME_MAX = 80;
+
+function requireText(flags: FlagValues, name: string): string {
+  const value = flags[name];
+  if (typeof value !== 'string') throw new UsageError(`missing --${name}`);
+  const trimmed = value.trim();
+  if (trimmed === '') throw new UsageError(`--${name} must not be empty`);
+  return trimmed;
+}
+
+function requireChoice<T extends string>(flags: FlagValues, name: string, choices: readonly T[]): T {
+  const value = requireText(flags, name);
+  if (!(choices as readonly string[]).includes(value)) {
+    throw new UsageError(`--${name} must be one of ${choices.join(', ')}; got ${JSON.stringify(value)}`);
+  }
+  return value as T;
+}
+
+function optionalChoice<T extends string>(flags: FlagValues, name: string, choices: readonly T[]): T | undefined {
+  return flags[name] === undefined ? undefined : requireChoice(flags, name, choices);
+}
+
+function optionalMs(flags: FlagValues, name: string): number | undefined {
+  if (flags[name] === undefined) return undefined;
+  const value = requireText(flags, name);
+  const ms = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(ms)) {
+    throw new UsageError(`--${name} must be a Unix time in milliseconds (a whole number); got ${JSON.stringify(value)}`);
+  }
+  return ms;
+}
+
+const unknown = (what: string, id: string) => new UsageError(`no ${what} with id ${JSON.stringify(id)}`);
+
+function found<T>(value: T | undefined, what: string, id: string): T {
+  if (value === undefined) throw unknown(what, id);
+  return value;
+}
+
+async function requireCreator(ctx: StudioContext, creatorId: string): Promise<void> {
+  if (!(await ctx.creators.find(creatorId))) throw unknown('creator', creatorId);
+}
+
+const GUIDE_STATUSES: readonly GuideStatus[] = ['draft', 'published', 'archived'];
+const REVIEW_STATUSES: readonly StoreReviewStatus[] = ['pending', 'approved', 'rejected'];
+const SCOPES: readonly KeyScope[] = ['read', 'write'];
+const ROLES: readonly Role[] = ['owner', 'editor'];
+
+/** Every command, by its two words. */
+export const commands: Record<string, Command> = {
+  'creator create': {
+    usage: 'creator create --email E --name NAME [--no-agreement]',
+    options: { email: { type: 'string' }, name: { type: 'string' }, 'no-agreement': { type: 'boolean' } },
+    prepare(flags) {
+      const email = requireText(flags, 'email').toLowerCase();
+      if (!EMAIL.test(email)) throw new UsageError(`--email is not an email address: ${JSON.stringify(email)}`);
+      const displayName = requireText(flags, 'name');
+      if (displayName.length > DISPLAY_NAME_MAX) {
+        throw new UsageError(`--name must be at most ${DISPLAY_NAME_MAX} characters`);
+      }
+      const agreementAccepted = flags['no-agreement'] !== true;
+      return async (ctx) => {
+        if (await ctx.creators.findByEmail(email)) {
+          throw new UsageError(`a creator with the email ${JSON.stringify(email)} already exists`);
+        }
+        const creator = await ctx.creators.create({ email, displayName, agreementAccepted });
+        return { creatorId: creator.creatorId };
+      };
+    },
+  },
+
+  'creator deactivate': {
+    usage: 'creator deactivate --creator ID',
+    options: { creator: { type: 'string' } },
+    prepare(flags) {
+      const creatorId = requireText(flags, 'creator');
+      return async (ctx) => {
+        if (!(await ctx.creators.update(creatorId, { active: false }))) throw unknown('creator', creatorId);
+        return { creatorId, active: false };
+      };
+    },
+  },
+
+  'agreement accept': {
+    usage: 'agreement accept --creator ID',
+    options: { creator: { type: 'string' } },
+    prepare(flags) {
+      const creatorId = requireText(flags, 'creator');
+      return async (ctx) => {
+        if (!(await ctx.creators.update(creatorId, { agreementAccepted: true }))) throw unknown('creator', creatorId);
+        return { creatorId, agreementAccepted: true };
+      };
+    },
+  },
+
+  'key create': {
+    usage: 'key create --creator ID --scope read|write [--publish] [--expires-at MS] [--role owner|editor]',
+    options: {
+      creator: { type: 'string' },
+      scope: { type: 'string' },
+      publish: { type: 'boolean' },
+      'expires-at': { type: 'string' },
+      role: { type: 'string' },
+    },
+    prepare(flags) {
+      const creatorId = requireText(flags, 'creator');
+      const scope = requireChoice(flags, 'scope', SCOPES);
+      const publish = flags.publish === true;
+      if (publish && scope !== 'write') throw new UsageError('--publish needs --scope write');
+      const expiresAt = optionalMs(flags, 'expires-at');
+      const role = optionalChoice(flags, 'role', ROLES);
+      return async (ctx) => {
+        await requireCreator(ctx, creatorId);
+        return ctx.keys.create({ creatorId, scope, publish, role: role ?? 'owner', expiresAt: expiresAt ?? null });
+      };
+    },
+  },
+
+  'key revoke': {
+    usage: 'key revoke --key KEY_ID',
+    options: { key: { type: 'string' } },
+    prepare(flags) {
+      const keyId = requireText(flags, 'key');
+      if (keyId.startsWith('sk_')) {
+        throw new UsageError('--key takes the key id (key_…) shown by "key list", not the secret key');
+      }
+      return async (ctx) => {
+        if (!(await ctx.keys.revoke(keyId))) throw new UsageError(`no active key with id ${JSON.stringify(keyId)}`);
+        return { keyId, revoked: true };
+      };
+    },
+  },
+
+  'key list': {
+    usage: 'key list --creator ID',
+    options: { creator: { type: 'string' } },
+    prepare(flags) {
+      const creatorId = requireText(flags, 'creator');
+      return async (ctx) => {
+        await requireCreator(ctx, creatorId);
+        return { creatorId, keys: await ctx.keys.list(creatorId) };
+      };
+    },
+  },
+
+  'guide status': {
+    usage: 'guide status --guide ID --to draft|published|archived',
+    options: { guide: { type: 'string' }, to: { type: 'string' } },
+    prepare(flags) {
+      const guideId = requireText(flags, 'guide');
+      const status = requireChoice(flags, 'to', GUIDE_STATUSES);
+      return async (ctx) => found(await ctx.studio.setStatus(guideId, status), 'guide', guideId);
+    },
+  },
+
+  'guide visibility': {
+    usage: 'guide visibility --guide ID --on|--off',
+    options: { guide: { type: 'string' }, on: { type: 'boolean' }, off: { type: 'boolean' } },
+    prepare(flags) {
+      const guideId = requireText(flags, 'guide');
+      if ((flags.on === true) === (flags.off === true)) throw new UsageError('give exactly one of --on and --off');
+      const visible = flags.on === true;
+      return async (ctx) =>
+        found(await ctx.studio.setVisibility(guideId, visible), 'guide', guideId);
+    },
+  },
+
+  'guide review': {
+    usage: 'guide review --guide ID --status pending|approved|rejected [--note TEXT]',
+    options: { guide: { type: 'string' }, status: { type: 'string' }, note: { type: 'string' } },
+    prepare(flags) {
+      const guideId = requireText(flags, 'guide');
+      const status = requireChoice(flags, 'status', REVIEW_STATUSES);
+      const note = typeof flags.note === 'string' && flags.note.trim() !== '' ? flags.note.trim() : null;
+      return async (ctx) =>
+        found(await ctx.studio.setReview(guideId, status, note), 'guide', guideId);
+    },
+  },
+
+  'guide sale': {
+    usage: 'guide sale --guide ID',
+    options: { guide: { type: 'string' } },
+    prepare(flags) {
+      const guideId = requireText(flags, 'guide');
+      return async (ctx) => found(await ctx.studio.recordSale(guideId), 'guide', guideId);
+    },
+  },
+};
+
+export function usage(): string {
+  const lines = Object.values(commands).map((c) => `  ${c.usage}`);
+  return [
+    'Usage: npm run admin -- <command> [flags]',
+    '',
+    'The studio stand-in: acts on the store of DATA_DIR (or DATABASE_URL) and prints JSON.',
+    '',
+    'Commands:',
+    ...lines,
+    '  help',
+    '',
+  ].join('\n');
+}

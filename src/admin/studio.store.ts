@@ -1,0 +1,86 @@
+import type { Kysely } from 'kysely';
+import { newId } from '../core/ids.ts';
+import type { Database, GuidesTable } from '../db/tables.ts';
+
+export type GuideStatus = GuidesTable['status'];
+export type StoreReviewStatus = NonNullable<GuidesTable['store_review_status']>;
+
+/**
+ * The studio's moves on guides and purchases: putting on sale, store visibility, the store review
+ * and recorded sales. They are not API writes, so they leave `last_api_write_at` alone.
+ * Each method answers undefined when no guide has the id.
+ */
+export class StudioStore {
+  private readonly db: Kysely<Database>;
+  private readonly now: () => number;
+
+  constructor(db: Kysely<Database>, now: () => number) {
+    this.db = db;
+    this.now = now;
+  }
+
+  /** Moves a guide to a status; the first move to `published` stamps `published_at`, later ones keep it. */
+  async setStatus(
+    guideId: string,
+    status: GuideStatus,
+  ): Promise<{ productId: string; status: GuideStatus; publishedAt: number | null } | undefined> {
+    const now = this.now();
+    const result = await this.db
+      .updateTable('guides')
+      .set((eb) => ({
+        status,
+        updated_at: now,
+        ...(status === 'published' ? { published_at: eb.fn.coalesce('published_at', eb.val(now)) } : {}),
+      }))
+      .where('id', '=', guideId)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return undefined;
+    const row = await this.db
+      .selectFrom('guides')
+      .select(['id', 'status', 'published_at'])
+      .where('id', '=', guideId)
+      .executeTakeFirstOrThrow();
+    return {
+      productId: row.id,
+      status: row.status,
+      publishedAt: row.published_at === null ? null : Number(row.published_at),
+    };
+  }
+
+  async setVisibility(
+    guideId: string,
+    visible: boolean,
+  ): Promise<{ productId: string; visibleOnStore: boolean } | undefined> {
+    const result = await this.db
+      .updateTable('guides')
+      .set({ visible_on_store: visible ? 1 : 0, updated_at: this.now() })
+      .where('id', '=', guideId)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return undefined;
+    return { productId: guideId, visibleOnStore: visible };
+  }
+
+  /** Sets the store review; the note is cleared when none is given. */
+  async setReview(
+    guideId: string,
+    status: StoreReviewStatus,
+    note: string | null,
+  ): Promise<{ productId: string; storeReviewStatus: StoreReviewStatus; storeReviewNote: string | null } | undefined> {
+    const result = await this.db
+      .updateTable('guides')
+      .set({ store_review_status: status, store_review_note: note, updated_at: this.now() })
+      .where('id', '=', guideId)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return undefined;
+    return { productId: guideId, storeReviewStatus: status, storeReviewNote: note };
+  }
+
+  /** Records one purchase of the guide, so it counts as sold. */
+  async recordSale(guideId: string): Promise<{ productId: string; purchaseId: string } | undefined> {
+    const guide = await this.db.selectFrom('guides').select('id').where('id', '=', guideId).executeTakeFirst();
+    if (!guide) return undefined;
+    const purchaseId = newId('pur');
+    await this.db.insertInto('purchases').values({ id: purchaseId, guide_id: guideId, created_at: this.now() }).execute();
+    return { productId: guideId, purchaseId };
+  }
+}
