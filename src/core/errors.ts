@@ -14,7 +14,10 @@ export const errorCatalogue = {
   unauthenticated: { status: 401, when: 'no key was sent' },
   invalid_api_key: { status: 401, when: 'the key is unknown, revoked or expired' },
   api_scope_required: { status: 403, when: 'the key lacks the scope the operation needs' },
-  forbidden: { status: 403, when: 'the creator account is no longer active' },
+  forbidden: {
+    status: 403,
+    when: 'the creator account is no longer active (on /mcp also: a host or origin not allowed)',
+  },
   not_found: { status: 404, when: 'the id does not exist or belongs to another creator' },
   stale_editor: { status: 409, when: 'the row changed after the expectedUpdatedAt sent' },
   agreement_outdated: { status: 409, when: 'the creator has not accepted the current creator agreement' },

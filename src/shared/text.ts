@@ -30,3 +30,13 @@ export function slugify(text: string, fallback = 'guide'): string {
     .replace(/-+$/, '');
   return slug === '' ? fallback : slug;
 }
+
+/** `base` if free, else `base-2`, `base-3`…, kept within 63 characters. */
+export function firstFreeSlug(base: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) {
+    const suffix = `-${n}`;
+    const candidate = `${base.slice(0, 63 - suffix.length).replace(/-+$/, '')}${suffix}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}

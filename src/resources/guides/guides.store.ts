@@ -3,6 +3,7 @@ import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { Urls } from '../../core/operation.ts';
 import type { Database, GuidesTable } from '../../db/tables.ts';
+import { firstFreeSlug } from '../../shared/text.ts';
 import type { Guide, MapRegion } from './guide.schema.ts';
 
 type GuideRow = Selectable<GuidesTable> & { creator_slug: string };
@@ -76,13 +77,7 @@ export class GuidesStore {
       .where('creator_id', '=', creatorId)
       .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
       .execute();
-    const taken = new Set(rows.map((r) => r.slug));
-    if (!taken.has(base)) return base;
-    for (let n = 2; ; n++) {
-      const suffix = `-${n}`;
-      const candidate = `${base.slice(0, 63 - suffix.length).replace(/-+$/, '')}${suffix}`;
-      if (!taken.has(candidate)) return candidate;
-    }
+    return firstFreeSlug(base, new Set(rows.map((r) => r.slug)));
   }
 
   async create(creatorId: string, name: string, slug: string): Promise<string> {

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { CreatorsTable, Database } from '../../db/tables.ts';
-import { slugify } from '../../shared/text.ts';
+import { firstFreeSlug, slugify } from '../../shared/text.ts';
 import type { SocialLink } from './profile.schema.ts';
 
 export interface Creator {
@@ -80,10 +80,7 @@ export class CreatorsStore {
       .select('slug')
       .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
       .execute();
-    const taken = new Set(rows.map((r) => r.slug));
-    let candidate = base;
-    for (let n = 2; taken.has(candidate); n++) candidate = `${base}-${n}`;
-    return candidate;
+    return firstFreeSlug(base, new Set(rows.map((r) => r.slug)));
   }
 
   async update(

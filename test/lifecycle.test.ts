@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+
+const root = new URL('..', import.meta.url).pathname;
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  base: string;
+  exited: Promise<number | null>;
+}
+
+/** `node src/main.ts` as `npm start` runs it, on a port of its own. */
+async function startService(dataDir: string): Promise<Started> {
+  const child = spawn(process.execPath, ['src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', DATABASE_URL: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (chunk) => {
+    out += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    out += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 20_000;
+  while (!/REST\s+(http:\/\/\S+)\/api\/v1/.test(out)) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`service did not start:\n${out}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const base = /REST\s+(http:\/\/\S+)\/api\/v1/.exec(out)?.[1] as string;
+  return { child, output: () => out, base, exited };
+}
+
+describe('npm start', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'creator-api-start-'));
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  test('a fresh DATA_DIR gets a demo creator whose printed key works; a second start prints none', async () => {
+    const first = await startService(dataDir);
+    const key = /Demo key (sk_service_\S+)/.exec(first.output())?.[1];
+    assert.ok(key, `no demo key printed:\n${first.output()}`);
+    assert.match(first.output(), /MCP\s+http:\/\/\S+\/mcp/);
+    const me = await fetch(`${first.base}/api/v1/me`, { headers: { authorization: `Bearer ${key}` } });
+    assert.equal(me.status, 200);
+    const body = (await me.json()) as { key: { scopes: string[] } };
+    assert.deepEqual(body.key.scopes, ['read', 'write', 'publish']);
+    const health = await fetch(`${first.base}/healthz`);
+    assert.equal(health.status, 200);
+    assert.ok(health.headers.get('x-request-id'));
+    first.child.kill('SIGTERM');
+    assert.equal(await first.exited, 0);
+
+    const second = await startService(dataDir);
+    assert.doesNotMatch(second.output(), /Demo key/);
+    const again = await fetch(`${second.base}/api/v1/me`, { headers: { authorization: `Bearer ${key}` } });
+    assert.equal(again.status, 200, 'the demo key outlives a restart');
+    second.child.kill('SIGTERM');
+    assert.equal(await second.exited, 0);
+  });
+
+  test('SIGTERM lets a request in flight finish and write before the process exits', async () => {
+    const service = await startService(dataDir);
+    const keyRes = await fetch(`${service.base}/healthz`);
+    assert.equal(keyRes.status, 200);
+    // A key of the demo creator, minted through the admin path the tests trust: the store.
+    const { openStore } = await import('../src/db/database.ts');
+    const { KeyStore } = await import('../src/core/keys.ts');
+    const { systemClock } = await import('../src/core/clock.ts');
+    const store = await openStore({ dataDir });
+    const creator = await store.db.selectFrom('creators').select('id').executeTakeFirstOrThrow();
+    const { key } = await new KeyStore(store.db, systemClock).create({
+      creatorId: creator.id,
+      scope: 'write',
+      publish: false,
+    });
+
+    const body = JSON.stringify({ name: 'Written during shutdown' });
+    const url = new URL(`${service.base}/api/v1/guides`);
+    const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(
+        url,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${key}`,
+            'content-type': 'application/json',
+            'content-length': body.length,
+          },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (c) => {
+            text += c;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        },
+      );
+      req.on('error', reject);
+      // Half the body now, the signal, then the rest: the request is in flight when SIGTERM lands.
+      req.write(body.slice(0, 10));
+      setTimeout(() => {
+        service.child.kill('SIGTERM');
+        setTimeout(() => req.end(body.slice(10)), 300);
+      }, 200);
+    });
+    const res = await answer;
+    assert.equal(res.status, 201, res.text);
+    assert.equal(await service.exited, 0);
+    const stored = await store.db
+      .selectFrom('guides')
+      .select('name')
+      .where('name', '=', 'Written during shutdown')
+      .execute();
+    assert.equal(stored.length, 1);
+    await store.close();
+  });
+});
