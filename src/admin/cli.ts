@@ -1,11 +1,5 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.ts';
-import { systemClock } from '../core/clock.ts';
-import { KeyStore } from '../core/keys.ts';
-import { openStore } from '../db/database.ts';
-import { CreatorsStore } from '../resources/profile/creators.store.ts';
-import { type Command, commands, type FlagValues, UsageError, usage } from './commands.ts';
-import { StudioStore } from './studio.store.ts';
+import { type Command, commands, type FlagValues, type StudioContext, UsageError, usage } from './commands.ts';
 
 /**
  * The admin command line that stands in for the creator's studio: `npm run admin -- <command>`.
@@ -25,20 +19,37 @@ async function main(argv: string[]): Promise<number> {
   const command = findCommand(group, action);
   const run = command.prepare(parseFlags(command, argv.slice(2)));
 
+  const result = await withStudio(run);
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  return 0;
+}
+
+/**
+ * Opens the server's store (DATA_DIR or DATABASE_URL), runs the action and closes the store.
+ * The store's modules load only here, so refusing bad input stays quick.
+ */
+async function withStudio(action: (ctx: StudioContext) => Promise<unknown>): Promise<unknown> {
+  const [{ loadConfig }, { systemClock }, { KeyStore }, { openStore }, { CreatorsStore }, { StudioStore }] =
+    await Promise.all([
+      import('../config.ts'),
+      import('../core/clock.ts'),
+      import('../core/keys.ts'),
+      import('../db/database.ts'),
+      import('../resources/profile/creators.store.ts'),
+      import('./studio.store.ts'),
+    ]);
   const config = loadConfig();
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     const now = () => systemClock.now();
-    const result = await run({
+    return await action({
       creators: new CreatorsStore(store.db, now),
       keys: new KeyStore(store.db, systemClock),
       studio: new StudioStore(store.db, now),
     });
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } finally {
     await store.close();
   }
-  return 0;
 }
 
 function findCommand(group: string, action: string | undefined): Command {

@@ -54,7 +54,9 @@ function optionalMs(flags: FlagValues, name: string): number | undefined {
   const value = requireText(flags, name);
   const ms = Number(value);
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(ms)) {
-    throw new UsageError(`--${name} must be a Unix time in milliseconds (a whole number); got ${JSON.stringify(value)}`);
+    throw new UsageError(
+      `--${name} must be a Unix time in milliseconds (a whole number); got ${JSON.stringify(value)}`,
+    );
   }
   return ms;
 }
@@ -189,8 +191,7 @@ export const commands: Record<string, Command> = {
       const guideId = requireText(flags, 'guide');
       if ((flags.on === true) === (flags.off === true)) throw new UsageError('give exactly one of --on and --off');
       const visible = flags.on === true;
-      return async (ctx) =>
-        found(await ctx.studio.setVisibility(guideId, visible), 'guide', guideId);
+      return async (ctx) => found(await ctx.studio.setVisibility(guideId, visible), 'guide', guideId);
     },
   },
 
@@ -201,8 +202,7 @@ export const commands: Record<string, Command> = {
       const guideId = requireText(flags, 'guide');
       const status = requireChoice(flags, 'status', REVIEW_STATUSES);
       const note = typeof flags.note === 'string' && flags.note.trim() !== '' ? flags.note.trim() : null;
-      return async (ctx) =>
-        found(await ctx.studio.setReview(guideId, status, note), 'guide', guideId);
+      return async (ctx) => found(await ctx.studio.setReview(guideId, status, note), 'guide', guideId);
     },
   },
 

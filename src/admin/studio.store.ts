@@ -80,7 +80,10 @@ export class StudioStore {
     const guide = await this.db.selectFrom('guides').select('id').where('id', '=', guideId).executeTakeFirst();
     if (!guide) return undefined;
     const purchaseId = newId('pur');
-    await this.db.insertInto('purchases').values({ id: purchaseId, guide_id: guideId, created_at: this.now() }).execute();
+    await this.db
+      .insertInto('purchases')
+      .values({ id: purchaseId, guide_id: guideId, created_at: this.now() })
+      .execute();
     return { productId: guideId, purchaseId };
   }
 }

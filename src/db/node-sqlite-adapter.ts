@@ -20,10 +20,11 @@ export class NodeSqliteAdapter implements SqliteDatabase {
 
   constructor(file: string) {
     this.db = new DatabaseSync(file);
+    // The wait comes first: switching to WAL needs the lock another process may hold.
+    this.db.exec('PRAGMA busy_timeout = 5000');
     this.db.exec('PRAGMA journal_mode = WAL');
     this.db.exec('PRAGMA synchronous = NORMAL');
     this.db.exec('PRAGMA foreign_keys = ON');
-    this.db.exec('PRAGMA busy_timeout = 5000');
   }
 
   prepare(sql: string): SqliteStatement {
