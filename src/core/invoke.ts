@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/tables.ts';
+import { plainHttpWarnings } from '../shared/urls.ts';
 import { type Principal, requireScope } from './auth.ts';
 import type { Clock } from './clock.ts';
 import type { Log } from './log.ts';
@@ -42,7 +43,7 @@ export async function invoke(
   onRate?.(rate);
   requireScope(call.principal, operation.scope, operation.name);
   const input = parseInput(operation.input, rawInput ?? {});
-  const warnings: string[] = [];
+  const warnings: string[] = operation.readOnly ? [] : plainHttpWarnings(input);
   const context = (db: Kysely<Database>): OperationContext => ({
     principal: call.principal,
     db,

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import { migrationProvider } from './migrations/index.ts';
@@ -27,8 +27,18 @@ const NUMERIC_OID = 1700;
 /** Opens the store and brings its schema up to date. */
 export async function openStore(options: StoreOptions): Promise<Store> {
   const store = options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(options.dataDir);
-  await migrate(store.db);
+  await migrate(store.db, store.dialect === 'postgres' ? await currentSchema(store.db) : undefined);
   return store;
+}
+
+/**
+ * The schema the connection writes to (first on its search_path). Kysely's migrator, given no
+ * schema, takes its lock and migration tables in any schema of the database for its own, so two
+ * stores in two schemas of one database (parallel test files) would trip over each other.
+ */
+async function currentSchema(db: Kysely<Database>): Promise<string | undefined> {
+  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
+  return rows[0]?.schema ?? undefined;
 }
 
 function openSqlite(dataDir: string): Store {
@@ -50,8 +60,8 @@ function openPostgres(connectionString: string): Store {
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
 
-async function migrate(db: Kysely<Database>): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider });
+async function migrate(db: Kysely<Database>, migrationTableSchema: string | undefined): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider, migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';

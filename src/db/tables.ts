@@ -76,10 +76,59 @@ export interface PurchasesTable {
   created_at: number;
 }
 
+export interface SpotsTable {
+  id: string;
+  guide_id: string;
+  spot_key: string;
+  name: string;
+  description: string | null;
+  lat: number | null;
+  lon: number | null;
+  time_zone: string | null;
+  pins: string;
+  map_links: string;
+  links: string;
+  status: string | null;
+  fees: string;
+  schedule: string | null;
+  hours: string | null;
+  sources: string;
+  area_id: string | null;
+  archived: number;
+  custom_values: string;
+  custom_notes: string;
+  review_notes: string | null;
+  facts_checked_on: string | null;
+  review_by: string | null;
+  order_key: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PropertyDefsTable {
+  id: string;
+  guide_id: string;
+  key: string;
+  label: string;
+  kind: 'shortLabel' | 'longSection' | 'number' | 'date' | 'checkbox' | 'singleSelect';
+  order_key: number;
+  required: number;
+  filterable: number;
+  placeholder: string | null;
+  num_unit: string | null;
+  options: string;
+  archived: number;
+  schema_version: number;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   creators: CreatorsTable;
   api_keys: ApiKeysTable;
   guides: GuidesTable;
   guide_prices: GuidePricesTable;
   purchases: PurchasesTable;
+  spots: SpotsTable;
+  property_defs: PropertyDefsTable;
 }

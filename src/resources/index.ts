@@ -2,8 +2,16 @@ import { Registry } from '../core/registry.ts';
 import { authoringOperations } from './authoring/operations.ts';
 import { guideOperations } from './guides/operations.ts';
 import { profileOperations } from './profile/operations.ts';
+import { propertyOperations } from './properties/operations.ts';
+import { spotOperations } from './spots/operations.ts';
 
 /** The whole API: every resource's operations, in the order the reference lists them. */
 export function createRegistry(): Registry {
-  return new Registry([...profileOperations, ...authoringOperations, ...guideOperations]);
+  return new Registry([
+    ...profileOperations,
+    ...authoringOperations,
+    ...guideOperations,
+    ...propertyOperations,
+    ...spotOperations,
+  ]);
 }

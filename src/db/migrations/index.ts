@@ -1,9 +1,11 @@
 import type { Migration, MigrationProvider } from 'kysely/migration';
 import * as foundation from './0001-foundation.ts';
+import * as spotsProperties from './0002-spots-properties.ts';
 
 /** Migrations in the order they run; names sort in that order too. */
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
+  '0002-spots-properties': spotsProperties,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { countryCodeSchema } from '../../shared/codes.ts';
 import { bboxSchema, latitudeSchema, longitudeSchema, zoomSchema } from '../../shared/geo.ts';
+import { propertySchema } from '../properties/property.schema.ts';
 
 export const storeTags = [
   'alpine',
@@ -70,7 +71,7 @@ export const guideSchema = z.object({
     .object({ basemap: z.string().optional(), pinStyle: z.string().optional(), themeColor: z.string().optional() })
     .nullable(),
   propertySchemaVersion: z.number().nullable(),
-  properties: z.array(z.looseObject({ propertyDefId: z.string(), key: z.string() })),
+  properties: z.array(propertySchema),
   price: z.object({ amountMinor: z.number(), currency: z.string() }).nullable(),
   spotCount: z.number(),
   thumbnailUrl: nullableString,

@@ -4,6 +4,8 @@ import { newId } from '../../core/ids.ts';
 import type { Urls } from '../../core/operation.ts';
 import type { Database, GuidesTable } from '../../db/tables.ts';
 import { firstFreeSlug } from '../../shared/text.ts';
+import { PropertiesStore, publicProperty } from '../properties/properties.store.ts';
+import { SpotsStore } from '../spots/spots.store.ts';
 import type { Guide, MapRegion } from './guide.schema.ts';
 
 type GuideRow = Selectable<GuidesTable> & { creator_slug: string };
@@ -136,12 +138,32 @@ export class GuidesStore {
     await this.db.updateTable('guides').set(set).where('id', '=', guideId).execute();
   }
 
+  /** Whether anyone bought the guide: then its spots can no longer be deleted. */
+  async hasBuyers(guideId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('purchases')
+      .select('id')
+      .where('guide_id', '=', guideId)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async insertPrice(guideId: string, amountMinor: number, currency: string): Promise<string> {
     const id = newId('price');
     const now = this.now();
+    // Ids are random, so created_at alone orders the rows: a change in the same millisecond as
+    // the previous one must still come after it, or the latest price would be a coin toss.
+    const previous = await this.db
+      .selectFrom('guide_prices')
+      .select((eb) => eb.fn.max('created_at').as('latest'))
+      .where('guide_id', '=', guideId)
+      .executeTakeFirst();
+    const latest = previous?.latest == null ? undefined : Number(previous.latest);
+    const createdAt = latest !== undefined && latest >= now ? latest + 1 : now;
     await this.db
       .insertInto('guide_prices')
-      .values({ id, guide_id: guideId, amount_minor: amountMinor, currency, created_at: now })
+      .values({ id, guide_id: guideId, amount_minor: amountMinor, currency, created_at: createdAt })
       .execute();
     await this.db
       .updateTable('guides')
@@ -166,8 +188,21 @@ export class GuidesStore {
 
   private async views(rows: GuideRow[], urls: Urls): Promise<Guide[]> {
     if (rows.length === 0) return [];
-    const prices = await this.latestPrices(rows.map((r) => r.id));
-    return rows.map((row) => toGuide(row, prices.get(row.id) ?? null, urls));
+    const ids = rows.map((r) => r.id);
+    const [prices, spotCounts] = await Promise.all([
+      this.latestPrices(ids),
+      new SpotsStore(this.db, this.now).countByGuide(ids),
+    ]);
+    const properties = new PropertiesStore(this.db, this.now);
+    return Promise.all(
+      rows.map(async (row) =>
+        toGuide(row, urls, {
+          price: prices.get(row.id) ?? null,
+          properties: (await properties.listForGuide(row.id)).map(publicProperty),
+          spotCount: spotCounts.get(row.id) ?? 0,
+        }),
+      ),
+    );
   }
 
   /** The newest price row of each guide: prices are immutable, the latest one counts. */
@@ -185,7 +220,10 @@ export class GuidesStore {
   }
 }
 
-function toGuide(row: GuideRow, price: Guide['price'], urls: Urls): Guide {
+/** What a guide record gathers from other tables. */
+type GuideContents = Pick<Guide, 'price' | 'properties' | 'spotCount'>;
+
+function toGuide(row: GuideRow, urls: Urls, contents: GuideContents): Guide {
   return {
     productId: row.id,
     name: row.name,
@@ -211,13 +249,11 @@ function toGuide(row: GuideRow, price: Guide['price'], urls: Urls): Guide {
     publishedAt: row.published_at === null ? null : Number(row.published_at),
     lastApiWriteAt: row.last_api_write_at === null ? null : Number(row.last_api_write_at),
     region: row.region === null ? null : (JSON.parse(row.region) as MapRegion),
-    // Areas, properties and spots arrive with their resources; until then a guide has none.
+    // Areas arrive with their resource; until then a guide has none.
     areas: [],
     mapStyle: row.map_style === null ? null : (JSON.parse(row.map_style) as Guide['mapStyle']),
     propertySchemaVersion: row.property_schema_version,
-    properties: [],
-    price,
-    spotCount: 0,
+    ...contents,
     thumbnailUrl: row.thumbnail_url,
     dashboardUrl: `${urls.studioUrl}/guides/${row.id}`,
     salesPageUrl: `${urls.publicUrl}/g/${row.creator_slug}/${row.slug}`,

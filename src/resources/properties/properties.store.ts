@@ -1,0 +1,177 @@
+import type { Kysely, Selectable } from 'kysely';
+import { notFound } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import type { Database, PropertyDefsTable } from '../../db/tables.ts';
+import type { Property, PropertyKind, PropertyOption } from './property.schema.ts';
+
+export interface OwnedProperty extends Property {
+  guideId: string;
+}
+
+export interface NewProperty {
+  key: string;
+  label: string;
+  kind: PropertyKind;
+  required: boolean;
+  filterable: boolean;
+  placeholder: string | null;
+  numUnit: string | null;
+  options: PropertyOption[];
+}
+
+export type PropertyPatch = Partial<
+  Pick<Property, 'label' | 'required' | 'filterable' | 'placeholder' | 'numUnit' | 'options' | 'archived' | 'kind'>
+> & { order?: number };
+
+/** Custom spot property definitions. Every change bumps the guide's property schema version. */
+export class PropertiesStore {
+  private readonly db: Kysely<Database>;
+  private readonly now: () => number;
+
+  constructor(db: Kysely<Database>, now: () => number) {
+    this.db = db;
+    this.now = now;
+  }
+
+  async listForGuide(guideId: string): Promise<OwnedProperty[]> {
+    const rows = await this.db
+      .selectFrom('property_defs')
+      .selectAll()
+      .where('guide_id', '=', guideId)
+      .orderBy('order_key')
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(toProperty);
+  }
+
+  /** The property if it belongs to one of this creator's guides; else the same 404 as a missing id. */
+  async requireOwned(creatorId: string, propertyDefId: string): Promise<OwnedProperty> {
+    const row = await this.db
+      .selectFrom('property_defs')
+      .innerJoin('guides', 'guides.id', 'property_defs.guide_id')
+      .selectAll('property_defs')
+      .where('property_defs.id', '=', propertyDefId)
+      .where('guides.creator_id', '=', creatorId)
+      .executeTakeFirst();
+    if (!row) throw notFound('property', propertyDefId);
+    return toProperty(row);
+  }
+
+  async get(propertyDefId: string): Promise<OwnedProperty> {
+    const row = await this.db
+      .selectFrom('property_defs')
+      .selectAll()
+      .where('id', '=', propertyDefId)
+      .executeTakeFirstOrThrow();
+    return toProperty(row);
+  }
+
+  async keyTaken(guideId: string, key: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('property_defs')
+      .select('id')
+      .where('guide_id', '=', guideId)
+      .where('key', '=', key)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async keysLike(guideId: string, base: string): Promise<Set<string>> {
+    const rows = await this.db
+      .selectFrom('property_defs')
+      .select('key')
+      .where('guide_id', '=', guideId)
+      .where((eb) => eb.or([eb('key', '=', base), eb('key', 'like', `${base}_%`)]))
+      .execute();
+    return new Set(rows.map((r) => r.key));
+  }
+
+  /** The guide's schema version after one more change, written to the guide. */
+  async bumpSchemaVersion(guideId: string): Promise<number> {
+    const now = this.now();
+    await this.db
+      .updateTable('guides')
+      .set((eb) => ({
+        property_schema_version: eb('property_schema_version', '+', 1),
+        updated_at: now,
+        last_api_write_at: now,
+      }))
+      .where('id', '=', guideId)
+      .execute();
+    const row = await this.db
+      .selectFrom('guides')
+      .select('property_schema_version')
+      .where('id', '=', guideId)
+      .executeTakeFirstOrThrow();
+    return row.property_schema_version;
+  }
+
+  async create(guideId: string, input: NewProperty, schemaVersion: number): Promise<string> {
+    const id = newId('prop');
+    const now = this.now();
+    const last = await this.db
+      .selectFrom('property_defs')
+      .select((eb) => eb.fn.max('order_key').as('max'))
+      .where('guide_id', '=', guideId)
+      .executeTakeFirst();
+    await this.db
+      .insertInto('property_defs')
+      .values({
+        id,
+        guide_id: guideId,
+        key: input.key,
+        label: input.label,
+        kind: input.kind,
+        order_key: Number(last?.max ?? 0) + 1,
+        required: input.required ? 1 : 0,
+        filterable: input.filterable ? 1 : 0,
+        placeholder: input.placeholder,
+        num_unit: input.numUnit,
+        options: JSON.stringify(input.options),
+        archived: 0,
+        schema_version: schemaVersion,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    return id;
+  }
+
+  async update(propertyDefId: string, patch: PropertyPatch, schemaVersion: number): Promise<void> {
+    const set: Partial<PropertyDefsTable> = { updated_at: this.now(), schema_version: schemaVersion };
+    if (patch.label !== undefined) set.label = patch.label;
+    if (patch.kind !== undefined) set.kind = patch.kind;
+    if (patch.required !== undefined) set.required = patch.required ? 1 : 0;
+    if (patch.filterable !== undefined) set.filterable = patch.filterable ? 1 : 0;
+    if (patch.placeholder !== undefined) set.placeholder = patch.placeholder;
+    if (patch.numUnit !== undefined) set.num_unit = patch.numUnit;
+    if (patch.options !== undefined) set.options = JSON.stringify(patch.options);
+    if (patch.archived !== undefined) set.archived = patch.archived ? 1 : 0;
+    if (patch.order !== undefined) set.order_key = patch.order;
+    await this.db.updateTable('property_defs').set(set).where('id', '=', propertyDefId).execute();
+  }
+}
+
+function toProperty(row: Selectable<PropertyDefsTable>): OwnedProperty {
+  return {
+    guideId: row.guide_id,
+    propertyDefId: row.id,
+    key: row.key,
+    label: row.label,
+    kind: row.kind,
+    order: Number(row.order_key),
+    required: row.required === 1,
+    filterable: row.filterable === 1,
+    placeholder: row.placeholder,
+    numUnit: row.num_unit,
+    options: JSON.parse(row.options) as PropertyOption[],
+    archived: row.archived === 1,
+    schemaVersion: row.schema_version,
+  };
+}
+
+/** The public record: the guide id is the store's, not the caller's. */
+export function publicProperty({ guideId: _guideId, ...property }: OwnedProperty): Property {
+  return property;
+}

@@ -1,0 +1,235 @@
+import { z } from 'zod';
+import { ApiError, refuse } from '../../core/errors.ts';
+import { defineOperation, type OperationContext } from '../../core/operation.ts';
+import { firstFreeSlug, slugify } from '../../shared/text.ts';
+import { productIdSchema } from '../guides/guide.schema.ts';
+import { guidesOf } from '../guides/operations.ts';
+import { CustomValuesWriter } from '../properties/custom-values.ts';
+import { PropertiesStore } from '../properties/properties.store.ts';
+import { spotFieldsSchema, spotIdSchema, spotKeySchema, spotSchema } from './spot.schema.ts';
+import { applySpotFields, emptySpot, type SpotRules } from './spot-writer.ts';
+import { type OwnedSpot, publicSpot, SpotsStore } from './spots.store.ts';
+
+const STABLE_SINCE = '2026-09-17';
+const BATCH_MAX = 25;
+
+export const spotsOf = (ctx: OperationContext) => new SpotsStore(ctx.db, () => ctx.clock.now());
+
+/** The rules a spot write checks, loaded once per call for the spot's guide. */
+async function spotRules(ctx: OperationContext, guideId: string): Promise<SpotRules> {
+  const properties = await new PropertiesStore(ctx.db, () => ctx.clock.now()).listForGuide(guideId);
+  return {
+    customValues: new CustomValuesWriter(properties),
+    // Areas arrive with their resource; until then no area id names one.
+    areaExists: async () => false,
+  };
+}
+
+const createInput = spotFieldsSchema
+  .partial()
+  .extend({ productId: productIdSchema, spotKey: spotKeySchema.optional(), name: spotFieldsSchema.shape.name })
+  .strict();
+
+export const createSpot = defineOperation({
+  name: 'create_spot',
+  title: 'Create a spot',
+  method: 'POST',
+  path: '/guides/{productId}/spots',
+  scope: 'write',
+  stability: 'stable',
+  since: STABLE_SINCE,
+  successStatus: 201,
+  description:
+    'Adds a spot, a place a buyer goes to see, at the end of the guide. Choose a spotKey to refer to it later ' +
+    '(upsert_spots matches on it); otherwise it is derived from the name. The time zone follows the pin.',
+  input: createInput,
+  output: spotSchema,
+  async handler({ productId, spotKey, ...fields }, ctx) {
+    const guide = await guidesOf(ctx).requireOwned(ctx.principal.creatorId, productId);
+    const spots = spotsOf(ctx);
+    let key: string;
+    if (spotKey !== undefined) {
+      if ((await spots.findByKeys(guide.id, [spotKey])).size > 0) {
+        throw refuse(
+          'spotKey',
+          `another spot of this guide already has the key "${spotKey}"; choose another, or update that spot.`,
+        );
+      }
+      key = spotKey;
+    } else {
+      const base = slugify(fields.name, 'spot');
+      key = firstFreeSlug(base, await spots.keysLike(guide.id, base));
+    }
+    const state = await applySpotFields(emptySpot(key, fields.name), fields, await spotRules(ctx, guide.id));
+    const id = await spots.insert(guide.id, state, await spots.nextOrder(guide.id));
+    await guidesOf(ctx).update(guide.id, {});
+    return publicSpot(await spots.get(id));
+  },
+});
+
+export const getSpot = defineOperation({
+  name: 'get_spot',
+  title: 'Get a spot',
+  method: 'GET',
+  path: '/spots/{spotId}',
+  scope: 'read',
+  stability: 'stable',
+  since: STABLE_SINCE,
+  description: 'Reads one spot, archived or not, with every field.',
+  input: z.strictObject({ spotId: spotIdSchema }),
+  output: spotSchema,
+  async handler(input, ctx) {
+    return publicSpot(await spotsOf(ctx).requireOwned(ctx.principal.creatorId, input.spotId));
+  },
+});
+
+export const updateSpot = defineOperation({
+  name: 'update_spot',
+  title: 'Update a spot',
+  method: 'PATCH',
+  path: '/spots/{spotId}',
+  scope: 'write',
+  stability: 'stable',
+  since: STABLE_SINCE,
+  description:
+    'Changes only the fields sent. "" clears a string, null clears a nullable field, arrays replace whole; ' +
+    'customValues and customNotes merge by key (null removes one). The spotKey never changes.',
+  input: spotFieldsSchema
+    .partial()
+    .extend({ spotId: spotIdSchema, spotKey: z.string().optional().describe('Immutable: may be sent only unchanged') })
+    .strict(),
+  output: spotSchema,
+  async handler({ spotId, spotKey, ...fields }, ctx) {
+    const spots = spotsOf(ctx);
+    const spot = await spots.requireOwned(ctx.principal.creatorId, spotId);
+    if (spotKey !== undefined && spotKey !== spot.spotKey) {
+      throw refuse('spotKey', `is immutable: this spot stays "${spot.spotKey}". Create a new spot for a new key.`);
+    }
+    const state = await applySpotFields(spot, fields, await spotRules(ctx, spot.guideId));
+    await spots.replace(spot.spotId, state);
+    await guidesOf(ctx).update(spot.guideId, {});
+    return publicSpot(await spots.get(spot.spotId));
+  },
+});
+
+export const listSpots = defineOperation({
+  name: 'list_spots',
+  title: 'List spots',
+  method: 'GET',
+  path: '/guides/{productId}/spots',
+  scope: 'read',
+  stability: 'stable',
+  since: STABLE_SINCE,
+  description: "Lists a guide's spots in guide order. Archived spots only on request; filter by area with areaId.",
+  input: z.strictObject({
+    productId: productIdSchema,
+    includeArchived: z.boolean().optional().describe('true lists archived spots too'),
+    areaId: z.string().min(1).optional().describe('Only spots of this area'),
+  }),
+  output: z.object({ productId: z.string(), count: z.number(), spots: z.array(spotSchema) }),
+  async handler(input, ctx) {
+    const guide = await guidesOf(ctx).requireOwned(ctx.principal.creatorId, input.productId);
+    const spots = await spotsOf(ctx).list(guide.id, {
+      includeArchived: input.includeArchived === true,
+      areaId: input.areaId,
+    });
+    return { productId: guide.id, count: spots.length, spots: spots.map(publicSpot) };
+  },
+});
+
+export const deleteSpot = defineOperation({
+  name: 'delete_spot',
+  title: 'Delete a spot',
+  method: 'DELETE',
+  path: '/spots/{spotId}',
+  scope: 'write',
+  stability: 'stable',
+  since: STABLE_SINCE,
+  description:
+    'Deletes a spot for good, with its chapter and route links. Confirm with the creator first. ' +
+    'A spot of a guide someone bought cannot be deleted (guide_sold): archive it with update_spot instead.',
+  input: z.strictObject({ spotId: spotIdSchema }),
+  output: z.object({ ok: z.literal(true), spotId: z.string(), deleted: z.literal(true) }),
+  async handler(input, ctx) {
+    const spots = spotsOf(ctx);
+    const spot = await spots.requireOwned(ctx.principal.creatorId, input.spotId);
+    if (await guidesOf(ctx).hasBuyers(spot.guideId)) {
+      throw new ApiError(
+        'guide_sold',
+        'Someone bought this guide, so its spots cannot be deleted. Set archived true with update_spot to hide it instead.',
+      );
+    }
+    await spots.delete(spot.spotId);
+    await guidesOf(ctx).update(spot.guideId, {});
+    return { ok: true as const, spotId: spot.spotId, deleted: true as const };
+  },
+});
+
+const batchItemSchema = spotFieldsSchema
+  .partial()
+  .extend({
+    spotKey: spotKeySchema.describe('Your reference for the spot: matched against existing spots of the guide'),
+  })
+  .strict();
+
+export const upsertSpots = defineOperation({
+  name: 'upsert_spots',
+  title: 'Create or update spots in one call',
+  method: 'POST',
+  path: '/guides/{productId}/spots/batch',
+  scope: 'write',
+  stability: 'stable',
+  since: STABLE_SINCE,
+  description:
+    `Creates or updates up to ${BATCH_MAX} spots matched on spotKey: a key the guide has is updated (only the fields sent), ` +
+    'a new key creates a spot (name required then). All or nothing: one bad item refuses the batch, naming its index.',
+  input: z.strictObject({
+    productId: productIdSchema,
+    spots: z.array(batchItemSchema).min(1).max(BATCH_MAX).describe(`1 to ${BATCH_MAX} spots, each with its spotKey`),
+  }),
+  output: z.object({
+    productId: z.string(),
+    created: z.array(z.string()).describe('spotKeys of the spots created'),
+    updated: z.array(z.string()).describe('spotKeys of the spots updated'),
+    spots: z.array(spotSchema).describe('The spots as stored, in the order sent'),
+  }),
+  async handler(input, ctx) {
+    const guide = await guidesOf(ctx).requireOwned(ctx.principal.creatorId, input.productId);
+    const keys = input.spots.map((s) => s.spotKey);
+    keys.forEach((key, i) => {
+      if (keys.indexOf(key) !== i)
+        throw refuse(`spots[${i}].spotKey`, `"${key}" is already item ${keys.indexOf(key)} of this batch.`);
+    });
+    const spots = spotsOf(ctx);
+    const existing = await spots.findByKeys(guide.id, keys);
+    const rules = await spotRules(ctx, guide.id);
+    let order = await spots.nextOrder(guide.id);
+    const ids: string[] = [];
+    const created: string[] = [];
+    const updated: string[] = [];
+    for (const [i, { spotKey, ...fields }] of input.spots.entries()) {
+      const current: OwnedSpot | undefined = existing.get(spotKey);
+      if (current) {
+        ids.push(current.spotId);
+        await spots.replace(current.spotId, await applySpotFields(current, fields, rules, `spots[${i}]`));
+        updated.push(spotKey);
+        continue;
+      }
+      if (fields.name === undefined) {
+        throw new ApiError(
+          'invalid_argument',
+          `spots[${i}].name: is required to create the spot "${spotKey}" (no spot has that key yet)`,
+        );
+      }
+      const state = await applySpotFields(emptySpot(spotKey, fields.name), fields, rules, `spots[${i}]`);
+      ids.push(await spots.insert(guide.id, state, order));
+      order += 1;
+      created.push(spotKey);
+    }
+    await guidesOf(ctx).update(guide.id, {});
+    const stored = await Promise.all(ids.map((id) => spots.get(id)));
+    return { productId: guide.id, created, updated, spots: stored.map(publicSpot) };
+  },
+});
+
+export const spotOperations = [listSpots, createSpot, getSpot, updateSpot, deleteSpot, upsertSpots];

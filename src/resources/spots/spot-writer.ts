@@ -1,0 +1,112 @@
+import tzLookup from '@photostructure/tz-lookup';
+import { refuse } from '../../core/errors.ts';
+import type { CustomNotes, CustomValues, CustomValuesWriter } from '../properties/custom-values.ts';
+import type { SpotFields } from './spot.schema.ts';
+import type { SpotState } from './spots.store.ts';
+
+/** What a spot write checks against besides its own fields. */
+export interface SpotRules {
+  customValues: CustomValuesWriter;
+  /** Whether an area id names an area of the same guide. */
+  areaExists(areaId: string): Promise<boolean>;
+}
+
+export function emptySpot(spotKey: string, name: string): SpotState {
+  return {
+    spotKey,
+    name,
+    description: null,
+    lat: null,
+    lon: null,
+    timeZone: null,
+    pins: [],
+    mapLinks: [],
+    links: [],
+    status: null,
+    fees: [],
+    schedule: null,
+    hours: null,
+    sources: [],
+    areaId: null,
+    archived: false,
+    customValues: {},
+    customNotes: {},
+    reviewNotes: null,
+    factsCheckedOn: null,
+    reviewBy: null,
+  };
+}
+
+const emptyToNull = (value: string | undefined, current: string | null): string | null =>
+  value === undefined ? current : value === '' ? null : value;
+
+/** The IANA zone of a pin, from an offline lookup; null without a pin. */
+export function timeZoneAt(lat: number | null, lon: number | null): string | null {
+  if (lat === null || lon === null) return null;
+  try {
+    return tzLookup(lat, lon);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A spot after a write: only the fields sent change. `path` prefixes refusals (e.g. `spots[3]`)
+ * so a batch names the item at fault.
+ */
+export async function applySpotFields(
+  current: SpotState,
+  input: Partial<SpotFields>,
+  rules: SpotRules,
+  path = '',
+): Promise<SpotState> {
+  const at = (field: string) => (path === '' ? field : `${path}.${field}`);
+  const next: SpotState = { ...current };
+  if (input.name !== undefined) next.name = input.name;
+  next.description = emptyToNull(input.description, current.description);
+  next.hours = emptyToNull(input.hours, current.hours);
+  next.reviewNotes = emptyToNull(input.reviewNotes, current.reviewNotes);
+  next.factsCheckedOn = emptyToNull(input.factsCheckedOn, current.factsCheckedOn);
+  next.reviewBy = emptyToNull(input.reviewBy, current.reviewBy);
+
+  if ((input.lat === undefined) !== (input.lon === undefined)) {
+    const both = input.lat === null || input.lon === null;
+    if (!both)
+      throw refuse(at(input.lat === undefined ? 'lat' : 'lon'), 'give lat and lon together (null clears the pin).');
+  }
+  if (input.lat === null || input.lon === null) {
+    next.lat = null;
+    next.lon = null;
+  } else if (input.lat !== undefined && input.lon !== undefined) {
+    next.lat = input.lat;
+    next.lon = input.lon;
+  }
+  next.timeZone = timeZoneAt(next.lat, next.lon);
+
+  if (input.pins !== undefined) next.pins = input.pins;
+  if (input.mapLinks !== undefined) next.mapLinks = input.mapLinks;
+  if (input.links !== undefined) next.links = input.links;
+  if (input.status !== undefined) next.status = input.status;
+  if (input.fees !== undefined) next.fees = input.fees;
+  if (input.schedule !== undefined) next.schedule = input.schedule;
+  if (input.sources !== undefined) next.sources = input.sources;
+  if (input.archived !== undefined) next.archived = input.archived;
+
+  if (input.areaId !== undefined) {
+    if (input.areaId !== null && !(await rules.areaExists(input.areaId))) {
+      throw refuse(at('areaId'), `no area with id "${input.areaId}" in this guide; list them with list_areas.`);
+    }
+    next.areaId = input.areaId;
+  }
+  if (input.customValues !== undefined) {
+    next.customValues = rules.customValues.applyValues(
+      current.customValues as CustomValues,
+      input.customValues,
+      at('customValues'),
+    );
+  }
+  if (input.customNotes !== undefined) {
+    next.customNotes = rules.customValues.applyNotes(current.customNotes, input.customNotes, at('customNotes'));
+  }
+  return next;
+}

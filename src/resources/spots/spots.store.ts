@@ -1,0 +1,199 @@
+import type { Kysely, Selectable } from 'kysely';
+import { notFound } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import type { Database, SpotsTable } from '../../db/tables.ts';
+import type { CustomValues } from '../properties/custom-values.ts';
+import type { Spot } from './spot.schema.ts';
+
+/** Everything a spot holds, as the domain sees it: ids and times aside. */
+export type SpotState = Omit<Spot, 'spotId' | 'productId' | 'order' | 'createdAt' | 'updatedAt'>;
+
+export interface OwnedSpot extends Spot {
+  guideId: string;
+}
+
+const parse = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
+
+function toColumns(state: SpotState) {
+  return {
+    spot_key: state.spotKey,
+    name: state.name,
+    description: state.description,
+    lat: state.lat,
+    lon: state.lon,
+    time_zone: state.timeZone,
+    pins: JSON.stringify(state.pins),
+    map_links: JSON.stringify(state.mapLinks),
+    links: JSON.stringify(state.links),
+    status: state.status === null ? null : JSON.stringify(state.status),
+    fees: JSON.stringify(state.fees),
+    schedule: state.schedule === null ? null : JSON.stringify(state.schedule),
+    hours: state.hours,
+    sources: JSON.stringify(state.sources),
+    area_id: state.areaId,
+    archived: state.archived ? 1 : 0,
+    custom_values: JSON.stringify(state.customValues),
+    custom_notes: JSON.stringify(state.customNotes),
+    review_notes: state.reviewNotes,
+    facts_checked_on: state.factsCheckedOn,
+    review_by: state.reviewBy,
+  };
+}
+
+function toSpot(row: Selectable<SpotsTable>): OwnedSpot {
+  return {
+    guideId: row.guide_id,
+    spotId: row.id,
+    productId: row.guide_id,
+    spotKey: row.spot_key,
+    name: row.name,
+    description: row.description,
+    lat: row.lat === null ? null : Number(row.lat),
+    lon: row.lon === null ? null : Number(row.lon),
+    timeZone: row.time_zone,
+    pins: JSON.parse(row.pins),
+    mapLinks: JSON.parse(row.map_links),
+    links: JSON.parse(row.links),
+    status: parse(row.status),
+    fees: JSON.parse(row.fees),
+    schedule: parse(row.schedule),
+    hours: row.hours,
+    sources: JSON.parse(row.sources),
+    areaId: row.area_id,
+    archived: row.archived === 1,
+    customValues: JSON.parse(row.custom_values),
+    customNotes: JSON.parse(row.custom_notes),
+    reviewNotes: row.review_notes,
+    factsCheckedOn: row.facts_checked_on,
+    reviewBy: row.review_by,
+    order: Number(row.order_key),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+/** The public record: the guide id is already there as productId. */
+export function publicSpot({ guideId: _guideId, ...spot }: OwnedSpot): Spot {
+  return spot;
+}
+
+/** Spots. All SQL about spots lives here. */
+export class SpotsStore {
+  private readonly db: Kysely<Database>;
+  private readonly now: () => number;
+
+  constructor(db: Kysely<Database>, now: () => number) {
+    this.db = db;
+    this.now = now;
+  }
+
+  async requireOwned(creatorId: string, spotId: string): Promise<OwnedSpot> {
+    const row = await this.db
+      .selectFrom('spots')
+      .innerJoin('guides', 'guides.id', 'spots.guide_id')
+      .selectAll('spots')
+      .where('spots.id', '=', spotId)
+      .where('guides.creator_id', '=', creatorId)
+      .executeTakeFirst();
+    if (!row) throw notFound('spot', spotId);
+    return toSpot(row);
+  }
+
+  async get(spotId: string): Promise<OwnedSpot> {
+    return toSpot(await this.db.selectFrom('spots').selectAll().where('id', '=', spotId).executeTakeFirstOrThrow());
+  }
+
+  async list(guideId: string, filter: { includeArchived: boolean; areaId?: string | undefined }): Promise<OwnedSpot[]> {
+    let query = this.db.selectFrom('spots').selectAll().where('guide_id', '=', guideId);
+    if (!filter.includeArchived) query = query.where('archived', '=', 0);
+    if (filter.areaId !== undefined) query = query.where('area_id', '=', filter.areaId);
+    const rows = await query.orderBy('order_key').orderBy('created_at').orderBy('id').execute();
+    return rows.map(toSpot);
+  }
+
+  async findByKeys(guideId: string, keys: readonly string[]): Promise<Map<string, OwnedSpot>> {
+    if (keys.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('spots')
+      .selectAll()
+      .where('guide_id', '=', guideId)
+      .where('spot_key', 'in', keys)
+      .execute();
+    return new Map(rows.map((r) => [r.spot_key, toSpot(r)]));
+  }
+
+  async keysLike(guideId: string, base: string): Promise<Set<string>> {
+    const rows = await this.db
+      .selectFrom('spots')
+      .select('spot_key')
+      .where('guide_id', '=', guideId)
+      .where((eb) => eb.or([eb('spot_key', '=', base), eb('spot_key', 'like', `${base}-%`)]))
+      .execute();
+    return new Set(rows.map((r) => r.spot_key));
+  }
+
+  async nextOrder(guideId: string): Promise<number> {
+    const last = await this.db
+      .selectFrom('spots')
+      .select((eb) => eb.fn.max('order_key').as('max'))
+      .where('guide_id', '=', guideId)
+      .executeTakeFirst();
+    return Number(last?.max ?? 0) + 1;
+  }
+
+  async insert(guideId: string, state: SpotState, order: number): Promise<string> {
+    const id = newId('sp');
+    const now = this.now();
+    await this.db
+      .insertInto('spots')
+      .values({ id, guide_id: guideId, ...toColumns(state), order_key: order, created_at: now, updated_at: now })
+      .execute();
+    return id;
+  }
+
+  async replace(spotId: string, state: SpotState): Promise<void> {
+    await this.db
+      .updateTable('spots')
+      .set({ ...toColumns(state), updated_at: this.now() })
+      .where('id', '=', spotId)
+      .execute();
+  }
+
+  async delete(spotId: string): Promise<void> {
+    await this.db.deleteFrom('spots').where('id', '=', spotId).execute();
+  }
+
+  async countByGuide(guideIds: readonly string[]): Promise<Map<string, number>> {
+    if (guideIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('spots')
+      .select((eb) => ['guide_id', eb.fn.countAll().as('n')])
+      .where('guide_id', 'in', guideIds)
+      .groupBy('guide_id')
+      .execute();
+    return new Map(rows.map((r) => [r.guide_id as string, Number(r.n)]));
+  }
+
+  /** Spots holding a value for a custom property, for conversions. */
+  async withCustomValue(
+    guideId: string,
+    key: string,
+  ): Promise<Array<{ spotId: string; spotKey: string; customValues: CustomValues }>> {
+    const rows = await this.db
+      .selectFrom('spots')
+      .select(['id', 'spot_key', 'custom_values'])
+      .where('guide_id', '=', guideId)
+      .execute();
+    return rows
+      .map((r) => ({ spotId: r.id, spotKey: r.spot_key, customValues: JSON.parse(r.custom_values) as CustomValues }))
+      .filter((s) => key in s.customValues);
+  }
+
+  async setCustomValues(spotId: string, values: CustomValues): Promise<void> {
+    await this.db
+      .updateTable('spots')
+      .set({ custom_values: JSON.stringify(values), updated_at: this.now() })
+      .where('id', '=', spotId)
+      .execute();
+  }
+}

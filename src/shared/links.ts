@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { webUrlSchema } from './urls.ts';
+
+export const linkKinds = [
+  'official',
+  'website',
+  'tickets',
+  'booking',
+  'status',
+  'timetable',
+  'tide',
+  'listing',
+  'social',
+  'authority',
+  'app',
+  'other',
+] as const;
+
+/** A link a buyer may follow: a web address, or a channel that is not one (a phone number, an app). */
+export const guideLinkSchema = z
+  .strictObject({
+    kind: z.enum(linkKinds).describe('What the link is for'),
+    label: z.string().min(1).max(60).optional().describe('At most 60; without it the apps name the link by its kind'),
+    url: webUrlSchema.optional(),
+    value: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('A channel that is not a URL (phone, WhatsApp…), at most 200'),
+    note: z.string().max(300).optional().describe('At most 300'),
+  })
+  .refine((link) => link.url !== undefined || link.value !== undefined, {
+    message: 'needs a url or a value',
+  })
+  .describe('GuideLink: needs a url or a value');
+
+export const guideLinksSchema = z.array(guideLinkSchema).max(12).describe('At most 12 links, full replacement');
+
+export type GuideLink = z.infer<typeof guideLinkSchema>;

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { dateSchema } from './dates.ts';
+import { webUrlSchema } from './urls.ts';
+
+/** Research evidence for reviewers, never shown to buyers. */
+export const sourceRefSchema = z
+  .strictObject({
+    url: webUrlSchema.optional(),
+    title: z.string().min(1).max(200).optional().describe('For a source without URL, at most 200'),
+    kind: z.enum(['page', 'api', 'archive', 'document', 'other']).optional(),
+    capturedOn: dateSchema.optional(),
+    note: z.string().max(500).optional().describe('At most 500'),
+    supports: z
+      .array(z.string().min(1).max(60))
+      .max(12)
+      .optional()
+      .describe('Which facts it backs: at most 12 entries of at most 60 characters'),
+    conflict: z.boolean().optional().describe('true when it disagrees with another source on those facts'),
+  })
+  .refine((source) => source.url !== undefined || source.title !== undefined, { message: 'needs a url or a title' })
+  .describe('SourceRef: never shown to buyers');
+
+export const sourcesSchema = z.array(sourceRefSchema).max(40).describe('At most 40 sources, full replacement');
+
+export type SourceRef = z.infer<typeof sourceRefSchema>;

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { dateSchema, orderedDates } from './dates.ts';
+import { webUrlSchema } from './urls.ts';
+
+export const statusStates = ['open', 'partly_closed', 'closed', 'reopening'] as const;
+
+/** A closure or works notice; buyers stop seeing it after `until`. */
+export const statusNoticeSchema = z
+  .strictObject({
+    state: z.enum(statusStates).describe('reopening with until means it reopens on that day'),
+    note: z.string().max(500).optional().describe('At most 500'),
+    since: dateSchema.optional(),
+    until: dateSchema.optional().describe('YYYY-MM-DD, not before since; buyers stop seeing the notice after it'),
+    sourceUrl: webUrlSchema.optional(),
+    checkedOn: dateSchema.optional().describe('When the notice was last checked, YYYY-MM-DD'),
+  })
+  .superRefine((status, ctx) => orderedDates(ctx, status, 'since', 'until'))
+  .describe('StatusNotice');
+
+export type StatusNotice = z.infer<typeof statusNoticeSchema>;
