@@ -40,7 +40,7 @@ export function plainHttpWarnings(input: unknown, path = ''): string[] {
         found.push(`${at}: plain http link; prefer https if the site offers it.`);
       }
     } else if (Array.isArray(value)) {
-      value.forEach((item, i) => walk(item, `${at}[${i}]`, key));
+      for (const [i, item] of value.entries()) walk(item, `${at}[${i}]`, key);
     } else if (value !== null && typeof value === 'object') {
       for (const [k, item] of Object.entries(value)) walk(item, at === '' ? k : `${at}.${k}`, k);
     }

@@ -120,7 +120,7 @@ export class CustomValuesWriter {
       case 'checkbox': {
         if (!Array.isArray(raw) || raw.some((id) => typeof id !== 'string')) throw wrongType(path, property.kind, raw);
         const ids = raw as string[];
-        ids.forEach((id, i) => checkOption(id, `${path}[${i}]`));
+        for (const [i, id] of ids.entries()) checkOption(id, `${path}[${i}]`);
         if (new Set(ids).size !== ids.length) throw refuse(path, 'lists an option twice: list each option once.');
         return ids.length === 0 ? null : ids;
       }

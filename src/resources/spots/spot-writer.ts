@@ -1,6 +1,6 @@
 import tzLookup from '@photostructure/tz-lookup';
 import { refuse } from '../../core/errors.ts';
-import type { CustomNotes, CustomValues, CustomValuesWriter } from '../properties/custom-values.ts';
+import type { CustomValues, CustomValuesWriter } from '../properties/custom-values.ts';
 import type { SpotFields } from './spot.schema.ts';
 import type { SpotState } from './spots.store.ts';
 
