@@ -43,6 +43,9 @@ function describe(issue: Issue): string {
         ? `unknown fields ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}; check their spelling or leave them out`
         : 'unknown field; check its spelling or leave it out';
     case 'invalid_value':
+      if (!issue.message.startsWith('Invalid')) return `${issue.message}; got ${show(input)}`;
+      if (issue.values.length > 15)
+        return `is not one of the ${issue.values.length} accepted values; got ${show(input)}`;
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}; got ${show(input)}`;
     case 'too_big':
       return tooBig(issue, input);
@@ -78,12 +81,17 @@ function tooSmall(issue: Extract<Issue, { code: 'too_small' }>, input: unknown):
   return `must be at least ${min}${issue.inclusive === false ? ' (exclusive)' : ''}; got ${show(input)}`;
 }
 
+/** An unknown field is named by its own path, not its parent's. */
+function pathOf(issue: Issue): string {
+  return formatPath(issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0] ?? ''] : issue.path);
+}
+
 export function issuesToError(issues: readonly Issue[]): ApiError {
   const shape = issues.find((i) => shapeIssues.has(i.code));
   const first = shape ?? issues[0];
   if (!first) return new ApiError('invalid_argument', 'The input was refused.');
-  const path = formatPath(first.code === 'unrecognized_keys' ? [...first.path, first.keys[0] ?? ''] : first.path);
-  const listed = issues.slice(0, 20).map((i) => ({ path: formatPath(i.path), message: describe(i) }));
+  const path = pathOf(first);
+  const listed = issues.slice(0, 20).map((i) => ({ path: pathOf(i), message: describe(i) }));
   return new ApiError(shape ? 'invalid_argument' : 'invalid_request', `${path}: ${describe(first)}`, {
     details: { path, issues: listed },
   });

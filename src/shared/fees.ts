@@ -8,10 +8,7 @@ export const feeSchema = z
   .strictObject({
     label: z.string().min(1).max(80).describe('What the fee is for, at most 80'),
     amount: z.number().min(0).max(1_000_000).optional().describe('Major units (40, 12.5); needs currency'),
-    currency: currencyCodeSchema
-      .transform((c) => c.toUpperCase())
-      .optional()
-      .describe('ISO 4217; required with amount'),
+    currency: currencyCodeSchema.optional().describe('ISO 4217; required with amount'),
     free: z.boolean().optional().describe('Free of charge; cannot be combined with an amount'),
     seeOfficial: z.boolean().optional().describe('Price deliberately left to the official page'),
     per: z.enum(['person', 'vehicle', 'night', 'group', 'entry', 'day', 'hour']).optional(),

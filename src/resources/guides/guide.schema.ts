@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countryCodeSchema } from '../../shared/codes.ts';
+import { countryOrWorldwideSchema } from '../../shared/codes.ts';
 import { bboxSchema, latitudeSchema, longitudeSchema, zoomSchema } from '../../shared/geo.ts';
 import { propertySchema } from '../properties/property.schema.ts';
 
@@ -83,4 +83,4 @@ export type Guide = z.infer<typeof guideSchema>;
 
 export const guideWithCountsSchema = guideSchema.extend({ chapterCount: z.number(), photoCount: z.number() });
 
-export const countrySchema = z.union([z.literal(''), countryCodeSchema]);
+export const countrySchema = countryOrWorldwideSchema;
