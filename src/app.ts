@@ -25,6 +25,8 @@ export interface AppDeps {
 export interface App {
   fastify: FastifyInstance;
   registry: Registry;
+  /** Listens, and points default public addresses at the address actually bound (PORT=0 picks one). */
+  listen(host: string, port: number): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -109,7 +111,7 @@ export function buildApp(deps: AppDeps): App {
   let openApi: Record<string, unknown> | undefined;
   fastify.get('/healthz', async () => ({ status: 'ok' }));
   fastify.get(`${API_PREFIX}/openapi.json`, async () => {
-    openApi ??= buildOpenApi(registry, config.publicUrl);
+    openApi ??= buildOpenApi(registry, runtime.urls.publicUrl);
     return openApi;
   });
 
@@ -119,6 +121,12 @@ export function buildApp(deps: AppDeps): App {
   return {
     fastify,
     registry,
+    async listen(host, port) {
+      const address = (await fastify.listen({ host, port })).replace(/\/$/, '');
+      if (!config.publicUrlFixed) runtime.urls.publicUrl = address;
+      if (!config.studioUrlFixed) runtime.urls.studioUrl = `${runtime.urls.publicUrl}/studio`;
+      return address;
+    },
     async close() {
       // Connections of requests that finish during shutdown go idle afterwards: close them as they do.
       const sweep = setInterval(() => fastify.server.closeIdleConnections(), 100);

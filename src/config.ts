@@ -30,8 +30,12 @@ export interface Config {
   redisUrl: string | undefined;
   /** Where buyers reach public pages (sales pages); defaults to this server's address. */
   publicUrl: string;
+  /** Whether publicUrl was set explicitly, or should follow the address the server listens on. */
+  publicUrlFixed: boolean;
   /** Where the creator's studio lives (dashboard links). */
   studioUrl: string;
+  /** Whether studioUrl was set explicitly. */
+  studioUrlFixed: boolean;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   rateLimits: { keyPerMinute: number; creatorPerHour: number };
   /** Host names the MCP endpoint answers to (DNS-rebinding guard). */
@@ -57,7 +61,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     publicUrl,
+    publicUrlFixed: e.PUBLIC_URL !== undefined,
     studioUrl: (e.STUDIO_URL ?? `${publicUrl}/studio`).replace(/\/$/, ''),
+    studioUrlFixed: e.STUDIO_URL !== undefined,
     logLevel: e.LOG_LEVEL,
     rateLimits: { keyPerMinute: e.RATE_LIMIT_KEY_PER_MINUTE, creatorPerHour: e.RATE_LIMIT_CREATOR_PER_HOUR },
     mcpAllowedHosts: e.MCP_ALLOWED_HOSTS

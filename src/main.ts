@@ -11,7 +11,7 @@ const logger = pino({ level: config.logLevel });
 const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 const demoKey = await seedDemoCreator(store);
 const app = buildApp({ config, store, clock: systemClock, logger });
-const address = await app.fastify.listen({ host: config.host, port: config.port });
+const address = await app.listen(config.host, config.port);
 
 const base = address.replace(/\/$/, '');
 const lines = [

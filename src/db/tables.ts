@@ -123,6 +123,43 @@ export interface PropertyDefsTable {
   updated_at: number;
 }
 
+export interface AreasTable {
+  id: string;
+  guide_id: string;
+  name: string;
+  kind: string | null;
+  note: string | null;
+  season: string | null;
+  rules: string;
+  fees: string;
+  links: string;
+  status: string | null;
+  sources: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A place: the columns the store filters or joins on, and the rest of the record as JSON. */
+export interface FacilitiesTable {
+  id: string;
+  guide_id: string;
+  kind: string;
+  type: string | null;
+  name: string;
+  record: string;
+  lat: number | null;
+  lon: number | null;
+  inside_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface FacilitySpotsTable {
+  facility_id: string;
+  spot_id: string;
+  position: number;
+}
+
 export interface Database {
   creators: CreatorsTable;
   api_keys: ApiKeysTable;
@@ -131,4 +168,7 @@ export interface Database {
   purchases: PurchasesTable;
   spots: SpotsTable;
   property_defs: PropertyDefsTable;
+  areas: AreasTable;
+  facilities: FacilitiesTable;
+  facility_spots: FacilitySpotsTable;
 }

@@ -1,4 +1,5 @@
 import { Registry } from '../core/registry.ts';
+import { areaOperations } from './areas/operations.ts';
 import { authoringOperations } from './authoring/operations.ts';
 import { guideOperations } from './guides/operations.ts';
 import { profileOperations } from './profile/operations.ts';
@@ -13,5 +14,6 @@ export function createRegistry(): Registry {
     ...guideOperations,
     ...propertyOperations,
     ...spotOperations,
+    ...areaOperations,
   ]);
 }

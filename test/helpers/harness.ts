@@ -57,7 +57,7 @@ export async function startServer(options: HarnessOptions = {}): Promise<Harness
   const clock = new ManualClock(options.now ?? '2026-11-23T10:00:00Z');
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const app = buildApp({ config, store, clock, logger: pino({ level: 'silent' }) });
-  const address = await app.fastify.listen({ host: '127.0.0.1', port: 0 });
+  const address = await app.listen('127.0.0.1', 0);
   const keys = new KeyStore(store.db, clock);
   const creators = new CreatorsStore(store.db, () => clock.now());
 

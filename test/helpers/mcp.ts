@@ -17,7 +17,11 @@ export async function mcpClient(mcpUrl: string, key: string): Promise<Client> {
   return client;
 }
 
-export async function callTool<T = any>(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer<T>> {
+export async function callTool<T = any>(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<ToolAnswer<T>> {
   const result = await client.callTool({ name, arguments: args });
   const content = result.content as Array<{ type: string; text?: string }>;
   const text = content.find((c) => c.type === 'text')?.text ?? 'null';

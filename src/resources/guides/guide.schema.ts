@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { countryOrWorldwideSchema } from '../../shared/codes.ts';
 import { bboxSchema, latitudeSchema, longitudeSchema, zoomSchema } from '../../shared/geo.ts';
+import { areaSchema } from '../areas/area.schema.ts';
 import { propertySchema } from '../properties/property.schema.ts';
 
 export const storeTags = [
@@ -66,7 +67,7 @@ export const guideSchema = z.object({
   publishedAt: z.number().nullable(),
   lastApiWriteAt: z.number().nullable(),
   region: mapRegionSchema.nullable(),
-  areas: z.array(z.looseObject({ id: z.string(), name: z.string() })),
+  areas: z.array(areaSchema),
   mapStyle: z
     .object({ basemap: z.string().optional(), pinStyle: z.string().optional(), themeColor: z.string().optional() })
     .nullable(),

@@ -4,6 +4,7 @@ import { newId } from '../../core/ids.ts';
 import type { Urls } from '../../core/operation.ts';
 import type { Database, GuidesTable } from '../../db/tables.ts';
 import { firstFreeSlug } from '../../shared/text.ts';
+import { AreasStore } from '../areas/areas.store.ts';
 import { PropertiesStore, publicProperty } from '../properties/properties.store.ts';
 import { SpotsStore } from '../spots/spots.store.ts';
 import type { Guide, MapRegion } from './guide.schema.ts';
@@ -194,10 +195,12 @@ export class GuidesStore {
       new SpotsStore(this.db, this.now).countByGuide(ids),
     ]);
     const properties = new PropertiesStore(this.db, this.now);
+    const areas = new AreasStore(this.db, this.now);
     return Promise.all(
       rows.map(async (row) =>
         toGuide(row, urls, {
           price: prices.get(row.id) ?? null,
+          areas: await areas.listForGuide(row.id),
           properties: (await properties.listForGuide(row.id)).map(publicProperty),
           spotCount: spotCounts.get(row.id) ?? 0,
         }),
@@ -221,7 +224,7 @@ export class GuidesStore {
 }
 
 /** What a guide record gathers from other tables. */
-type GuideContents = Pick<Guide, 'price' | 'properties' | 'spotCount'>;
+type GuideContents = Pick<Guide, 'areas' | 'price' | 'properties' | 'spotCount'>;
 
 function toGuide(row: GuideRow, urls: Urls, contents: GuideContents): Guide {
   return {
@@ -249,8 +252,6 @@ function toGuide(row: GuideRow, urls: Urls, contents: GuideContents): Guide {
     publishedAt: row.published_at === null ? null : Number(row.published_at),
     lastApiWriteAt: row.last_api_write_at === null ? null : Number(row.last_api_write_at),
     region: row.region === null ? null : (JSON.parse(row.region) as MapRegion),
-    // Areas arrive with their resource; until then a guide has none.
-    areas: [],
     mapStyle: row.map_style === null ? null : (JSON.parse(row.map_style) as Guide['mapStyle']),
     propertySchemaVersion: row.property_schema_version,
     ...contents,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ApiError, refuse } from '../../core/errors.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
 import { firstFreeSlug, slugify } from '../../shared/text.ts';
+import { AreasStore } from '../areas/areas.store.ts';
 import { productIdSchema } from '../guides/guide.schema.ts';
 import { guidesOf } from '../guides/operations.ts';
 import { CustomValuesWriter } from '../properties/custom-values.ts';
@@ -20,8 +21,7 @@ async function spotRules(ctx: OperationContext, guideId: string): Promise<SpotRu
   const properties = await new PropertiesStore(ctx.db, () => ctx.clock.now()).listForGuide(guideId);
   return {
     customValues: new CustomValuesWriter(properties),
-    // Areas arrive with their resource; until then no area id names one.
-    areaExists: async () => false,
+    areaExists: (areaId) => new AreasStore(ctx.db, () => ctx.clock.now()).exists(guideId, areaId),
   };
 }
 

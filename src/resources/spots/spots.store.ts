@@ -196,4 +196,30 @@ export class SpotsStore {
       .where('id', '=', spotId)
       .execute();
   }
+
+  /** Spots that pointed at a deleted area keep everything but the pointer. */
+  async clearArea(areaId: string): Promise<void> {
+    await this.db
+      .updateTable('spots')
+      .set({ area_id: null, updated_at: this.now() })
+      .where('area_id', '=', areaId)
+      .execute();
+  }
+
+  /** The keys of the spots pointing at each area, in guide order. */
+  async keysByArea(guideId: string, areaIds: readonly string[]): Promise<Map<string, string[]>> {
+    const byArea = new Map<string, string[]>(areaIds.map((id) => [id, []]));
+    if (areaIds.length === 0) return byArea;
+    const rows = await this.db
+      .selectFrom('spots')
+      .select(['area_id', 'spot_key'])
+      .where('guide_id', '=', guideId)
+      .where('area_id', 'in', areaIds)
+      .orderBy('order_key')
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    for (const row of rows) byArea.get(row.area_id as string)?.push(row.spot_key);
+    return byArea;
+  }
 }

@@ -1,0 +1,104 @@
+import type { Kysely, Selectable } from 'kysely';
+import { notFound } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import type { AreasTable, Database } from '../../db/tables.ts';
+import type { Area, AreaFields } from './area.schema.ts';
+
+function toColumns(fields: AreaFields) {
+  return {
+    name: fields.name,
+    kind: fields.kind ?? null,
+    note: fields.note ?? null,
+    season: fields.season ?? null,
+    rules: JSON.stringify(fields.rules ?? []),
+    fees: JSON.stringify(fields.fees ?? []),
+    links: JSON.stringify(fields.links ?? []),
+    status: fields.status === undefined ? null : JSON.stringify(fields.status),
+    sources: JSON.stringify(fields.sources ?? []),
+  };
+}
+
+/** An area as buyers' apps read it: optional fields appear only when set. */
+function toArea(row: Selectable<AreasTable>): Area {
+  const area: Area = {
+    id: row.id,
+    name: row.name,
+    rules: JSON.parse(row.rules),
+    fees: JSON.parse(row.fees),
+    links: JSON.parse(row.links),
+    sources: JSON.parse(row.sources),
+  };
+  if (row.kind !== null) area.kind = row.kind as Area['kind'];
+  if (row.note !== null) area.note = row.note;
+  if (row.season !== null) area.season = row.season;
+  if (row.status !== null) area.status = JSON.parse(row.status);
+  return area;
+}
+
+/** Areas of a guide. All SQL about areas lives here. */
+export class AreasStore {
+  private readonly db: Kysely<Database>;
+  private readonly now: () => number;
+
+  constructor(db: Kysely<Database>, now: () => number) {
+    this.db = db;
+    this.now = now;
+  }
+
+  async count(guideId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('areas')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('guide_id', '=', guideId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async exists(guideId: string, areaId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('areas')
+      .select('id')
+      .where('guide_id', '=', guideId)
+      .where('id', '=', areaId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** The area if it belongs to this guide; else the same 404 as for an id that does not exist. */
+  async requireInGuide(guideId: string, areaId: string): Promise<void> {
+    if (!(await this.exists(guideId, areaId))) throw notFound('area', areaId);
+  }
+
+  async insert(guideId: string, fields: AreaFields): Promise<string> {
+    const id = newId('ar');
+    const now = this.now();
+    await this.db
+      .insertInto('areas')
+      .values({ id, guide_id: guideId, ...toColumns(fields), created_at: now, updated_at: now })
+      .execute();
+    return id;
+  }
+
+  async replace(areaId: string, fields: AreaFields): Promise<void> {
+    await this.db
+      .updateTable('areas')
+      .set({ ...toColumns(fields), updated_at: this.now() })
+      .where('id', '=', areaId)
+      .execute();
+  }
+
+  async delete(areaId: string): Promise<void> {
+    await this.db.deleteFrom('areas').where('id', '=', areaId).execute();
+  }
+
+  async listForGuide(guideId: string): Promise<Area[]> {
+    const rows = await this.db
+      .selectFrom('areas')
+      .selectAll()
+      .where('guide_id', '=', guideId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(toArea);
+  }
+}

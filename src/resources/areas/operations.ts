@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { refuse } from '../../core/errors.ts';
+import { defineOperation, type OperationContext } from '../../core/operation.ts';
+import { productIdSchema } from '../guides/guide.schema.ts';
+import { guidesOf } from '../guides/operations.ts';
+import { SpotsStore } from '../spots/spots.store.ts';
+import {
+  AREAS_PER_GUIDE,
+  type Area,
+  type AreaWithSpots,
+  areaFieldsSchema,
+  areaIdSchema,
+  areaWithSpotsSchema,
+} from './area.schema.ts';
+import { AreasStore } from './areas.store.ts';
+
+export const areasOf = (ctx: OperationContext) => new AreasStore(ctx.db, () => ctx.clock.now());
+
+/** Areas with the keys of the spots pointing at them. */
+export async function withSpotKeys(ctx: OperationContext, guideId: string, areas: Area[]): Promise<AreaWithSpots[]> {
+  const keys = await new SpotsStore(ctx.db, () => ctx.clock.now()).keysByArea(
+    guideId,
+    areas.map((a) => a.id),
+  );
+  return areas.map((area) => ({ ...area, spotKeys: keys.get(area.id) ?? [] }));
+}
+
+export const setArea = defineOperation({
+  name: 'set_area',
+  title: 'Create or replace an area',
+  method: 'PUT',
+  path: '/guides/{productId}/areas',
+  scope: 'write',
+  stability: 'beta',
+  since: '2026-09-30',
+  description:
+    'An area is a park, island or region whose rules, fees and notices apply to every spot pointing at it (areaId). ' +
+    'Without areaId: creates one. With areaId: replaces it whole, and every field left out is cleared (status too). ' +
+    `At most ${AREAS_PER_GUIDE} areas per guide.`,
+  input: areaFieldsSchema
+    .extend({
+      productId: productIdSchema,
+      areaId: areaIdSchema.optional().describe('Omit to create; give it to replace that area'),
+    })
+    .strict(),
+  output: z.object({
+    productId: z.string(),
+    created: z.boolean().describe('true when this call created the area'),
+    area: areaWithSpotsSchema.nullable(),
+  }),
+  async handler({ productId, areaId, ...fields }, ctx) {
+    const guide = await guidesOf(ctx).requireOwned(ctx.principal.creatorId, productId);
+    const areas = areasOf(ctx);
+    let id: string;
+    if (areaId === undefined) {
+      if ((await areas.count(guide.id)) >= AREAS_PER_GUIDE) {
+        throw refuse(
+          'areaId',
+          `this guide already has ${AREAS_PER_GUIDE} areas, the most a guide can hold; replace one instead.`,
+        );
+      }
+      id = await areas.insert(guide.id, fields);
+    } else {
+      await areas.requireInGuide(guide.id, areaId);
+      await areas.replace(areaId, fields);
+      id = areaId;
+    }
+    await guidesOf(ctx).update(guide.id, {});
+    const area = (await areas.listForGuide(guide.id)).find((a) => a.id === id) ?? null;
+    const [withKeys] = area ? await withSpotKeys(ctx, guide.id, [area]) : [null];
+    return { productId: guide.id, created: areaId === undefined, area: withKeys ?? null };
+  },
+});
+
+export const listAreas = defineOperation({
+  name: 'list_areas',
+  title: 'List areas',
+  method: 'GET',
+  path: '/guides/{productId}/areas',
+  scope: 'read',
+  stability: 'stable',
+  since: '2026-09-17',
+  description: "Lists the guide's areas, oldest first, each with the keys of the spots pointing at it.",
+  input: z.strictObject({ productId: productIdSchema }),
+  output: z.object({ productId: z.string(), count: z.number(), areas: z.array(areaWithSpotsSchema) }),
+  async handler(input, ctx) {
+    const guide = await guidesOf(ctx).requireOwned(ctx.principal.creatorId, input.productId);
+    const areas = await withSpotKeys(ctx, guide.id, await areasOf(ctx).listForGuide(guide.id));
+    return { productId: guide.id, count: areas.length, areas };
+  },
+});
+
+export const deleteArea = defineOperation({
+  name: 'delete_area',
+  title: 'Delete an area',
+  method: 'DELETE',
+  path: '/guides/{productId}/areas/{areaId}',
+  scope: 'write',
+  stability: 'stable',
+  since: '2026-09-17',
+  description:
+    'Deletes an area for good; confirm with the creator first. Spots that pointed at it lose their areaId and nothing else.',
+  input: z.strictObject({ productId: productIdSchema, areaId: areaIdSchema }),
+  output: z.object({ ok: z.literal(true), productId: z.string(), areaId: z.string(), deleted: z.literal(true) }),
+  async handler(input, ctx) {
+    const guide = await guidesOf(ctx).requireOwned(ctx.principal.creatorId, input.productId);
+    const areas = areasOf(ctx);
+    await areas.requireInGuide(guide.id, input.areaId);
+    await new SpotsStore(ctx.db, () => ctx.clock.now()).clearArea(input.areaId);
+    await areas.delete(input.areaId);
+    await guidesOf(ctx).update(guide.id, {});
+    return { ok: true as const, productId: guide.id, areaId: input.areaId, deleted: true as const };
+  },
+});
+
+export const areaOperations = [listAreas, setArea, deleteArea];

@@ -1,0 +1,210 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import type { AnyOperation } from '../src/core/operation.ts';
+import { testDialects } from './helpers/dialects.ts';
+import { type Harness, startServer } from './helpers/harness.ts';
+import { type HttpAnswer, rest } from './helpers/http.ts';
+import { callTool, mcpClient } from './helpers/mcp.ts';
+
+/**
+ * Tenant isolation, for every operation of the registry whose path holds an id: another creator's
+ * id and an id that does not exist give identical 404 not_found answers, on REST and MCP.
+ */
+
+function assertError(res: { status: number; body: unknown }, status: number, code: string): void {
+  assert.equal(res.status, status, JSON.stringify(res.body));
+  const body = res.body as { error: { code: string; message: string } };
+  assert.deepEqual(Object.keys(body), ['error']);
+  assert.equal(body.error.code, code);
+  assert.ok(body.error.message.length > 0);
+}
+
+type OwnedIds = Record<string, string>;
+type Input = Record<string, unknown> | ((owned: OwnedIds) => Record<string, unknown>);
+
+/**
+ * A minimal valid input for every operation whose path holds an id. A new operation with an id
+ * must be added here: the isolation tests fail until it is, so no operation escapes them.
+ */
+const ID_OPERATION_INPUTS: Record<string, Input> = {
+  get_guide: {},
+  update_guide: { name: 'Taken over', headline: 'Mine now' },
+  set_guide_region: { label: 'Elsewhere', centerLat: 1, centerLon: 2, defaultZoom: 3 },
+  set_guide_price: { amountMinor: 2900, currency: 'eur' },
+  list_properties: {},
+  create_property: { label: 'Taken over', kind: 'number' },
+  update_property: { label: 'Taken over' },
+  archive_property: {},
+  reorder_properties: (owned) => ({ propertyDefIds: [owned.propertyDefId] }),
+  convert_property: { toKind: 'longSection' },
+  list_spots: {},
+  create_spot: { name: 'Taken over' },
+  get_spot: {},
+  update_spot: { name: 'Taken over' },
+  delete_spot: {},
+  upsert_spots: { spots: [{ spotKey: 'taken-over', name: 'Taken over' }] },
+  list_areas: {},
+  set_area: { name: 'Taken over' },
+  delete_area: {},
+};
+
+/**
+ * How the owner gets a real id of each kind a path can hold, in order (later ones may use earlier
+ * ones). A path parameter of a new kind must be added here.
+ */
+const SEEDS: Array<[string, (h: Harness, key: string, owned: OwnedIds) => Promise<string>]> = [
+  ['productId', (h, key) => createdId(rest(h.baseUrl, key, 'POST', '/guides', { name: 'Owned' }), 'productId')],
+  [
+    'propertyDefId',
+    (h, key, owned) =>
+      createdId(
+        rest(h.baseUrl, key, 'POST', `/guides/${owned.productId}/properties`, { label: 'Surface', kind: 'shortLabel' }),
+        'propertyDefId',
+      ),
+  ],
+  [
+    'spotId',
+    (h, key, owned) =>
+      createdId(rest(h.baseUrl, key, 'POST', `/guides/${owned.productId}/spots`, { name: 'Lookout' }), 'spotId'),
+  ],
+  [
+    'areaId',
+    async (h, key, owned) => {
+      const res = await rest(h.baseUrl, key, 'PUT', `/guides/${owned.productId}/areas`, { name: 'Owned park' });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return res.body.area.id as string;
+    },
+  ],
+];
+
+async function createdId(answer: Promise<HttpAnswer>, field: string): Promise<string> {
+  const res = await answer;
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  const id = res.body[field];
+  assert.ok(typeof id === 'string' && id.length > 0, `the answer carries ${field}`);
+  return id;
+}
+
+async function seedOwned(h: Harness, key: string): Promise<OwnedIds> {
+  const owned: OwnedIds = {};
+  for (const [param, seed] of SEEDS) owned[param] = await seed(h, key, owned);
+  return owned;
+}
+
+function idOperations(ops: readonly AnyOperation[]): AnyOperation[] {
+  return ops.filter((op) => op.pathParams.length > 0);
+}
+
+function inputFor(op: AnyOperation, owned: OwnedIds): Record<string, unknown> {
+  const input = ID_OPERATION_INPUTS[op.name];
+  assert.ok(input, `${op.name} has an id in its path but no entry in ID_OPERATION_INPUTS: add one`);
+  return typeof input === 'function' ? input(owned) : input;
+}
+
+/** The same call on someone else's ids and on ids that do not exist must read the same. */
+function withIds(op: AnyOperation, owned: OwnedIds, fake: boolean): Record<string, string> {
+  const ids: Record<string, string> = {};
+  for (const param of op.pathParams) {
+    const real = owned[param];
+    assert.ok(real, `${op.name}: no owned id for {${param}}: add a seed for it in SEEDS`);
+    const prefix = real.slice(0, real.indexOf('_') + 1);
+    ids[param] = fake ? `${prefix}${randomBytes(12).toString('base64url')}` : real;
+  }
+  return ids;
+}
+
+function restCall(
+  baseUrl: string,
+  key: string,
+  op: AnyOperation,
+  ids: Record<string, string>,
+  owned: OwnedIds,
+): Promise<HttpAnswer> {
+  const path = op.path.replace(/\{(\w+)\}/g, (_m, p: string) => encodeURIComponent(ids[p] as string));
+  const input = inputFor(op, owned);
+  if (op.method === 'GET' || op.method === 'DELETE') {
+    const query = new URLSearchParams(
+      Object.entries(input).map(([k, v]): [string, string] => [k, String(v)]),
+    ).toString();
+    return rest(baseUrl, key, op.method, query ? `${path}?${query}` : path);
+  }
+  return rest(baseUrl, key, op.method, path, input);
+}
+
+/** An answer with the ids it was asked about replaced, so two answers can be compared whole. */
+function normalized(answer: unknown, ids: Record<string, string>): unknown {
+  let text = JSON.stringify(answer);
+  for (const [param, id] of Object.entries(ids)) text = text.replaceAll(id, `<${param}>`);
+  return JSON.parse(text);
+}
+
+for (const { dialect, skip } of await testDialects()) {
+  describe(`tenant isolation (${dialect})`, { skip }, () => {
+    let h: Harness;
+
+    before(async () => {
+      h = await startServer({ dialect });
+    });
+    after(() => h?.close());
+
+    /** What the owner reads through every read operation with an id: bob's attempts must not change it. */
+    async function ownerView(owned: OwnedIds): Promise<Record<string, unknown>> {
+      const view: Record<string, unknown> = {};
+      for (const op of idOperations(h.app.registry.operations).filter((o) => o.readOnly)) {
+        const res = await restCall(h.baseUrl, h.alice.readKey, op, withIds(op, owned, false), owned);
+        assert.equal(res.status, 200, `${op.name}: ${JSON.stringify(res.body)}`);
+        view[op.name] = res.body;
+      }
+      return view;
+    }
+
+    test("REST: every operation with an id answers another creator's id exactly like a missing one", async () => {
+      const ops = idOperations(h.app.registry.operations);
+      assert.ok(ops.length > 0);
+      const owned = await seedOwned(h, h.alice.writeKey);
+      const before = await ownerView(owned);
+      for (const op of ops) {
+        const realIds = withIds(op, owned, false);
+        const fakeIds = withIds(op, owned, true);
+        const theirs = await restCall(h.baseUrl, h.bob.publishKey, op, realIds, owned);
+        const missing = await restCall(h.baseUrl, h.bob.publishKey, op, fakeIds, owned);
+        assertError(theirs, 404, 'not_found');
+        assertError(missing, 404, 'not_found');
+        assert.deepEqual(normalized(theirs.body, realIds), normalized(missing.body, fakeIds), op.name);
+      }
+      assert.deepEqual(await ownerView(owned), before, "bob's calls changed nothing of alice's");
+    });
+
+    test("MCP: every tool with an id answers another creator's id exactly like a missing one", async () => {
+      const ops = idOperations(h.app.registry.tools);
+      assert.ok(ops.length > 0);
+      const owned = await seedOwned(h, h.alice.writeKey);
+      const before = await ownerView(owned);
+      const client = await mcpClient(h.mcpUrl, h.bob.publishKey);
+      try {
+        for (const op of ops) {
+          const realIds = withIds(op, owned, false);
+          const fakeIds = withIds(op, owned, true);
+          const theirs = await callTool(client, op.name, { ...inputFor(op, owned), ...realIds });
+          const missing = await callTool(client, op.name, { ...inputFor(op, owned), ...fakeIds });
+          assert.equal(theirs.isError, true, op.name);
+          assert.equal(missing.isError, true, op.name);
+          assert.equal(theirs.body.error.code, 'not_found', op.name);
+          assert.deepEqual(normalized(theirs.body, realIds), normalized(missing.body, fakeIds), op.name);
+        }
+      } finally {
+        await client.close();
+      }
+      assert.deepEqual(await ownerView(owned), before, "bob's calls changed nothing of alice's");
+    });
+
+    test('the owner succeeds with the same inputs the isolation tests use', async () => {
+      for (const op of idOperations(h.app.registry.operations)) {
+        const owned = await seedOwned(h, h.alice.publishKey);
+        const res = await restCall(h.baseUrl, h.alice.publishKey, op, withIds(op, owned, false), owned);
+        assert.equal(res.status, op.successStatus, `${op.name}: ${JSON.stringify(res.body)}`);
+      }
+    });
+  });
+}
