@@ -47,6 +47,11 @@ const ID_OPERATION_INPUTS: Record<string, Input> = {
   list_areas: {},
   set_area: { name: 'Taken over' },
   delete_area: {},
+  list_facilities: {},
+  create_facility: { kind: 'food', name: 'Taken over' },
+  update_facility: { name: 'Taken over' },
+  delete_facility: {},
+  list_stale_notices: { olderThanDays: 30 },
 };
 
 /**
@@ -75,6 +80,14 @@ const SEEDS: Array<[string, (h: Harness, key: string, owned: OwnedIds) => Promis
       assert.equal(res.status, 200, JSON.stringify(res.body));
       return res.body.area.id as string;
     },
+  ],
+  [
+    'facilityId',
+    (h, key, owned) =>
+      createdId(
+        rest(h.baseUrl, key, 'POST', `/guides/${owned.productId}/facilities`, { kind: 'hut', name: 'Owned hut' }),
+        'facilityId',
+      ),
   ],
 ];
 

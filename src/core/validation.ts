@@ -86,7 +86,23 @@ function pathOf(issue: Issue): string {
   return formatPath(issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0] ?? ''] : issue.path);
 }
 
-export function issuesToError(issues: readonly Issue[]): ApiError {
+/**
+ * A union that took none of its options: when exactly one option got past the shape (its issues
+ * are all refusals of a well-shaped value, as for "2026/01/01" against `"" or a date`), that
+ * option's issues say what is wrong and what would be accepted, not "does not match any form".
+ */
+function unwrapUnion(issue: Issue): Issue[] {
+  if (issue.code !== 'invalid_union') return [issue];
+  const wellShaped = issue.errors.filter(
+    (option) => option.length > 0 && option.every((i) => !shapeIssues.has(i.code)),
+  );
+  const [only] = wellShaped;
+  if (wellShaped.length !== 1 || !only) return [issue];
+  return only.flatMap((inner) => unwrapUnion({ ...inner, path: [...issue.path, ...inner.path] } as Issue));
+}
+
+export function issuesToError(raw: readonly Issue[]): ApiError {
+  const issues = raw.flatMap(unwrapUnion);
   const shape = issues.find((i) => shapeIssues.has(i.code));
   const first = shape ?? issues[0];
   if (!first) return new ApiError('invalid_argument', 'The input was refused.');

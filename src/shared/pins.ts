@@ -38,7 +38,7 @@ export const mapLinkSchema = z
         (s) => {
           if (isGeoUri(s)) return true;
           try {
-            return new URL(s).protocol === 'https:';
+            return /^https:\/\//i.test(s) && new URL(s).protocol === 'https:';
           } catch {
             return false;
           }

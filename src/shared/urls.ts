@@ -8,13 +8,17 @@ function parseUrl(text: string): URL | undefined {
   }
 }
 
-/** An http or https address; plain http is accepted and flagged by the write's warnings. */
+/**
+ * An http or https address; plain http is accepted and flagged by the write's warnings. The text
+ * itself must start with the scheme and `//`: the URL parser also takes "http:example.com" or
+ * " https://…", which apps would not open as written and which the http warning would miss.
+ */
 export const webUrlSchema = z
   .string()
   .max(2000)
   .refine(
     (s) => {
-      const url = parseUrl(s);
+      const url = /^https?:\/\//i.test(s) ? parseUrl(s) : undefined;
       return url !== undefined && (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
     },
     { message: 'must be a web address starting with https:// (or http://)' },
@@ -25,7 +29,9 @@ export const webUrlSchema = z
 export const httpsUrlSchema = z
   .string()
   .max(2000)
-  .refine((s) => parseUrl(s)?.protocol === 'https:', { message: 'must be a web address starting with https://' })
+  .refine((s) => /^https:\/\//i.test(s) && parseUrl(s)?.protocol === 'https:', {
+    message: 'must be a web address starting with https://',
+  })
   .describe('A web address starting with https://');
 
 /**

@@ -14,7 +14,6 @@ interface Answer {
   ok: boolean;
   /** The HTTP status over REST; undefined over MCP. */
   status: number | undefined;
-  // biome-ignore lint/suspicious/noExplicitAny: records are checked field by field
   body: any;
 }
 

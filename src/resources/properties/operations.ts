@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { refuse } from '../../core/errors.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
-import { firstFreeSlug } from '../../shared/text.ts';
 import { productIdSchema } from '../guides/guide.schema.ts';
 import { guidesOf } from '../guides/operations.ts';
+import { refuseNulCharacters } from '../spots/spot-writer.ts';
 import { SpotsStore } from '../spots/spots.store.ts';
 import { planConversion } from './conversion.ts';
 import { PropertiesStore, publicProperty } from './properties.store.ts';
@@ -15,7 +15,7 @@ import {
   propertyKinds,
   propertySchema,
 } from './property.schema.ts';
-import { checkKindSettings, keyFromLabel, nextOptions } from './property-rules.ts';
+import { checkKindSettings, firstFreeKey, keyFromLabel, nextOptions } from './property-rules.ts';
 
 const STABLE_SINCE = '2026-09-17';
 const propertiesOf = (ctx: OperationContext) => new PropertiesStore(ctx.db, () => ctx.clock.now());
@@ -81,6 +81,7 @@ export const createProperty = defineOperation({
   async handler(input, ctx) {
     const guide = await guidesOf(ctx).requireOwned(ctx.principal.creatorId, input.productId);
     const properties = propertiesOf(ctx);
+    refuseNulCharacters(input, '');
     checkKindSettings(input.kind, input);
     let key: string;
     if (input.key !== undefined) {
@@ -90,7 +91,7 @@ export const createProperty = defineOperation({
       key = input.key;
     } else {
       const base = keyFromLabel(input.label);
-      key = firstFreeSlug(base, await properties.keysLike(guide.id, base)).replace(/-/g, '_');
+      key = firstFreeKey(base, await properties.keysLike(guide.id, base));
     }
     const version = await properties.bumpSchemaVersion(guide.id);
     const id = await properties.create(
@@ -137,6 +138,7 @@ export const updateProperty = defineOperation({
   async handler(input, ctx) {
     const properties = propertiesOf(ctx);
     const property = await properties.requireOwned(ctx.principal.creatorId, input.propertyDefId);
+    refuseNulCharacters(input, '');
     if (input.key !== undefined && input.key !== property.key) {
       throw refuse(
         'key',

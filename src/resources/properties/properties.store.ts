@@ -77,12 +77,13 @@ export class PropertiesStore {
     return row !== undefined;
   }
 
+  /** Keys that may clash with `base` or its `_2`, `_3`… forms, which cut a long base short. */
   async keysLike(guideId: string, base: string): Promise<Set<string>> {
     const rows = await this.db
       .selectFrom('property_defs')
       .select('key')
       .where('guide_id', '=', guideId)
-      .where((eb) => eb.or([eb('key', '=', base), eb('key', 'like', `${base}_%`)]))
+      .where('key', 'like', `${base.slice(0, 28)}%`)
       .execute();
     return new Set(rows.map((r) => r.key));
   }

@@ -122,12 +122,13 @@ export class SpotsStore {
     return new Map(rows.map((r) => [r.spot_key, toSpot(r)]));
   }
 
+  /** Keys that may clash with `base` or its `-2`, `-3`… forms, which cut a long base short. */
   async keysLike(guideId: string, base: string): Promise<Set<string>> {
     const rows = await this.db
       .selectFrom('spots')
       .select('spot_key')
       .where('guide_id', '=', guideId)
-      .where((eb) => eb.or([eb('spot_key', '=', base), eb('spot_key', 'like', `${base}-%`)]))
+      .where('spot_key', 'like', `${base.slice(0, 48)}%`)
       .execute();
     return new Set(rows.map((r) => r.spot_key));
   }

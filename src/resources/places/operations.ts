@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { defineOperation, type OperationContext } from '../../core/operation.ts';
+import { productIdSchema } from '../guides/guide.schema.ts';
+import { guidesOf } from '../guides/operations.ts';
+import { SpotsStore } from '../spots/spots.store.ts';
+import { facilityIdSchema, placeFieldsSchema, placeSchema } from './place.schema.ts';
+import { applyPlaceFields, emptyPlace, type PlaceRules } from './place-writer.ts';
+import { PlacesStore, publicPlace } from './places.store.ts';
+
+const STABLE_SINCE = '2026-09-17';
+const placesOf = (ctx: OperationContext) => new PlacesStore(ctx.db, () => ctx.clock.now());
+
+function placeRules(ctx: OperationContext, guideId: string): PlaceRules {
+  const places = placesOf(ctx);
+  const spots = new SpotsStore(ctx.db, () => ctx.clock.now());
+  return {
+    spotIdsByKey: async (keys) => {
+      const found = await spots.findByKeys(guideId, keys);
+      return new Map([...found].map(([key, spot]) => [key, spot.spotId]));
+    },
+    parentOf: (facilityId) => places.parentOf(guideId, facilityId),
+    hasChildren: (facilityId) => places.hasChildren(facilityId),
+    warn: ctx.warn,
+  };
+}
+
+/** The spot ids behind checked keys, in the order the keys were given. */
+async function spotIdsInOrder(rules: PlaceRules, keys: readonly string[]): Promise<string[]> {
+  const byKey = await rules.spotIdsByKey(keys);
+  return keys.map((key) => byKey.get(key) as string);
+}
+
+const describePlace =
+  'Give lat and lon with mapsUrl so the apps can map the place and compute its distance to the spot. ' +
+  "costRaw and openRaw are the creator's words, never parsed. Places nest one level (insideId).";
+
+export const createFacility = defineOperation({
+  name: 'create_facility',
+  title: 'Create a place',
+  method: 'POST',
+  path: '/guides/{productId}/facilities',
+  scope: 'write',
+  stability: 'stable',
+  since: STABLE_SINCE,
+  successStatus: 201,
+  description: `Adds a place to stay, eat, park, ride or book a tour, serving the spots listed in spotKeys. ${describePlace}`,
+  input: placeFieldsSchema
+    .partial()
+    .extend({ productId: productIdSchema, kind: placeFieldsSchema.shape.kind, name: placeFieldsSchema.shape.name })
+    .strict(),
+  output: placeSchema,
+  async handler({ productId, ...fields }, ctx) {
+    const guide = await guidesOf(ctx).requireOwned(ctx.principal.creatorId, productId);
+    const rules = placeRules(ctx, guide.id);
+    const state = await applyPlaceFields(emptyPlace(fields.kind, fields.name), fields, rules);
+    const places = placesOf(ctx);
+    const id = await places.insert(guide.id, state, await spotIdsInOrder(rules, state.spotKeys));
+    await guidesOf(ctx).update(guide.id, {});
+    return publicPlace(await places.get(id));
+  },
+});
+
+export const updateFacility = defineOperation({
+  name: 'update_facility',
+  title: 'Update a place',
+  method: 'PATCH',
+  path: '/facilities/{facilityId}',
+  scope: 'write',
+  stability: 'stable',
+  since: STABLE_SINCE,
+  description: `Changes only the fields sent: null clears a nullable field, "" clears strings, arrays replace whole. ${describePlace}`,
+  input: placeFieldsSchema.partial().extend({ facilityId: facilityIdSchema }).strict(),
+  output: placeSchema,
+  async handler({ facilityId, ...fields }, ctx) {
+    const places = placesOf(ctx);
+    const place = await places.requireOwned(ctx.principal.creatorId, facilityId);
+    const rules = placeRules(ctx, place.guideId);
+    const state = await applyPlaceFields(place, fields, rules, place.facilityId);
+    const spotIds = fields.spotKeys === undefined ? undefined : await spotIdsInOrder(rules, state.spotKeys);
+    await places.replace(place.facilityId, state, spotIds);
+    await guidesOf(ctx).update(place.guideId, {});
+    return publicPlace(await places.get(place.facilityId));
+  },
+});
+
+export const listFacilities = defineOperation({
+  name: 'list_facilities',
+  title: 'List places',
+  method: 'GET',
+  path: '/guides/{productId}/facilities',
+  scope: 'read',
+  stability: 'stable',
+  since: STABLE_SINCE,
+  description: "Lists the guide's places (stays, transport, tours, food, parking), ordered by name.",
+  input: z.strictObject({ productId: productIdSchema }),
+  output: z.object({ productId: z.string(), facilities: z.array(placeSchema) }),
+  async handler(input, ctx) {
+    const guide = await guidesOf(ctx).requireOwned(ctx.principal.creatorId, input.productId);
+    return { productId: guide.id, facilities: (await placesOf(ctx).listForGuide(guide.id)).map(publicPlace) };
+  },
+});
+
+export const deleteFacility = defineOperation({
+  name: 'delete_facility',
+  title: 'Delete a place',
+  method: 'DELETE',
+  path: '/facilities/{facilityId}',
+  scope: 'write',
+  stability: 'stable',
+  since: STABLE_SINCE,
+  description:
+    'Deletes a place for good with its route and spot links; confirm with the creator first. Places inside it stay.',
+  input: z.strictObject({ facilityId: facilityIdSchema }),
+  output: z.object({ ok: z.literal(true), facilityId: z.string(), deleted: z.literal(true) }),
+  async handler(input, ctx) {
+    const places = placesOf(ctx);
+    const place = await places.requireOwned(ctx.principal.creatorId, input.facilityId);
+    await places.delete(place.facilityId);
+    await guidesOf(ctx).update(place.guideId, {});
+    return { ok: true as const, facilityId: place.facilityId, deleted: true as const };
+  },
+});
+
+export const placeOperations = [listFacilities, createFacility, updateFacility, deleteFacility];

@@ -1,0 +1,161 @@
+import type { Kysely, Selectable } from 'kysely';
+import { notFound } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import type { Database, FacilitiesTable } from '../../db/tables.ts';
+import type { Place } from './place.schema.ts';
+import type { PlaceState } from './place-writer.ts';
+
+export interface OwnedPlace extends Place {
+  guideId: string;
+}
+
+/** The columns the store filters on; the rest of the record travels as JSON. */
+type RecordFields = Omit<PlaceState, 'kind' | 'type' | 'name' | 'lat' | 'lon' | 'insideId' | 'spotKeys'>;
+
+const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+
+function toColumns(state: PlaceState) {
+  const { kind, type, name, lat, lon, insideId, spotKeys: _spotKeys, ...record } = state;
+  return { kind, type, name, lat, lon, inside_id: insideId, record: JSON.stringify(record satisfies RecordFields) };
+}
+
+function toPlace(row: Selectable<FacilitiesTable>, spotKeys: string[]): OwnedPlace {
+  const record = JSON.parse(row.record) as RecordFields;
+  return {
+    guideId: row.guide_id,
+    facilityId: row.id,
+    kind: row.kind as Place['kind'],
+    type: row.type,
+    spotKeys,
+    name: row.name,
+    ...record,
+    lat: row.lat === null ? null : Number(row.lat),
+    lon: row.lon === null ? null : Number(row.lon),
+    insideId: row.inside_id,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+export function publicPlace({ guideId: _guideId, ...place }: OwnedPlace): Place {
+  // Key order as the record reads in the specification.
+  const { facilityId, kind, type, spotKeys, name, ...rest } = place;
+  return { facilityId, kind, type, spotKeys, name, ...rest };
+}
+
+/** Places (facilities) and their links to spots. All SQL about places lives here. */
+export class PlacesStore {
+  private readonly db: Kysely<Database>;
+  private readonly now: () => number;
+
+  constructor(db: Kysely<Database>, now: () => number) {
+    this.db = db;
+    this.now = now;
+  }
+
+  async requireOwned(creatorId: string, facilityId: string): Promise<OwnedPlace> {
+    const row = await this.db
+      .selectFrom('facilities')
+      .innerJoin('guides', 'guides.id', 'facilities.guide_id')
+      .selectAll('facilities')
+      .where('facilities.id', '=', facilityId)
+      .where('guides.creator_id', '=', creatorId)
+      .executeTakeFirst();
+    if (!row) throw notFound('place', facilityId);
+    return toPlace(row, (await this.spotKeysOf([row.id])).get(row.id) ?? []);
+  }
+
+  async get(facilityId: string): Promise<OwnedPlace> {
+    const row = await this.db
+      .selectFrom('facilities')
+      .selectAll()
+      .where('id', '=', facilityId)
+      .executeTakeFirstOrThrow();
+    return toPlace(row, (await this.spotKeysOf([row.id])).get(row.id) ?? []);
+  }
+
+  /** The guide's places, ordered by name as people sort names. */
+  async listForGuide(guideId: string): Promise<OwnedPlace[]> {
+    const rows = await this.db.selectFrom('facilities').selectAll().where('guide_id', '=', guideId).execute();
+    const keys = await this.spotKeysOf(rows.map((r) => r.id));
+    return rows
+      .map((row) => toPlace(row, keys.get(row.id) ?? []))
+      .sort((a, b) => collator.compare(a.name, b.name) || a.facilityId.localeCompare(b.facilityId));
+  }
+
+  private async spotKeysOf(facilityIds: readonly string[]): Promise<Map<string, string[]>> {
+    const byPlace = new Map<string, string[]>(facilityIds.map((id) => [id, []]));
+    if (facilityIds.length === 0) return byPlace;
+    const rows = await this.db
+      .selectFrom('facility_spots')
+      .innerJoin('spots', 'spots.id', 'facility_spots.spot_id')
+      .select(['facility_spots.facility_id', 'spots.spot_key'])
+      .where('facility_spots.facility_id', 'in', facilityIds)
+      .orderBy('facility_spots.position')
+      .execute();
+    for (const row of rows) byPlace.get(row.facility_id)?.push(row.spot_key);
+    return byPlace;
+  }
+
+  async parentOf(guideId: string, facilityId: string): Promise<{ insideId: string | null } | undefined> {
+    const row = await this.db
+      .selectFrom('facilities')
+      .select('inside_id')
+      .where('guide_id', '=', guideId)
+      .where('id', '=', facilityId)
+      .executeTakeFirst();
+    return row && { insideId: row.inside_id };
+  }
+
+  async hasChildren(facilityId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('facilities')
+      .select('id')
+      .where('inside_id', '=', facilityId)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async insert(guideId: string, state: PlaceState, spotIds: readonly string[]): Promise<string> {
+    const id = newId('fac');
+    const now = this.now();
+    await this.db
+      .insertInto('facilities')
+      .values({ id, guide_id: guideId, ...toColumns(state), created_at: now, updated_at: now })
+      .execute();
+    await this.linkSpots(id, spotIds);
+    return id;
+  }
+
+  async replace(facilityId: string, state: PlaceState, spotIds?: readonly string[]): Promise<void> {
+    await this.db
+      .updateTable('facilities')
+      .set({ ...toColumns(state), updated_at: this.now() })
+      .where('id', '=', facilityId)
+      .execute();
+    if (spotIds !== undefined) {
+      await this.db.deleteFrom('facility_spots').where('facility_id', '=', facilityId).execute();
+      await this.linkSpots(facilityId, spotIds);
+    }
+  }
+
+  private async linkSpots(facilityId: string, spotIds: readonly string[]): Promise<void> {
+    if (spotIds.length === 0) return;
+    await this.db
+      .insertInto('facility_spots')
+      .values(spotIds.map((spotId, i) => ({ facility_id: facilityId, spot_id: spotId, position: i + 1 })))
+      .execute();
+  }
+
+  /** Removes the place with its spot links; places inside it stay, no longer inside anything. */
+  async delete(facilityId: string): Promise<void> {
+    await this.db
+      .updateTable('facilities')
+      .set({ inside_id: null, updated_at: this.now() })
+      .where('inside_id', '=', facilityId)
+      .execute();
+    await this.db.deleteFrom('facility_spots').where('facility_id', '=', facilityId).execute();
+    await this.db.deleteFrom('facilities').where('id', '=', facilityId).execute();
+  }
+}

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { defineOperation } from '../../core/operation.ts';
+import { type DatedFacts, sortStaleFacts, staleFactsOf } from '../../shared/staleness.ts';
+import { AreasStore } from '../areas/areas.store.ts';
+import { productIdSchema } from '../guides/guide.schema.ts';
+import { guidesOf } from '../guides/operations.ts';
+import { PlacesStore } from '../places/places.store.ts';
+import { SpotsStore } from '../spots/spots.store.ts';
+
+export const staleFactSchema = z.object({
+  kind: z.enum(['spot', 'place', 'area', 'route']),
+  id: z.string(),
+  name: z.string(),
+  field: z
+    .string()
+    .describe(
+      'reviewBy, status, fees[i], schedule, schedule.specialDays, transport.timetableValidUntil or factsCheckedOn',
+    ),
+  reason: z.enum(['review_due', 'ended', 'not_checked_recently']),
+  date: z.string().describe('The date that makes it stale, YYYY-MM-DD'),
+  detail: z.string().describe('What ran out and what to do about it'),
+});
+
+export const listStaleNotices = defineOperation({
+  name: 'list_stale_notices',
+  title: 'List stale facts',
+  method: 'GET',
+  path: '/guides/{productId}/stale-notices',
+  scope: 'read',
+  stability: 'beta',
+  since: '2026-09-30',
+  description:
+    'Lists what ran out across spots, places and areas: status notices past until, fees and hours past validUntil, ' +
+    'timetables that ran out, events whose dates all passed, rows past reviewBy. With olderThanDays, also statuses, ' +
+    'fees, hours and factsCheckedOn last checked longer ago than that. Oldest first.',
+  input: z.strictObject({
+    productId: productIdSchema,
+    olderThanDays: z
+      .number()
+      .int()
+      .min(0)
+      .max(36_500)
+      .optional()
+      .describe('Also list facts last checked more than this many days ago'),
+  }),
+  output: z.object({ productId: z.string(), today: z.string(), count: z.number(), notices: z.array(staleFactSchema) }),
+  async handler(input, ctx) {
+    const guide = await guidesOf(ctx).requireOwned(ctx.principal.creatorId, input.productId);
+    const now = () => ctx.clock.now();
+    const today = ctx.clock.today();
+    const [spots, places, areas] = await Promise.all([
+      new SpotsStore(ctx.db, now).list(guide.id, { includeArchived: false }),
+      new PlacesStore(ctx.db, now).listForGuide(guide.id),
+      new AreasStore(ctx.db, now).listForGuide(guide.id),
+    ]);
+    const rows: DatedFacts[] = [
+      ...spots.map((s) => ({
+        kind: 'spot' as const,
+        id: s.spotId,
+        name: s.name,
+        status: s.status,
+        fees: s.fees,
+        schedule: s.schedule,
+        reviewBy: s.reviewBy,
+        factsCheckedOn: s.factsCheckedOn,
+      })),
+      ...places.map((p) => ({
+        kind: 'place' as const,
+        id: p.facilityId,
+        name: p.name,
+        status: p.status,
+        fees: p.fees,
+        schedule: p.schedule,
+        reviewBy: p.reviewBy,
+        factsCheckedOn: p.factsCheckedOn,
+        timetableValidUntil: p.transport?.timetableValidUntil ?? null,
+      })),
+      ...areas.map((a) => ({ kind: 'area' as const, id: a.id, name: a.name, status: a.status ?? null, fees: a.fees })),
+    ];
+    const notices = sortStaleFacts(rows.flatMap((row) => staleFactsOf(row, today, input.olderThanDays)));
+    return { productId: guide.id, today, count: notices.length, notices };
+  },
+});
+
+export const publishingOperations = [listStaleNotices];
