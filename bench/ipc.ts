@@ -69,14 +69,15 @@ export function startChild(
       child.kill('SIGKILL');
       reject(new Error(`${name}: not ready within ${STARTUP_TIMEOUT_MS / 1000} s`));
     }, STARTUP_TIMEOUT_MS);
-    child.once('exit', (code, signal) => {
+    const early = (code: number | null, signal: string | null) => {
       clearTimeout(timer);
       reject(new Error(`${name}: exited before it was ready (code ${code}, signal ${signal})`));
-    });
+    };
+    child.once('exit', early);
     child.on('message', (m: ReadyMessage) => {
       if (m?.type !== 'ready') return;
       clearTimeout(timer);
-      child.removeAllListeners('exit');
+      child.off('exit', early);
       resolve({ name, ready: m, process: child, stop });
     });
   });
