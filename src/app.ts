@@ -47,7 +47,7 @@ export function buildApp(deps: AppDeps): App {
     rateLimits: new RateLimits(config.rateLimits, redis),
     log: logger,
   };
-  const keys = new KeyStore(store.db, clock);
+  const keys = new KeyStore(store.db, clock, { cacheMs: config.authCacheMs });
 
   const fastify = Fastify({
     loggerInstance: logger as FastifyBaseLogger,

@@ -20,6 +20,7 @@ const envSchema = z.object({
   RATE_LIMIT_CREATOR_PER_HOUR: positiveInt(20000),
   MCP_ALLOWED_HOSTS: optionalText,
   SHUTDOWN_GRACE_MS: positiveInt(10000),
+  AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
 });
 
 export interface Config {
@@ -41,6 +42,8 @@ export interface Config {
   /** Host names the MCP endpoint answers to (DNS-rebinding guard). */
   mcpAllowedHosts: string[];
   shutdownGraceMs: number;
+  /** How long an authenticated key is trusted before the store is read again (0: every request). */
+  authCacheMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -70,5 +73,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? e.MCP_ALLOWED_HOSTS.split(',').map((h) => h.trim())
       : ['localhost', '127.0.0.1', '[::1]', e.HOST],
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    authCacheMs: e.AUTH_CACHE_MS,
   };
 }

@@ -98,7 +98,14 @@ async function newGuide(key: string, name = 'Dolomites'): Promise<string> {
 describe('admin command line', () => {
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'creator-api-admin-'));
-    const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+    // The command line is another process: with no key cache, its revocations show at once.
+    const config = loadConfig({
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      AUTH_CACHE_MS: '0',
+    });
     store = await openStore({ databaseUrl: undefined, dataDir: config.dataDir });
     app = buildApp({ config, store, clock: systemClock, logger: pino({ level: 'silent' }) });
     const address = await app.fastify.listen({ host: '127.0.0.1', port: 0 });

@@ -30,6 +30,7 @@ export class StudioStore {
       .set((eb) => ({
         status,
         updated_at: now,
+        revision: eb('revision', '+', 1),
         ...(status === 'published' ? { published_at: eb.fn.coalesce('published_at', eb.val(now)) } : {}),
       }))
       .where('id', '=', guideId)
@@ -53,7 +54,7 @@ export class StudioStore {
   ): Promise<{ productId: string; visibleOnStore: boolean } | undefined> {
     const result = await this.db
       .updateTable('guides')
-      .set({ visible_on_store: visible ? 1 : 0, updated_at: this.now() })
+      .set((eb) => ({ visible_on_store: visible ? 1 : 0, updated_at: this.now(), revision: eb('revision', '+', 1) }))
       .where('id', '=', guideId)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return undefined;
@@ -68,7 +69,12 @@ export class StudioStore {
   ): Promise<{ productId: string; storeReviewStatus: StoreReviewStatus; storeReviewNote: string | null } | undefined> {
     const result = await this.db
       .updateTable('guides')
-      .set({ store_review_status: status, store_review_note: note, updated_at: this.now() })
+      .set((eb) => ({
+        store_review_status: status,
+        store_review_note: note,
+        updated_at: this.now(),
+        revision: eb('revision', '+', 1),
+      }))
       .where('id', '=', guideId)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return undefined;

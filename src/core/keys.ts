@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { Database } from '../db/tables.ts';
 import { generateKey, hashesMatch, hashKey, type KeyScope, looksLikeKey, type Principal, type Role } from './auth.ts';
 import type { Clock } from './clock.ts';
@@ -21,14 +22,45 @@ export interface KeySummary {
 /** How often a key's last use is written back: not on every request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
+interface CachedKey {
+  principal: Principal;
+  expiresAt: number | null;
+  cachedAt: number;
+}
+
+/**
+ * Recently authenticated keys, per store, by key hash. Revoking a key or deactivating a creator
+ * through any store object of this process clears them at once; another process's change (the
+ * admin command line) is seen within the cache's time to live.
+ */
+const principalCaches = new WeakMap<object, LRUCache<string, CachedKey>>();
+
+function principalCache(db: object): LRUCache<string, CachedKey> {
+  let cache = principalCaches.get(db);
+  if (!cache) {
+    cache = new LRUCache({ max: 10_000 });
+    principalCaches.set(db, cache);
+  }
+  return cache;
+}
+
+/** Forgets every cached key of a store: after a revocation or a creator's deactivation. */
+export function forgetCachedKeys(db: object): void {
+  principalCaches.get(db)?.clear();
+}
+
 /** API keys: minted here, stored only as a hash, checked on every request. */
 export class KeyStore {
   private readonly db: Kysely<Database>;
   private readonly clock: Clock;
 
-  constructor(db: Kysely<Database>, clock: Clock) {
+  private readonly cacheMs: number;
+
+  /** `cacheMs`: how long an authenticated key is trusted without reading the store again (0: never). */
+  constructor(db: Kysely<Database>, clock: Clock, options: { cacheMs?: number } = {}) {
     this.db = db;
     this.clock = clock;
+    this.cacheMs = options.cacheMs ?? 0;
   }
 
   async create(input: {
@@ -67,6 +99,7 @@ export class KeyStore {
       .where('id', '=', keyId)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
+    forgetCachedKeys(this.db);
     return Number(result.numUpdatedRows) > 0;
   }
 
@@ -96,6 +129,11 @@ export class KeyStore {
     const invalid = () => new ApiError('invalid_api_key', 'This API key is unknown, revoked or expired.');
     if (!looksLikeKey(key)) throw invalid();
     const hash = hashKey(key);
+    const now = this.clock.now();
+    const cached = this.cacheMs > 0 ? principalCache(this.db).get(hash) : undefined;
+    if (cached && now - cached.cachedAt < this.cacheMs && (cached.expiresAt === null || cached.expiresAt > now)) {
+      return cached.principal;
+    }
     const row = await this.db
       .selectFrom('api_keys')
       .innerJoin('creators', 'creators.id', 'api_keys.creator_id')
@@ -113,7 +151,6 @@ export class KeyStore {
       ])
       .where('api_keys.secret_hash', '=', hash)
       .executeTakeFirst();
-    const now = this.clock.now();
     if (!row || !hashesMatch(row.secret_hash, hash)) throw invalid();
     if (row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) throw invalid();
     if (row.active !== 1) {
@@ -122,6 +159,14 @@ export class KeyStore {
     if (row.last_used_at === null || now - row.last_used_at > LAST_USED_RESOLUTION_MS) {
       await this.db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', row.id).execute();
     }
-    return { keyId: row.id, creatorId: row.creator_id, scope: row.scope, publish: row.publish === 1, role: row.role };
+    const principal: Principal = {
+      keyId: row.id,
+      creatorId: row.creator_id,
+      scope: row.scope,
+      publish: row.publish === 1,
+      role: row.role,
+    };
+    if (this.cacheMs > 0) principalCache(this.db).set(hash, { principal, expiresAt: row.expires_at, cachedAt: now });
+    return principal;
   }
 }

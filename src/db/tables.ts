@@ -60,6 +60,8 @@ export interface GuidesTable {
   updated_at: number;
   published_at: number | null;
   last_api_write_at: number | null;
+  /** Bumped by every write to the guide or its contents. */
+  revision: number;
 }
 
 export interface GuidePricesTable {

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { Urls } from '../../core/operation.ts';
@@ -31,6 +32,12 @@ export interface GuidePatch {
 }
 
 const json = (value: unknown) => JSON.stringify(value);
+
+/**
+ * Guide records built by reads, by guide, revision and addresses. A record is only ever served
+ * for the revision it was built at, so a write anywhere (which bumps the revision) retires it.
+ */
+const recordCache = new LRUCache<string, Guide>({ max: 2000 });
 
 /** Guides and their prices. All SQL about guides lives here. */
 export class GuidesStore {
@@ -116,6 +123,7 @@ export class GuidesStore {
         updated_at: now,
         published_at: null,
         last_api_write_at: null,
+        revision: 0,
       })
       .execute();
     return id;
@@ -136,7 +144,11 @@ export class GuidesStore {
       set.thumbnail_url = patch.thumbnail?.url ?? null;
     }
     if (patch.region !== undefined) set.region = patch.region === null ? null : json(patch.region);
-    await this.db.updateTable('guides').set(set).where('id', '=', guideId).execute();
+    await this.db
+      .updateTable('guides')
+      .set((eb) => ({ ...set, revision: eb('revision', '+', 1) }))
+      .where('id', '=', guideId)
+      .execute();
   }
 
   /** Whether anyone bought the guide: then its spots can no longer be deleted. */
@@ -168,10 +180,36 @@ export class GuidesStore {
       .execute();
     await this.db
       .updateTable('guides')
-      .set({ pricing_currency: currency, updated_at: now, last_api_write_at: now })
+      .set((eb) => ({
+        pricing_currency: currency,
+        updated_at: now,
+        last_api_write_at: now,
+        revision: eb('revision', '+', 1),
+      }))
       .where('id', '=', guideId)
       .execute();
     return id;
+  }
+
+  /**
+   * The owned guide's record for a read outside any transaction: one small query when the
+   * revision has not moved since the record was last built. (Inside a transaction a record may
+   * describe writes that roll back, so writes use `get`.)
+   */
+  async readOwned(creatorId: string, productId: string, urls: Urls): Promise<Guide> {
+    const row = await this.db
+      .selectFrom('guides')
+      .select(['id', 'revision'])
+      .where('id', '=', productId)
+      .where('creator_id', '=', creatorId)
+      .executeTakeFirst();
+    if (!row) throw notFound('guide', productId);
+    const key = `${row.id}@${row.revision} ${urls.publicUrl} ${urls.studioUrl}`;
+    const cached = recordCache.get(key);
+    if (cached) return cached;
+    const record = await this.get(row.id, urls);
+    recordCache.set(key, record);
+    return record;
   }
 
   async get(guideId: string, urls: Urls): Promise<Guide> {

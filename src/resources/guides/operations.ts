@@ -87,10 +87,9 @@ export const getGuide = defineOperation({
   input: z.strictObject({ productId: productIdSchema }),
   output: guideWithCountsSchema,
   async handler(input, ctx) {
-    const guides = guidesOf(ctx);
-    const guide = await guides.requireOwned(ctx.principal.creatorId, input.productId);
+    const guide = await guidesOf(ctx).readOwned(ctx.principal.creatorId, input.productId, ctx.urls);
     // Chapters and photos arrive with their resources; until then a guide has none.
-    return { ...(await guides.get(guide.id, ctx.urls)), chapterCount: 0, photoCount: 0 };
+    return { ...guide, chapterCount: 0, photoCount: 0 };
   },
 });
 

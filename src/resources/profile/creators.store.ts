@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { forgetCachedKeys } from '../../core/keys.ts';
 import type { CreatorsTable, Database } from '../../db/tables.ts';
 import { firstFreeSlug, slugify } from '../../shared/text.ts';
 import type { SocialLink } from './profile.schema.ts';
@@ -100,6 +101,7 @@ export class CreatorsStore {
     if (patch.active !== undefined) set.active = patch.active ? 1 : 0;
     if (patch.agreementAccepted !== undefined) set.agreement_accepted = patch.agreementAccepted ? 1 : 0;
     const result = await this.db.updateTable('creators').set(set).where('id', '=', creatorId).executeTakeFirst();
+    if (patch.active !== undefined) forgetCachedKeys(this.db);
     return Number(result.numUpdatedRows) > 0;
   }
 }

@@ -95,6 +95,7 @@ export class PropertiesStore {
       .updateTable('guides')
       .set((eb) => ({
         property_schema_version: eb('property_schema_version', '+', 1),
+        revision: eb('revision', '+', 1),
         updated_at: now,
         last_api_write_at: now,
       }))

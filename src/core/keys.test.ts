@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { openStore, type Store } from '../db/database.ts';
+import { CreatorsStore } from '../resources/profile/creators.store.ts';
+import { ManualClock } from './clock.ts';
+import type { ApiError } from './errors.ts';
+import { KeyStore } from './keys.ts';
+
+describe('the key cache', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'keys-'));
+  const clock = new ManualClock('2026-11-23T10:00:00Z');
+  let store: Store;
+  let creatorId: string;
+  before(async () => {
+    store = await openStore({ dataDir: dir });
+    creatorId = (
+      await new CreatorsStore(store.db, () => clock.now()).create({
+        email: 'k@example.com',
+        displayName: 'K',
+        agreementAccepted: true,
+      })
+    ).creatorId;
+  });
+  after(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const refusal = async (p: Promise<unknown>) => {
+    try {
+      await p;
+    } catch (err) {
+      return (err as ApiError).code;
+    }
+    return 'accepted';
+  };
+
+  test('a change made behind the cache (another process) shows once the time to live has passed', async () => {
+    const server = new KeyStore(store.db, clock, { cacheMs: 2000 });
+    const { keyId, key } = await server.create({ creatorId, scope: 'write', publish: false });
+    assert.equal((await server.authenticate(key)).keyId, keyId);
+    // Another process revokes the key: this one's cache cannot know.
+    await store.db.updateTable('api_keys').set({ revoked_at: clock.now() }).where('id', '=', keyId).execute();
+    assert.equal((await server.authenticate(key)).keyId, keyId, 'trusted within the time to live');
+    clock.advance(2000);
+    assert.equal(await refusal(server.authenticate(key)), 'invalid_api_key');
+  });
+
+  test('a revocation or deactivation in this process shows at once, and expiry is checked on every call', async () => {
+    const server = new KeyStore(store.db, clock, { cacheMs: 60_000 });
+    const revoked = await server.create({ creatorId, scope: 'read', publish: false });
+    await server.authenticate(revoked.key);
+    await new KeyStore(store.db, clock).revoke(revoked.keyId);
+    assert.equal(await refusal(server.authenticate(revoked.key)), 'invalid_api_key');
+
+    const expiring = await server.create({ creatorId, scope: 'read', publish: false, expiresAt: clock.now() + 500 });
+    await server.authenticate(expiring.key);
+    clock.advance(500);
+    assert.equal(await refusal(server.authenticate(expiring.key)), 'invalid_api_key');
+
+    const live = await server.create({ creatorId, scope: 'read', publish: false });
+    await server.authenticate(live.key);
+    await new CreatorsStore(store.db, () => clock.now()).update(creatorId, { active: false });
+    assert.equal(await refusal(server.authenticate(live.key)), 'forbidden');
+  });
+});
