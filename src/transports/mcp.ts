@@ -1,8 +1,10 @@
-import { toNodeHandler } from '@modelcontextprotocol/node';
+import { once } from 'node:events';
+import type { ServerResponse } from 'node:http';
 import {
   type AuthInfo,
   type CallToolResult,
   createMcpHandler,
+  type McpHttpHandler,
   ProtocolError,
   ProtocolErrorCode,
   Server,
@@ -69,7 +71,6 @@ export function registerMcp(
     },
     { maxRequestBodySize: MCP_BODY_LIMIT },
   );
-  const nodeHandler = toNodeHandler(handler);
 
   const serve = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
     const host = validateHostHeader(request.headers.host, allowedHosts);
@@ -91,13 +92,70 @@ export function registerMcp(
         principal.scope === 'write' ? (principal.publish ? ['read', 'write', 'publish'] : ['read', 'write']) : ['read'],
       extra: { caller },
     };
-    (request.raw as typeof request.raw & { auth?: AuthInfo }).auth = auth;
     reply.hijack();
     reply.raw.setHeader('X-Request-Id', request.id);
-    await nodeHandler(request.raw, reply.raw, request.body);
+    await answer(handler, request, reply.raw, auth);
   };
 
   app.route({ method: ['POST', 'GET', 'DELETE'], url: MCP_PATH, bodyLimit: MCP_BODY_LIMIT, handler: serve });
+}
+
+/**
+ * The SDK's web-standard handler behind Fastify. Unlike the generic Node adapter it neither
+ * serializes the already-parsed body again nor streams a JSON answer in pieces: a JSON answer is
+ * written in one go, and only event streams are piped.
+ */
+async function answer(
+  handler: McpHttpHandler,
+  request: FastifyRequest,
+  res: ServerResponse,
+  authInfo: AuthInfo,
+): Promise<void> {
+  const abort = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) abort.abort();
+  });
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined || name === 'content-length' || name === 'transfer-encoding') continue;
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else headers.set(name, value);
+  }
+  const web = new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, {
+    method: request.method,
+    headers,
+    signal: abort.signal,
+  });
+  let response: Response;
+  try {
+    response = await handler.fetch(web, { authInfo, ...(request.body !== undefined && { parsedBody: request.body }) });
+  } catch (err) {
+    request.log.error({ err }, 'MCP handler failed');
+    response = Response.json(
+      { jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null },
+      { status: 500 },
+    );
+  }
+  const outHeaders: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    outHeaders[name] = value;
+  });
+  if (!response.body || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+    const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
+    res.writeHead(response.status, { ...outHeaders, 'content-length': String(body?.length ?? 0) });
+    res.end(body);
+    return;
+  }
+  res.writeHead(response.status, outHeaders);
+  res.flushHeaders();
+  try {
+    for await (const chunk of response.body) {
+      if (!res.write(chunk)) await once(res, 'drain');
+    }
+  } catch {
+    // The client went away mid-stream; nothing more to send.
+  }
+  res.end();
 }
 
 async function callTool(
