@@ -34,6 +34,7 @@ export function isGeoUri(text: string): boolean {
 
 /** Whether an https address is on an allowlisted map host (any subdomain, e.g. www.). */
 export function isAllowlistedMapUrl(text: string): boolean {
+  if (!/^https:\/\//i.test(text)) return false;
   let url: URL;
   try {
     url = new URL(text);

@@ -51,6 +51,9 @@ export async function startServer(options: HarnessOptions = {}): Promise<Harness
     PORT: '0',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
+    // Suites about other things make many calls; the rate-limit suite sets its own small limits.
+    RATE_LIMIT_KEY_PER_MINUTE: '1000000',
+    RATE_LIMIT_CREATOR_PER_HOUR: '10000000',
     ...(pgSchema ? { DATABASE_URL: pgSchema.url } : {}),
     ...options.env,
   });

@@ -1,0 +1,144 @@
+import assert from 'node:assert/strict';
+import type { Client } from '@modelcontextprotocol/client';
+import { errorCatalogue } from '../../src/core/errors.ts';
+import type { TestDialect } from '../helpers/dialects.ts';
+import { type Harness, startServer } from '../helpers/harness.ts';
+import { rest } from '../helpers/http.ts';
+import { callTool, mcpClient } from '../helpers/mcp.ts';
+
+export type Transport = 'rest' | 'mcp';
+export const transports: Transport[] = ['rest', 'mcp'];
+
+export interface Answer {
+  ok: boolean;
+  /** The HTTP status over REST; undefined over MCP. */
+  status: number | undefined;
+  body: any;
+}
+
+export interface Api {
+  call(name: string, args?: Record<string, unknown>): Promise<Answer>;
+  close(): Promise<void>;
+}
+
+/** Calls an operation by name the way a client of that transport would. */
+export function apiFor(h: Harness, transport: Transport, key: string): Api {
+  let client: Client | undefined;
+  return {
+    async call(name, args = {}) {
+      const op = h.app.registry.get(name);
+      assert.ok(op, `operation ${name} is registered`);
+      if (transport === 'mcp') {
+        client ??= await mcpClient(h.mcpUrl, key);
+        const r = await callTool(client, name, args);
+        return { ok: !r.isError, status: undefined, body: r.body };
+      }
+      const fields: Record<string, unknown> = { ...args };
+      let path = op.path;
+      for (const p of op.pathParams) {
+        path = path.replace(`{${p}}`, encodeURIComponent(String(fields[p])));
+        delete fields[p];
+      }
+      const body = op.method === 'GET' || op.method === 'DELETE' ? undefined : fields;
+      const r = await rest(h.baseUrl, key, op.method, path, body);
+      return { ok: r.status < 300, status: r.status, body: r.body };
+    },
+    async close() {
+      await client?.close();
+    },
+  };
+}
+
+export function assertOk(a: Answer, status = 200): void {
+  assert.equal(a.ok, true, JSON.stringify(a.body));
+  if (a.status !== undefined) assert.equal(a.status, status);
+}
+
+/**
+ * A 400 refusal with the given code whose message starts with the exact field path, and whose
+ * details name the same path; `hint` checks that the sentence says what would be accepted.
+ */
+export function assertRefused(
+  a: Answer,
+  code: 'invalid_argument' | 'invalid_request',
+  path: string,
+  hint?: RegExp,
+): void {
+  assert.equal(a.ok, false, `expected ${code} at ${path}, got success ${JSON.stringify(a.body)}`);
+  const error = a.body?.error;
+  assert.equal(error?.code, code, `at ${path}: ${JSON.stringify(a.body)}`);
+  if (a.status !== undefined) assert.equal(a.status, errorCatalogue[code].status);
+  assert.ok(
+    typeof error.message === 'string' && error.message.startsWith(`${path}: `),
+    `message should start with "${path}: ", got ${JSON.stringify(error.message)}`,
+  );
+  assert.equal(error.details?.path, path, JSON.stringify(error.details));
+  if (hint) assert.match(error.message, hint);
+}
+
+/** A fresh guide and one plain spot in it. */
+export async function guideWithSpot(api: Api, name = 'Field types'): Promise<{ productId: string; spotId: string }> {
+  const guide = await api.call('create_guide', { name });
+  assertOk(guide, 201);
+  const spot = await api.call('create_spot', { productId: guide.body.productId, name: 'Base spot' });
+  assertOk(spot, 201);
+  return { productId: guide.body.productId, spotId: spot.body.spotId };
+}
+
+/**
+ * Creates a spot with the fields, checks the answer has no warnings, then reads it back through
+ * get_spot and returns that record.
+ */
+export async function createAndRead(api: Api, productId: string, fields: Record<string, unknown>): Promise<any> {
+  const created = await api.call('create_spot', { productId, name: 'Spot', ...fields });
+  assertOk(created, 201);
+  assert.equal('warnings' in created.body, false, `no warnings expected: ${JSON.stringify(created.body.warnings)}`);
+  const read = await api.call('get_spot', { spotId: created.body.spotId });
+  assertOk(read);
+  assert.equal('warnings' in read.body, false, 'a read never carries warnings');
+  return read.body;
+}
+
+/** n copies of an item made from its index. */
+export function times<T>(n: number, make: (i: number) => T): T[] {
+  return Array.from({ length: n }, (_, i) => make(i));
+}
+
+export const chars = (n: number, c = 'x') => c.repeat(n);
+
+export interface SpotIds {
+  productId: string;
+  spotId: string;
+}
+
+/** A refusal case: the fields sent, the code, the exact path the message starts with. */
+export interface Refusal {
+  title: string;
+  fields: Record<string, unknown>;
+  code: 'invalid_argument' | 'invalid_request';
+  path: string;
+  hint?: RegExp;
+}
+
+/** The same refusal from create_spot and from update_spot; the update leaves the spot as it was. */
+export async function assertWriteRefused(api: Api, ids: SpotIds, c: Refusal): Promise<void> {
+  const before = await api.call('get_spot', { spotId: ids.spotId });
+  assertOk(before);
+  assertRefused(
+    await api.call('create_spot', { productId: ids.productId, name: 'Refused', ...c.fields }),
+    c.code,
+    c.path,
+    c.hint,
+  );
+  assertRefused(await api.call('update_spot', { spotId: ids.spotId, ...c.fields }), c.code, c.path, c.hint);
+  const after = await api.call('get_spot', { spotId: ids.spotId });
+  assert.deepEqual(after.body, before.body, 'a refused update changes nothing');
+}
+
+/** These suites send hundreds of writes in a few seconds: lift the rate limits out of the way. */
+export function startFieldServer(dialect: TestDialect): Promise<Harness> {
+  return startServer({
+    dialect,
+    env: { RATE_LIMIT_KEY_PER_MINUTE: '1000000', RATE_LIMIT_CREATOR_PER_HOUR: '1000000' },
+  });
+}

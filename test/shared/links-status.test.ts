@@ -1,0 +1,287 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { testDialects } from '../helpers/dialects.ts';
+import type { Harness } from '../helpers/harness.ts';
+import {
+  type Api,
+  apiFor,
+  assertOk,
+  assertWriteRefused,
+  chars,
+  createAndRead,
+  guideWithSpot,
+  type Refusal,
+  type SpotIds,
+  startFieldServer,
+  type Transport,
+  times,
+  transports,
+} from './helpers.ts';
+
+const link = (i: number) => ({ kind: 'website', url: `https://example.com/${i}` });
+
+/** GuideLink refusals: bounds, the url-or-value rule, the kind list, unknown fields, URL forms. */
+const linkRefusals: Refusal[] = [
+  {
+    title: '13 links (max 12)',
+    fields: { links: times(13, link) },
+    code: 'invalid_request',
+    path: 'links',
+    hint: /at most 12/,
+  },
+  {
+    title: 'label of 61 (max 60)',
+    fields: { links: [link(0), { ...link(1), label: chars(61) }] },
+    code: 'invalid_request',
+    path: 'links[1].label',
+    hint: /at most 60/,
+  },
+  {
+    title: 'value of 201 (max 200)',
+    fields: { links: [{ kind: 'social', value: chars(201) }] },
+    code: 'invalid_request',
+    path: 'links[0].value',
+    hint: /at most 200/,
+  },
+  {
+    title: 'note of 301 (max 300)',
+    fields: { links: [{ ...link(0), note: chars(301) }] },
+    code: 'invalid_request',
+    path: 'links[0].note',
+    hint: /at most 300/,
+  },
+  {
+    title: 'a link with neither url nor value',
+    fields: { links: [link(0), link(1), { kind: 'tickets', label: 'Tickets' }] },
+    code: 'invalid_request',
+    path: 'links[2]',
+    hint: /url or a value/,
+  },
+  {
+    title: 'a kind outside the list',
+    fields: { links: [{ kind: 'homepage', url: 'https://example.com' }] },
+    code: 'invalid_argument',
+    path: 'links[0].kind',
+    hint: /"official".*"other"/,
+  },
+  {
+    title: 'a missing kind',
+    fields: { links: [{ url: 'https://example.com' }] },
+    code: 'invalid_argument',
+    path: 'links[0].kind',
+  },
+  {
+    title: 'an unknown field inside a link',
+    fields: { links: [{ ...link(0), href: 'https://example.com' }] },
+    code: 'invalid_argument',
+    path: 'links[0].href',
+    hint: /unknown field/,
+  },
+  {
+    title: 'a url that is a number',
+    fields: { links: [{ kind: 'website', url: 42 }] },
+    code: 'invalid_argument',
+    path: 'links[0].url',
+  },
+  {
+    title: 'an ftp:// url',
+    fields: { links: [{ kind: 'website', url: 'ftp://example.com/file' }] },
+    code: 'invalid_request',
+    path: 'links[0].url',
+    hint: /https:\/\//,
+  },
+  {
+    title: 'a url that is not a url',
+    fields: { links: [{ kind: 'website', url: 'not a url' }] },
+    code: 'invalid_request',
+    path: 'links[0].url',
+    hint: /https:\/\//,
+  },
+  {
+    title: 'a javascript: url',
+    fields: { links: [{ kind: 'website', url: 'javascript:alert(1)' }] },
+    code: 'invalid_request',
+    path: 'links[0].url',
+  },
+];
+
+/** StatusNotice refusals. */
+const statusRefusals: Refusal[] = [
+  {
+    title: 'until before since',
+    fields: { status: { state: 'closed', since: '2026-05-02', until: '2026-05-01' } },
+    code: 'invalid_request',
+    path: 'status.until',
+    hint: /not be before since/,
+  },
+  {
+    title: 'note of 501 (max 500)',
+    fields: { status: { state: 'closed', note: chars(501) } },
+    code: 'invalid_request',
+    path: 'status.note',
+    hint: /at most 500/,
+  },
+  {
+    title: 'a state outside the list',
+    fields: { status: { state: 'shut' } },
+    code: 'invalid_argument',
+    path: 'status.state',
+    hint: /"open".*"partly_closed".*"closed".*"reopening"/,
+  },
+  { title: 'a missing state', fields: { status: { note: 'Works' } }, code: 'invalid_argument', path: 'status.state' },
+  {
+    title: 'an unknown field inside the notice',
+    fields: { status: { state: 'closed', reason: 'works' } },
+    code: 'invalid_argument',
+    path: 'status.reason',
+    hint: /unknown field/,
+  },
+  {
+    title: 'since that is not a day (2026-02-30)',
+    fields: { status: { state: 'closed', since: '2026-02-30' } },
+    code: 'invalid_request',
+    path: 'status.since',
+  },
+  {
+    title: 'a sourceUrl on ftp',
+    fields: { status: { state: 'closed', sourceUrl: 'ftp://example.com' } },
+    code: 'invalid_request',
+    path: 'status.sourceUrl',
+    hint: /https:\/\//,
+  },
+  {
+    title: 'a status that is a string',
+    fields: { status: 'closed' },
+    code: 'invalid_argument',
+    path: 'status',
+  },
+];
+
+for (const { dialect, skip } of await testDialects()) {
+  describe(`GuideLink and StatusNotice on spots (${dialect})`, { skip }, () => {
+    let h: Harness;
+    const apis = {} as Record<Transport, Api>;
+    const ids = {} as Record<Transport, SpotIds>;
+    before(async () => {
+      h = await startFieldServer(dialect);
+      for (const t of transports) {
+        apis[t] = apiFor(h, t, h.alice.writeKey);
+        ids[t] = await guideWithSpot(apis[t], 'Links and status');
+      }
+    });
+    after(async () => {
+      for (const t of transports) await apis[t]?.close();
+      await h?.close();
+    });
+
+    for (const t of transports) {
+      describe(`over ${t}`, () => {
+        it('GuideLink: a full example at every bound reads back identical, without warnings', async () => {
+          const links = [
+            { kind: 'official', label: chars(60, 'L'), url: 'https://example.com/park', note: chars(300, 'n') },
+            { kind: 'social', label: 'WhatsApp', value: chars(200, '4') },
+            { kind: 'tickets', url: 'https://tickets.example.com/', value: '+41 00 000 00 00' },
+            ...times(9, link),
+          ];
+          assert.equal(links.length, 12);
+          const spot = await createAndRead(apis[t], ids[t].productId, { links });
+          assert.deepEqual(spot.links, links);
+        });
+
+        it('GuideLink: every kind of the list is accepted', async () => {
+          const kinds = [
+            'official',
+            'website',
+            'tickets',
+            'booking',
+            'status',
+            'timetable',
+            'tide',
+            'listing',
+            'social',
+            'authority',
+            'app',
+            'other',
+          ];
+          const links = kinds.map((kind) => ({ kind, value: kind }));
+          const spot = await createAndRead(apis[t], ids[t].productId, { links });
+          assert.deepEqual(spot.links, links);
+        });
+
+        it('GuideLink: plain http is accepted with a warning naming the path; https has no warnings key', async () => {
+          const created = await apis[t].call('update_spot', {
+            spotId: ids[t].spotId,
+            links: [link(0), { kind: 'booking', url: 'http://booking.example.com/x' }],
+          });
+          assertOk(created);
+          assert.deepEqual(created.body.warnings, [
+            'links[1].url: plain http link; prefer https if the site offers it.',
+          ]);
+          assert.equal(created.body.links[1].url, 'http://booking.example.com/x');
+          const read = await apis[t].call('get_spot', { spotId: ids[t].spotId });
+          assert.equal(read.body.links[1].url, 'http://booking.example.com/x');
+          assert.equal('warnings' in read.body, false);
+          const secure = await apis[t].call('update_spot', { spotId: ids[t].spotId, links: [link(0)] });
+          assertOk(secure);
+          assert.equal('warnings' in secure.body, false, JSON.stringify(secure.body.warnings));
+        });
+
+        it('GuideLink: an empty list clears the links', async () => {
+          const spot = await createAndRead(apis[t], ids[t].productId, { links: [link(0)] });
+          const cleared = await apis[t].call('update_spot', { spotId: spot.spotId, links: [] });
+          assertOk(cleared);
+          assert.deepEqual((await apis[t].call('get_spot', { spotId: spot.spotId })).body.links, []);
+        });
+
+        for (const c of linkRefusals) {
+          it(`GuideLink refused: ${c.title} → ${c.code} at ${c.path}`, async () => {
+            await assertWriteRefused(apis[t], ids[t], c);
+          });
+        }
+
+        it('StatusNotice: a full example at every bound reads back identical', async () => {
+          const status = {
+            state: 'reopening',
+            note: chars(500, 'w'),
+            since: '2026-03-01',
+            until: '2026-03-01',
+            sourceUrl: 'https://example.com/status',
+            checkedOn: '2026-02-28',
+          };
+          const spot = await createAndRead(apis[t], ids[t].productId, { status });
+          assert.deepEqual(spot.status, status);
+        });
+
+        it('StatusNotice: every state is accepted; update replaces it, null clears it', async () => {
+          const spot = await createAndRead(apis[t], ids[t].productId, { status: { state: 'open' } });
+          for (const state of ['partly_closed', 'closed', 'reopening', 'open']) {
+            const a = await apis[t].call('update_spot', {
+              spotId: spot.spotId,
+              status: { state, since: '2026-01-01' },
+            });
+            assertOk(a);
+            assert.deepEqual(a.body.status, { state, since: '2026-01-01' });
+          }
+          assertOk(await apis[t].call('update_spot', { spotId: spot.spotId, status: null }));
+          assert.equal((await apis[t].call('get_spot', { spotId: spot.spotId })).body.status, null);
+        });
+
+        it('StatusNotice: an http sourceUrl is accepted with a warning at status.sourceUrl', async () => {
+          const a = await apis[t].call('create_spot', {
+            productId: ids[t].productId,
+            name: 'Http status',
+            status: { state: 'closed', sourceUrl: 'http://example.com/news' },
+          });
+          assertOk(a, 201);
+          assert.deepEqual(a.body.warnings, ['status.sourceUrl: plain http link; prefer https if the site offers it.']);
+        });
+
+        for (const c of statusRefusals) {
+          it(`StatusNotice refused: ${c.title} → ${c.code} at ${c.path}`, async () => {
+            await assertWriteRefused(apis[t], ids[t], c);
+          });
+        }
+      });
+    }
+  });
+}

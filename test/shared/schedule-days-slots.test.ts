@@ -1,0 +1,204 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { testDialects } from '../helpers/dialects.ts';
+import type { Harness } from '../helpers/harness.ts';
+import {
+  type Api,
+  apiFor,
+  assertOk,
+  assertWriteRefused,
+  chars,
+  createAndRead,
+  guideWithSpot,
+  type Refusal,
+  type SpotIds,
+  startFieldServer,
+  type Transport,
+  times,
+  transports,
+} from './helpers.ts';
+
+const slots = (s: Record<string, unknown>) => ({ schedule: { slots: s } });
+/** Special days whose second entry is the one under test. */
+const day = (d: Record<string, unknown>) => ({ schedule: { specialDays: [{ date: '2026-12-25', closed: true }, d] } });
+const s = 'schedule.slots';
+const d1 = 'schedule.specialDays[1]';
+const HHMM = /HH:MM/;
+
+const refusals: Refusal[] = [
+  // Special days
+  {
+    title: '41 special days (max 40)',
+    fields: { schedule: { specialDays: times(41, (i) => ({ rule: `Day ${i}`, closed: true })) } },
+    code: 'invalid_request',
+    path: 'schedule.specialDays',
+    hint: /at most 40/,
+  },
+  {
+    title: 'a special day with both date and rule',
+    fields: day({ date: '2026-12-26', rule: 'Boxing Day', closed: true }),
+    code: 'invalid_request',
+    path: d1,
+    hint: /date or a rule/,
+  },
+  {
+    title: 'a special day with neither date nor rule',
+    fields: day({ closed: true }),
+    code: 'invalid_request',
+    path: d1,
+    hint: /date or a rule/,
+  },
+  {
+    title: 'a special day on 2026-02-30',
+    fields: day({ date: '2026-02-30', closed: true }),
+    code: 'invalid_request',
+    path: `${d1}.date`,
+  },
+  {
+    title: 'a special day not closed without close',
+    fields: day({ rule: 'Easter Monday', open: '10:00' }),
+    code: 'invalid_request',
+    path: `${d1}.close`,
+  },
+  {
+    title: 'a rule of 121',
+    fields: day({ rule: chars(121), closed: true }),
+    code: 'invalid_request',
+    path: `${d1}.rule`,
+    hint: /at most 120/,
+  },
+  {
+    title: 'a special-day note of 201',
+    fields: day({ rule: 'X', closed: true, note: chars(201) }),
+    code: 'invalid_request',
+    path: `${d1}.note`,
+  },
+  {
+    title: 'an unknown field in a special day',
+    fields: day({ rule: 'X', closed: true, reason: 'holiday' }),
+    code: 'invalid_argument',
+    path: `${d1}.reason`,
+  },
+  // Slots
+  {
+    title: 'slots without first',
+    fields: slots({ last: '16:00', everyMin: 15 }),
+    code: 'invalid_argument',
+    path: `${s}.first`,
+  },
+  {
+    title: 'slots without last',
+    fields: slots({ first: '09:00', everyMin: 15 }),
+    code: 'invalid_argument',
+    path: `${s}.last`,
+  },
+  {
+    title: 'slots without everyMin',
+    fields: slots({ first: '09:00', last: '16:00' }),
+    code: 'invalid_argument',
+    path: `${s}.everyMin`,
+  },
+  {
+    title: 'slots last before first',
+    fields: slots({ first: '09:00', last: '08:59', everyMin: 15 }),
+    code: 'invalid_request',
+    path: `${s}.last`,
+    hint: /not be before first/,
+  },
+  {
+    title: 'cap 0',
+    fields: slots({ first: '09:00', last: '16:00', everyMin: 15, cap: 0 }),
+    code: 'invalid_request',
+    path: `${s}.cap`,
+    hint: /at least 1/,
+  },
+  {
+    title: 'cap 100001',
+    fields: slots({ first: '09:00', last: '16:00', everyMin: 15, cap: 100_001 }),
+    code: 'invalid_request',
+    path: `${s}.cap`,
+    hint: /100000/,
+  },
+  {
+    title: 'everyMin 0',
+    fields: slots({ first: '09:00', last: '16:00', everyMin: 0 }),
+    code: 'invalid_request',
+    path: `${s}.everyMin`,
+  },
+  {
+    title: 'first "7:30"',
+    fields: slots({ first: '7:30', last: '16:00', everyMin: 15 }),
+    code: 'invalid_request',
+    path: `${s}.first`,
+    hint: HHMM,
+  },
+  {
+    title: 'a slots note of 201',
+    fields: slots({ first: '09:00', last: '16:00', everyMin: 15, note: chars(201) }),
+    code: 'invalid_request',
+    path: `${s}.note`,
+  },
+  {
+    title: 'an unknown field in slots',
+    fields: slots({ first: '09:00', last: '16:00', everyMin: 15, size: 10 }),
+    code: 'invalid_argument',
+    path: `${s}.size`,
+  },
+];
+
+for (const { dialect, skip } of await testDialects()) {
+  describe(`Schedule special days and timed-entry slots on spots (${dialect})`, { skip }, () => {
+    let h: Harness;
+    const apis = {} as Record<Transport, Api>;
+    const ids = {} as Record<Transport, SpotIds>;
+    before(async () => {
+      h = await startFieldServer(dialect);
+      for (const t of transports) {
+        apis[t] = apiFor(h, t, h.alice.writeKey);
+        ids[t] = await guideWithSpot(apis[t], 'Special days and slots');
+      }
+    });
+    after(async () => {
+      for (const t of transports) await apis[t]?.close();
+      await h?.close();
+    });
+
+    for (const t of transports) {
+      describe(`over ${t}`, () => {
+        it('special days: a date or a rule, closed or open with sun anchors, notes at 200, rules at 120', async () => {
+          const specialDays = [
+            { date: '2026-12-25', closed: true, note: chars(200, 'n') },
+            { date: '2024-02-29', open: 'sunrise', close: '12:00' },
+            { rule: chars(120, 'r'), open: '10:00', close: 'sunset' },
+            { rule: 'Easter Monday', closed: false, open: '00:00', close: '23:59' },
+            ...times(36, (i) => ({ rule: `Day ${i}`, closed: true })),
+          ];
+          assert.equal(specialDays.length, 40);
+          const spot = await createAndRead(apis[t], ids[t].productId, { schedule: { specialDays } });
+          assert.deepEqual(spot.schedule.specialDays, specialDays);
+        });
+
+        it('slots at their bounds: last equal to first, cap 1, everyMin 1', async () => {
+          const spot = await createAndRead(apis[t], ids[t].productId, {
+            schedule: { slots: { first: '12:00', last: '12:00', everyMin: 1, cap: 1 } },
+          });
+          assert.deepEqual(spot.schedule.slots, { first: '12:00', last: '12:00', everyMin: 1, cap: 1 });
+        });
+
+        it('slots are replaced with the schedule on update_spot', async () => {
+          const full = { first: '09:00', last: '16:30', everyMin: 30, cap: 100_000, note: chars(200, 's') };
+          const a = await apis[t].call('update_spot', { spotId: ids[t].spotId, schedule: { slots: full } });
+          assertOk(a);
+          assert.deepEqual(a.body.schedule, { slots: full });
+          assert.deepEqual((await apis[t].call('get_spot', { spotId: ids[t].spotId })).body.schedule, { slots: full });
+        });
+
+        for (const c of refusals) {
+          it(`refused: ${c.title} → ${c.code} at ${c.path}`, async () => {
+            await assertWriteRefused(apis[t], ids[t], c);
+          });
+        }
+      });
+    }
+  });
+}
