@@ -42,7 +42,7 @@ export async function invoke(
   const rate = await runtime.rateLimits.consume(call.principal);
   onRate?.(rate);
   requireScope(call.principal, operation.scope, operation.name);
-  const input = parseInput(operation.input, rawInput ?? {});
+  const input = parseInput(operation.input, rawInput ?? {}, !operation.readOnly);
   const warnings: string[] = operation.readOnly ? [] : plainHttpWarnings(input);
   const context = (db: Kysely<Database>): OperationContext => ({
     principal: call.principal,

@@ -101,21 +101,25 @@ function unwrapUnion(issue: Issue): Issue[] {
   return only.flatMap((inner) => unwrapUnion({ ...inner, path: [...issue.path, ...inner.path] } as Issue));
 }
 
-export function issuesToError(raw: readonly Issue[]): ApiError {
+/**
+ * `writes`: whether the operation writes. Reads answer only invalid_argument for bad input (the
+ * specification's error rule 1): invalid_request is a writer's refusal.
+ */
+export function issuesToError(raw: readonly Issue[], writes = true): ApiError {
   const issues = raw.flatMap(unwrapUnion);
   const shape = issues.find((i) => shapeIssues.has(i.code));
   const first = shape ?? issues[0];
   if (!first) return new ApiError('invalid_argument', 'The input was refused.');
   const path = pathOf(first);
   const listed = issues.slice(0, 20).map((i) => ({ path: pathOf(i), message: describe(i) }));
-  return new ApiError(shape ? 'invalid_argument' : 'invalid_request', `${path}: ${describe(first)}`, {
+  return new ApiError(shape || !writes ? 'invalid_argument' : 'invalid_request', `${path}: ${describe(first)}`, {
     details: { path, issues: listed },
   });
 }
 
 /** Parses an operation's input; any refusal becomes the specification's error envelope. */
-export function parseInput<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
+export function parseInput<S extends z.ZodType>(schema: S, raw: unknown, writes = true): z.output<S> {
   const result = schema.safeParse(raw, { reportInput: true });
   if (result.success) return result.data;
-  throw issuesToError(result.error.issues);
+  throw issuesToError(result.error.issues, writes);
 }

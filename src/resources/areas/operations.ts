@@ -51,6 +51,9 @@ export const setArea = defineOperation({
   async handler({ productId, areaId, ...fields }, ctx) {
     const guide = await guidesOf(ctx).requireOwned(ctx.principal.creatorId, productId);
     const areas = areasOf(ctx);
+    // Stamp the guide first: the row lock it takes (PostgreSQL) holds concurrent set_area calls
+    // on this guide until this transaction ends, so two of them cannot both pass the cap below.
+    await guidesOf(ctx).update(guide.id, {});
     let id: string;
     if (areaId === undefined) {
       if ((await areas.count(guide.id)) >= AREAS_PER_GUIDE) {
@@ -65,7 +68,6 @@ export const setArea = defineOperation({
       await areas.replace(areaId, fields);
       id = areaId;
     }
-    await guidesOf(ctx).update(guide.id, {});
     const area = (await areas.listForGuide(guide.id)).find((a) => a.id === id) ?? null;
     const [withKeys] = area ? await withSpotKeys(ctx, guide.id, [area]) : [null];
     return { productId: guide.id, created: areaId === undefined, area: withKeys ?? null };

@@ -109,13 +109,21 @@ export async function applyPlaceFields(
   }
   if (input.kind !== undefined) next.kind = input.kind;
   if (input.type !== undefined) next.type = input.type;
+  else if (next.type !== null && !placeTypes[next.kind].includes(next.type)) {
+    // A new kind without a type: the old type means nothing for it, so the kind's default applies.
+    rules.warn(
+      `type "${next.type}" is not a type of ${next.kind}: it was cleared, so the place reads as ${placeTypes[next.kind][0]}.`,
+    );
+    next.type = null;
+  }
   if (next.type !== null && !placeTypes[next.kind].includes(next.type)) {
     throw new ApiError(
       'invalid_argument',
       `type: "${next.type}" is not a type of ${next.kind}; use one of ${placeTypes[next.kind].join(', ')} (or null for ${placeTypes[next.kind][0]})`,
     );
   }
-  if (input.extraKinds !== undefined) next.extraKinds = [...new Set(input.extraKinds)].filter((k) => k !== next.kind);
+  const extraKinds = input.extraKinds ?? next.extraKinds;
+  next.extraKinds = [...new Set(extraKinds)].filter((k) => k !== next.kind);
   if (input.extraProps !== undefined) next.extraProps = cleanExtraProps(input.extraProps);
   applyPin(next, input);
   if (input.insideId !== undefined) await checkInside(input.insideId, rules, selfId);

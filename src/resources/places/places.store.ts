@@ -14,8 +14,16 @@ type RecordFields = Omit<PlaceState, 'kind' | 'type' | 'name' | 'lat' | 'lon' | 
 
 const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
-function toColumns(state: PlaceState) {
-  const { kind, type, name, lat, lon, insideId, spotKeys: _spotKeys, ...record } = state;
+function toColumns(state: PlaceState | OwnedPlace) {
+  // An owned place read back carries its ids and times: they live in columns, not in the record.
+  const { kind, type, name, lat, lon, insideId, spotKeys: _spotKeys, ...rest } = state;
+  const {
+    guideId: _g,
+    facilityId: _f,
+    createdAt: _c,
+    updatedAt: _u,
+    ...record
+  } = rest as typeof rest & Partial<OwnedPlace>;
   return { kind, type, name, lat, lon, inside_id: insideId, record: JSON.stringify(record satisfies RecordFields) };
 }
 
