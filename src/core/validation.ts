@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ApiError } from './errors.ts';
+import { forEachString } from './walk.ts';
 
 type Issue = z.core.$ZodIssue;
 
@@ -120,6 +121,25 @@ export function issuesToError(raw: readonly Issue[], writes = true): ApiError {
 /** Parses an operation's input; any refusal becomes the specification's error envelope. */
 export function parseInput<S extends z.ZodType>(schema: S, raw: unknown, writes = true): z.output<S> {
   const result = schema.safeParse(raw, { reportInput: true });
-  if (result.success) return result.data;
-  throw issuesToError(result.error.issues, writes);
+  if (!result.success) throw issuesToError(result.error.issues, writes);
+  refuseNul(result.data, writes);
+  return result.data;
+}
+
+/**
+ * PostgreSQL text cannot hold U+0000, so such a value would fail there and pass on SQLite: it is
+ * refused everywhere, in any field, naming the field.
+ */
+function refuseNul(input: unknown, writes: boolean): void {
+  forEachString(input, (text, path) => {
+    if (text.includes('\u0000')) {
+      throw new ApiError(
+        writes ? 'invalid_request' : 'invalid_argument',
+        `${path}: contains the NUL character (U+0000), which cannot be stored; remove it.`,
+        {
+          details: { path },
+        },
+      );
+    }
+  });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { forEachString } from '../core/walk.ts';
 
 function parseUrl(text: string): URL | undefined {
   try {
@@ -35,27 +36,14 @@ export const httpsUrlSchema = z
   .describe('A web address starting with https://');
 
 /**
- * Where a plain http link sits in a write's input, as warnings: one walk over the parsed input,
- * so every resource that carries links warns the same way.
+ * Where a plain http link sits in a write's input, as warnings, so every resource that carries
+ * links warns the same way. Fields that hold a link are named `url`, `…Url` or `website`.
  */
-export function plainHttpWarnings(input: unknown, path = ''): string[] {
+export function plainHttpWarnings(input: unknown): string[] {
   const found: string[] = [];
-  const walk = (value: unknown, at: string, key: string): void => {
-    if (typeof value === 'string') {
-      if (isLinkField(key) && /^http:\/\//i.test(value)) {
-        found.push(`${at}: plain http link; prefer https if the site offers it.`);
-      }
-    } else if (Array.isArray(value)) {
-      for (const [i, item] of value.entries()) walk(item, `${at}[${i}]`, key);
-    } else if (value !== null && typeof value === 'object') {
-      for (const [k, item] of Object.entries(value)) walk(item, at === '' ? k : `${at}.${k}`, k);
-    }
-  };
-  walk(input, path, '');
+  forEachString(input, (text, path, field) => {
+    const isLink = field === 'website' || field === 'url' || field.endsWith('Url');
+    if (isLink && /^http:\/\//i.test(text)) found.push(`${path}: plain http link; prefer https if the site offers it.`);
+  });
   return found;
-}
-
-/** Fields that hold a link by name: `url`, `…Url`, `website`. */
-function isLinkField(key: string): boolean {
-  return key === 'website' || key === 'url' || key.endsWith('Url');
 }

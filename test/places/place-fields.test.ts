@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { testDialects } from '../helpers/dialects.ts';
-import { type Harness, startServer } from '../helpers/harness.ts';
 import {
   type Answer,
   type Api,
@@ -11,7 +9,9 @@ import {
   newGuide,
   type Transport,
   transports,
-} from '../spots/api.ts';
+} from '../helpers/api.ts';
+import { testDialects } from '../helpers/dialects.ts';
+import { type Harness, startServer } from '../helpers/harness.ts';
 import { fullPlace } from './fixtures.ts';
 
 const warningsOf = (a: Answer): string[] => a.body.warnings ?? [];

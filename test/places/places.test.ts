@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { type Api, apiFor, assertError, assertOk, newGuide, type Transport, transports } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
-import { type Api, apiFor, assertError, assertOk, newGuide, type Transport, transports } from '../spots/api.ts';
 
 /** Sub-types by kind as the specification lists them; the default is named separately. */
 const typesByKind: Record<string, { types: string[]; default: string }> = {

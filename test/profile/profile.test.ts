@@ -1,74 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Client } from '@modelcontextprotocol/client';
 import { errorCatalogue } from '../../src/core/errors.ts';
 import { API_VERSION, AUTHORING_GUIDE_VERSION } from '../../src/core/versions.ts';
+import { type Api, apiFor, assertError, assertOk, transports } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
-import { rest } from '../helpers/http.ts';
-import { callTool, mcpClient } from '../helpers/mcp.ts';
-
-type Transport = 'rest' | 'mcp';
-const transports: Transport[] = ['rest', 'mcp'];
-
-interface Answer {
-  ok: boolean;
-  /** The HTTP status over REST; undefined over MCP. */
-  status: number | undefined;
-  body: any;
-}
-
-interface Api {
-  call(name: string, args?: Record<string, unknown>): Promise<Answer>;
-  close(): Promise<void>;
-}
-
-/** Calls an operation by name the way a client of that transport would. */
-function apiFor(h: Harness, transport: Transport, key: string): Api {
-  let client: Client | undefined;
-  return {
-    async call(name, args = {}) {
-      const op = h.app.registry.get(name);
-      assert.ok(op, `operation ${name} is registered`);
-      if (transport === 'mcp') {
-        client ??= await mcpClient(h.mcpUrl, key);
-        const r = await callTool(client, name, args);
-        return { ok: !r.isError, status: undefined, body: r.body };
-      }
-      const rest_: Record<string, unknown> = { ...args };
-      let path = op.path;
-      for (const p of op.pathParams) {
-        path = path.replace(`{${p}}`, encodeURIComponent(String(rest_[p])));
-        delete rest_[p];
-      }
-      let body: unknown = rest_;
-      if (op.method === 'GET' || op.method === 'DELETE') {
-        const qs = new URLSearchParams(
-          Object.entries(rest_).map(([k, v]): [string, string] => [k, String(v)]),
-        ).toString();
-        if (qs) path += `?${qs}`;
-        body = undefined;
-      }
-      const r = await rest(h.baseUrl, key, op.method, path, body);
-      return { ok: r.status < 300, status: r.status, body: r.body };
-    },
-    async close() {
-      await client?.close();
-    },
-  };
-}
-
-function assertError(a: Answer, code: keyof typeof errorCatalogue): void {
-  assert.equal(a.ok, false, `expected ${code}, got success ${JSON.stringify(a.body)}`);
-  assert.equal(a.body?.error?.code, code, JSON.stringify(a.body));
-  assert.equal(typeof a.body.error.message, 'string');
-  if (a.status !== undefined) assert.equal(a.status, errorCatalogue[code].status);
-}
-
-function assertOk(a: Answer, status = 200): void {
-  assert.equal(a.ok, true, JSON.stringify(a.body));
-  if (a.status !== undefined) assert.equal(a.status, status);
-}
 
 const profileFields = ['avatarUrl', 'bio', 'creatorId', 'displayName', 'email', 'realName', 'role', 'slug', 'socials'];
 

@@ -1,58 +1,10 @@
 import assert from 'node:assert/strict';
-import type { Client } from '@modelcontextprotocol/client';
 import { errorCatalogue } from '../../src/core/errors.ts';
+import { type Answer, type Api, assertOk } from '../helpers/api.ts';
 import type { TestDialect } from '../helpers/dialects.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
-import { rest } from '../helpers/http.ts';
-import { callTool, mcpClient } from '../helpers/mcp.ts';
 
-export type Transport = 'rest' | 'mcp';
-export const transports: Transport[] = ['rest', 'mcp'];
-
-export interface Answer {
-  ok: boolean;
-  /** The HTTP status over REST; undefined over MCP. */
-  status: number | undefined;
-  body: any;
-}
-
-export interface Api {
-  call(name: string, args?: Record<string, unknown>): Promise<Answer>;
-  close(): Promise<void>;
-}
-
-/** Calls an operation by name the way a client of that transport would. */
-export function apiFor(h: Harness, transport: Transport, key: string): Api {
-  let client: Client | undefined;
-  return {
-    async call(name, args = {}) {
-      const op = h.app.registry.get(name);
-      assert.ok(op, `operation ${name} is registered`);
-      if (transport === 'mcp') {
-        client ??= await mcpClient(h.mcpUrl, key);
-        const r = await callTool(client, name, args);
-        return { ok: !r.isError, status: undefined, body: r.body };
-      }
-      const fields: Record<string, unknown> = { ...args };
-      let path = op.path;
-      for (const p of op.pathParams) {
-        path = path.replace(`{${p}}`, encodeURIComponent(String(fields[p])));
-        delete fields[p];
-      }
-      const body = op.method === 'GET' || op.method === 'DELETE' ? undefined : fields;
-      const r = await rest(h.baseUrl, key, op.method, path, body);
-      return { ok: r.status < 300, status: r.status, body: r.body };
-    },
-    async close() {
-      await client?.close();
-    },
-  };
-}
-
-export function assertOk(a: Answer, status = 200): void {
-  assert.equal(a.ok, true, JSON.stringify(a.body));
-  if (a.status !== undefined) assert.equal(a.status, status);
-}
+export { type Answer, type Api, apiFor, assertOk, type Transport, transports } from '../helpers/api.ts';
 
 /**
  * A 400 refusal with the given code whose message starts with the exact field path, and whose

@@ -36,7 +36,8 @@ export class CustomValuesWriter {
     this.byKey = new Map(properties.map((p) => [p.key, p]));
   }
 
-  private property(path: string, key: string): OwnedProperty {
+  /** `removing`: an archived property's stored value may be removed, never written. */
+  private property(path: string, key: string, removing = false): OwnedProperty {
     const property = this.byKey.get(key);
     if (!property) {
       const known = [...this.byKey.values()].filter((p) => !p.archived).map((p) => p.key);
@@ -45,7 +46,7 @@ export class CustomValuesWriter {
         `no custom property with key "${key}" in this guide${known.length > 0 ? `; its keys are ${known.join(', ')}` : '; create it first with create_property'}.`,
       );
     }
-    if (property.archived) {
+    if (property.archived && !removing) {
       throw refuse(`${path}.${key}`, `the property "${key}" is archived: unarchive it first, or use another property.`);
     }
     return property;
@@ -54,7 +55,7 @@ export class CustomValuesWriter {
   applyValues(current: CustomValues, patch: Record<string, unknown>, path = 'customValues'): CustomValues {
     const next: CustomValues = { ...current };
     for (const [key, raw] of Object.entries(patch)) {
-      const property = this.property(path, key);
+      const property = this.property(path, key, raw === null);
       const value = raw === null ? null : this.normalize(`${path}.${key}`, property, raw);
       if (value === null) delete next[key];
       else next[key] = value;
@@ -65,7 +66,7 @@ export class CustomValuesWriter {
   applyNotes(current: CustomNotes, patch: Record<string, unknown>, path = 'customNotes'): CustomNotes {
     const next: CustomNotes = { ...current };
     for (const [key, raw] of Object.entries(patch)) {
-      this.property(path, key);
+      this.property(path, key, raw === null || raw === '');
       if (raw === null || raw === '') {
         delete next[key];
         continue;

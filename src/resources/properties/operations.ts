@@ -3,7 +3,6 @@ import { refuse } from '../../core/errors.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
 import { productIdSchema } from '../guides/guide.schema.ts';
 import { guidesOf } from '../guides/operations.ts';
-import { refuseNulCharacters } from '../spots/spot-writer.ts';
 import { SpotsStore } from '../spots/spots.store.ts';
 import { planConversion } from './conversion.ts';
 import { PropertiesStore, publicProperty } from './properties.store.ts';
@@ -81,7 +80,6 @@ export const createProperty = defineOperation({
   async handler(input, ctx) {
     const guide = await guidesOf(ctx).requireOwned(ctx.principal.creatorId, input.productId);
     const properties = propertiesOf(ctx);
-    refuseNulCharacters(input, '');
     checkKindSettings(input.kind, input);
     let key: string;
     if (input.key !== undefined) {
@@ -138,7 +136,6 @@ export const updateProperty = defineOperation({
   async handler(input, ctx) {
     const properties = propertiesOf(ctx);
     const property = await properties.requireOwned(ctx.principal.creatorId, input.propertyDefId);
-    refuseNulCharacters(input, '');
     if (input.key !== undefined && input.key !== property.key) {
       throw refuse(
         'key',

@@ -51,22 +51,6 @@ export function timeZoneAt(lat: number | null, lon: number | null): string | nul
 }
 
 /**
- * PostgreSQL text cannot hold U+0000, so such a write would fail there and pass on SQLite: it is
- * refused on every dialect, naming the field that holds it.
- */
-export function refuseNulCharacters(value: unknown, at: string): void {
-  if (typeof value === 'string') {
-    if (value.includes('\u0000')) throw refuse(at, 'contains the NUL character (U+0000), which cannot be stored.');
-  } else if (Array.isArray(value)) {
-    value.forEach((item, i) => {
-      refuseNulCharacters(item, `${at}[${i}]`);
-    });
-  } else if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) refuseNulCharacters(item, at === '' ? key : `${at}.${key}`);
-  }
-}
-
-/**
  * A spot after a write: only the fields sent change. `path` prefixes refusals (e.g. `spots[3]`)
  * so a batch names the item at fault.
  */
@@ -77,7 +61,6 @@ export async function applySpotFields(
   path = '',
 ): Promise<SpotState> {
   const at = (field: string) => (path === '' ? field : `${path}.${field}`);
-  refuseNulCharacters(input, path);
   const next: SpotState = { ...current };
   if (input.name !== undefined) next.name = input.name;
   next.description = emptyToNull(input.description, current.description);

@@ -184,6 +184,9 @@ export class SpotsStore {
       .selectFrom('spots')
       .select(['id', 'spot_key', 'custom_values'])
       .where('guide_id', '=', guideId)
+      .orderBy('order_key')
+      .orderBy('created_at')
+      .orderBy('id')
       .execute();
     return rows
       .map((r) => ({ spotId: r.id, spotKey: r.spot_key, customValues: JSON.parse(r.custom_values) as CustomValues }))

@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import type { Client } from '@modelcontextprotocol/client';
+import { errorCatalogue } from '../../src/core/errors.ts';
+import type { Harness } from './harness.ts';
+import { rest } from './http.ts';
+import { callTool, mcpClient } from './mcp.ts';
+
+/** One operation call over either transport, the way each suite exercises REST and MCP alike. */
+export type Transport = 'rest' | 'mcp';
+export const transports: Transport[] = ['rest', 'mcp'];
+
+export interface Answer {
+  ok: boolean;
+  /** The HTTP status over REST; undefined over MCP. */
+  status: number | undefined;
+  body: any;
+}
+
+export interface Api {
+  call(name: string, args?: Record<string, unknown>): Promise<Answer>;
+  close(): Promise<void>;
+}
+
+/** Calls an operation by name the way a client of that transport would. */
+export function apiFor(h: Harness, transport: Transport, key: string): Api {
+  let client: Client | undefined;
+  return {
+    async call(name, args = {}) {
+      const op = h.app.registry.get(name);
+      assert.ok(op, `operation ${name} is registered`);
+      if (transport === 'mcp') {
+        client ??= await mcpClient(h.mcpUrl, key);
+        const r = await callTool(client, name, args);
+        return { ok: !r.isError, status: undefined, body: r.body };
+      }
+      const fields: Record<string, unknown> = { ...args };
+      let path = op.path;
+      for (const p of op.pathParams) {
+        path = path.replace(`{${p}}`, encodeURIComponent(String(fields[p])));
+        delete fields[p];
+      }
+      let body: unknown = fields;
+      if (op.method === 'GET' || op.method === 'DELETE') {
+        const qs = new URLSearchParams(
+          Object.entries(fields).map(([k, v]): [string, string] => [k, String(v)]),
+        ).toString();
+        if (qs) path += `?${qs}`;
+        body = undefined;
+      }
+      const r = await rest(h.baseUrl, key, op.method, path, body);
+      return { ok: r.status < 300, status: r.status, body: r.body };
+    },
+    async close() {
+      await client?.close();
+    },
+  };
+}
+
+/** The error envelope with this code (and the catalogue's status over REST); `path` starts the message. */
+export function assertError(a: Answer, code: keyof typeof errorCatalogue, path?: string): void {
+  assert.equal(a.ok, false, `expected ${code}, got success ${JSON.stringify(a.body)}`);
+  assert.equal(a.body?.error?.code, code, JSON.stringify(a.body));
+  assert.equal(typeof a.body.error.message, 'string');
+  if (a.status !== undefined) assert.equal(a.status, errorCatalogue[code].status);
+  if (path !== undefined) {
+    assert.ok(a.body.error.message.startsWith(`${path}:`), `expected "${path}:" to start ${a.body.error.message}`);
+  }
+}
+
+export function assertOk(a: Answer, status = 200): void {
+  assert.equal(a.ok, true, JSON.stringify(a.body));
+  if (a.status !== undefined) assert.equal(a.status, status);
+}
+
+/** A fresh guide of the caller; its productId. */
+export async function newGuide(api: Api, name = 'Spots guide'): Promise<string> {
+  const a = await api.call('create_guide', { name });
+  assertOk(a, 201);
+  return a.body.productId as string;
+}
+
+/** The guide as get_guide reads it. */
+export async function guideOf(api: Api, productId: string): Promise<any> {
+  const a = await api.call('get_guide', { productId });
+  assertOk(a);
+  return a.body;
+}
+
+/** Someone bought the guide: the studio records a purchase row. */
+export async function recordPurchase(h: Harness, guideId: string): Promise<void> {
+  await h.store.db
+    .insertInto('purchases')
+    .values({ id: `pur_${Math.random().toString(36).slice(2)}`, guide_id: guideId, created_at: h.clock.now() })
+    .execute();
+}
+
+/** Rate limits out of the way of a test that makes many calls with one key. */
+export const noRateLimits = { RATE_LIMIT_KEY_PER_MINUTE: '1000000', RATE_LIMIT_CREATOR_PER_HOUR: '10000000' };
