@@ -62,7 +62,7 @@ export function buildApp(deps: AppDeps): App {
 
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, text, done) => {
-    if (typeof text !== 'string' || text.trim() === '') return done(null, undefined);
+    if (typeof text !== 'string' || !/\S/.test(text)) return done(null, undefined);
     try {
       done(null, JSON.parse(text));
     } catch (err) {
@@ -70,8 +70,9 @@ export function buildApp(deps: AppDeps): App {
     }
   });
 
-  fastify.addHook('onRequest', async (request, reply) => {
+  fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
+    done();
   });
 
   fastify.setErrorHandler((err, request, reply) => {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ApiError } from './errors.ts';
 
 export type KeyScope = 'read' | 'write';
@@ -24,7 +24,7 @@ export function generateKey(): { key: string; hash: string; hint: string } {
 
 /** A fast hash is right here: keys carry enough entropy that guessing is hopeless. */
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 export function hashesMatch(a: string, b: string): boolean {

@@ -55,9 +55,9 @@ export async function invoke(
       if (!warnings.includes(message)) warnings.push(message);
     },
   });
-  const result = operation.readOnly
+  const result: Record<string, unknown> = operation.readOnly
     ? await operation.handler(input, context(runtime.db))
     : await runtime.db.transaction().execute((trx) => operation.handler(input, context(trx)));
-  if (warnings.length > 0) (result as Record<string, unknown>).warnings = warnings;
-  return { result, rate };
+  // A copy, never a change: a read may answer a frozen record served to every caller.
+  return { result: warnings.length > 0 ? { ...result, warnings } : result, rate };
 }

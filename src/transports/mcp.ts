@@ -15,6 +15,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { extractKey, type Principal } from '../core/auth.ts';
 import { ApiError, toApiError } from '../core/errors.ts';
 import { invoke, type Runtime } from '../core/invoke.ts';
+import { jsonOf } from '../core/json.ts';
 import type { KeyStore } from '../core/keys.ts';
 import type { Log } from '../core/log.ts';
 import type { Registry } from '../core/registry.ts';
@@ -111,6 +112,7 @@ async function answer(
   res: ServerResponse,
   authInfo: AuthInfo,
 ): Promise<void> {
+  // A stream left open (a listen subscription) must end when its client goes away.
   const abort = new AbortController();
   res.on('close', () => {
     if (!res.writableFinished) abort.abort();
@@ -166,7 +168,7 @@ async function callTool(
 ): Promise<CallToolResult> {
   try {
     const { result } = await invoke(runtime, operation, args ?? {}, caller);
-    return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
+    return { content: [{ type: 'text', text: jsonOf(result) }], structuredContent: result };
   } catch (err) {
     const apiError = toApiError(err, caller.requestId);
     if (!(err instanceof ApiError)) caller.log.error({ err, tool: operation.name }, 'unexpected failure');

@@ -84,4 +84,6 @@ export type Guide = z.infer<typeof guideSchema>;
 
 export const guideWithCountsSchema = guideSchema.extend({ chapterCount: z.number(), photoCount: z.number() });
 
+export type GuideWithCounts = z.infer<typeof guideWithCountsSchema>;
+
 export const countrySchema = countryOrWorldwideSchema;

@@ -3,12 +3,13 @@ import { LRUCache } from 'lru-cache';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { Urls } from '../../core/operation.ts';
+import { prepared } from '../../db/prepared.ts';
 import type { Database, GuidesTable } from '../../db/tables.ts';
 import { firstFreeSlug } from '../../shared/text.ts';
 import { AreasStore } from '../areas/areas.store.ts';
 import { PropertiesStore, publicProperty } from '../properties/properties.store.ts';
 import { SpotsStore } from '../spots/spots.store.ts';
-import type { Guide, MapRegion } from './guide.schema.ts';
+import type { Guide, GuideWithCounts, MapRegion } from './guide.schema.ts';
 
 type GuideRow = Selectable<GuidesTable> & { creator_slug: string };
 
@@ -37,7 +38,11 @@ const json = (value: unknown) => JSON.stringify(value);
  * Guide records built by reads, by guide, revision and addresses. A record is only ever served
  * for the revision it was built at, so a write anywhere (which bumps the revision) retires it.
  */
-const recordCache = new LRUCache<string, Guide>({ max: 2000 });
+const recordCache = new LRUCache<string, GuideWithCounts>({ max: 2000 });
+
+const revisionOf = prepared<{ id: string; revision: number }>('guide revision', (db) =>
+  db.selectFrom('guides').select(['id', 'revision']).where('id', '=', '').where('creator_id', '=', ''),
+);
 
 /** Guides and their prices. All SQL about guides lives here. */
 export class GuidesStore {
@@ -196,18 +201,14 @@ export class GuidesStore {
    * revision has not moved since the record was last built. (Inside a transaction a record may
    * describe writes that roll back, so writes use `get`.)
    */
-  async readOwned(creatorId: string, productId: string, urls: Urls): Promise<Guide> {
-    const row = await this.db
-      .selectFrom('guides')
-      .select(['id', 'revision'])
-      .where('id', '=', productId)
-      .where('creator_id', '=', creatorId)
-      .executeTakeFirst();
+  async readOwned(creatorId: string, productId: string, urls: Urls): Promise<GuideWithCounts> {
+    const [row] = await revisionOf(this.db, productId, creatorId);
     if (!row) throw notFound('guide', productId);
     const key = `${row.id}@${row.revision} ${urls.publicUrl} ${urls.studioUrl}`;
     const cached = recordCache.get(key);
     if (cached) return cached;
-    const record = await this.get(row.id, urls);
+    // Chapters and photos arrive with their resources; until then a guide has none.
+    const record = Object.freeze({ ...(await this.get(row.id, urls)), chapterCount: 0, photoCount: 0 });
     recordCache.set(key, record);
     return record;
   }
