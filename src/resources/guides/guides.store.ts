@@ -1,15 +1,14 @@
 import type { Kysely, Selectable } from 'kysely';
-import { LRUCache } from 'lru-cache';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { Urls } from '../../core/operation.ts';
-import { prepared } from '../../db/prepared.ts';
 import type { Database, GuidesTable } from '../../db/tables.ts';
 import { firstFreeSlug } from '../../shared/text.ts';
 import { AreasStore } from '../areas/areas.store.ts';
 import { PropertiesStore, publicProperty } from '../properties/properties.store.ts';
 import { SpotsStore } from '../spots/spots.store.ts';
 import type { Guide, GuideWithCounts, MapRegion } from './guide.schema.ts';
+import { viewAtRevision } from './guide-views.ts';
 
 type GuideRow = Selectable<GuidesTable> & { creator_slug: string };
 
@@ -33,16 +32,6 @@ export interface GuidePatch {
 }
 
 const json = (value: unknown) => JSON.stringify(value);
-
-/**
- * Guide records built by reads, by guide, revision and addresses. A record is only ever served
- * for the revision it was built at, so a write anywhere (which bumps the revision) retires it.
- */
-const recordCache = new LRUCache<string, GuideWithCounts>({ max: 2000 });
-
-const revisionOf = prepared<{ id: string; revision: number }>('guide revision', (db) =>
-  db.selectFrom('guides').select(['id', 'revision']).where('id', '=', '').where('creator_id', '=', ''),
-);
 
 /** Guides and their prices. All SQL about guides lives here. */
 export class GuidesStore {
@@ -202,15 +191,10 @@ export class GuidesStore {
    * describe writes that roll back, so writes use `get`.)
    */
   async readOwned(creatorId: string, productId: string, urls: Urls): Promise<GuideWithCounts> {
-    const [row] = await revisionOf(this.db, productId, creatorId);
-    if (!row) throw notFound('guide', productId);
-    const key = `${row.id}@${row.revision} ${urls.publicUrl} ${urls.studioUrl}`;
-    const cached = recordCache.get(key);
-    if (cached) return cached;
-    // Chapters and photos arrive with their resources; until then a guide has none.
-    const record = Object.freeze({ ...(await this.get(row.id, urls)), chapterCount: 0, photoCount: 0 });
-    recordCache.set(key, record);
-    return record;
+    return viewAtRevision(this.db, creatorId, productId, `record ${urls.publicUrl} ${urls.studioUrl}`, async (id) =>
+      // Chapters and photos arrive with their resources; until then a guide has none.
+      ({ ...(await this.get(id, urls)), chapterCount: 0, photoCount: 0 }),
+    );
   }
 
   async get(guideId: string, urls: Urls): Promise<Guide> {

@@ -4,6 +4,7 @@ import { defineOperation, type OperationContext } from '../../core/operation.ts'
 import { firstFreeSlug, slugify } from '../../shared/text.ts';
 import { AreasStore } from '../areas/areas.store.ts';
 import { productIdSchema } from '../guides/guide.schema.ts';
+import { viewAtRevision } from '../guides/guide-views.ts';
 import { guidesOf } from '../guides/operations.ts';
 import { CustomValuesWriter } from '../properties/custom-values.ts';
 import { PropertiesStore } from '../properties/properties.store.ts';
@@ -128,12 +129,12 @@ export const listSpots = defineOperation({
   }),
   output: z.object({ productId: z.string(), count: z.number(), spots: z.array(spotSchema) }),
   async handler(input, ctx) {
-    const guide = await guidesOf(ctx).requireOwned(ctx.principal.creatorId, input.productId);
-    const spots = await spotsOf(ctx).list(guide.id, {
-      includeArchived: input.includeArchived === true,
-      areaId: input.areaId,
+    const includeArchived = input.includeArchived === true;
+    const view = `spots archived=${includeArchived} area=${input.areaId ?? '*'}`;
+    return viewAtRevision(ctx.db, ctx.principal.creatorId, input.productId, view, async (guideId) => {
+      const spots = await spotsOf(ctx).list(guideId, { includeArchived, areaId: input.areaId });
+      return { productId: guideId, count: spots.length, spots: spots.map(publicSpot) };
     });
-    return { productId: guide.id, count: spots.length, spots: spots.map(publicSpot) };
   },
 });
 

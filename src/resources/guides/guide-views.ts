@@ -1,0 +1,42 @@
+import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
+import { notFound } from '../../core/errors.ts';
+import { jsonOf } from '../../core/json.ts';
+import { prepared } from '../../db/prepared.ts';
+import type { Database } from '../../db/tables.ts';
+
+/**
+ * Read views of a guide (its record, its spot list…) built once and served again while the
+ * guide's revision stands still. Every write to a guide or its contents bumps the revision, so a
+ * view is only ever served for the state it was built from. Bounded by the size of its JSON.
+ */
+const views = new LRUCache<string, object>({
+  maxSize: 64 * 1024 * 1024,
+  sizeCalculation: (view) => Math.max(1, jsonOf(view).length),
+});
+
+const revisionOf = prepared<{ id: string; revision: number }>('guide revision', (db) =>
+  db.selectFrom('guides').select(['id', 'revision']).where('id', '=', '').where('creator_id', '=', ''),
+);
+
+/**
+ * The view named `view` of the caller's guide, from memory when its revision has not moved. For
+ * reads outside a transaction only: inside one, a view could describe writes that roll back.
+ * A guide of another creator is the same 404 as a missing one.
+ */
+export async function viewAtRevision<T extends object>(
+  db: Kysely<Database>,
+  creatorId: string,
+  productId: string,
+  view: string,
+  build: (guideId: string) => Promise<T>,
+): Promise<T> {
+  const [row] = await revisionOf(db, productId, creatorId);
+  if (!row) throw notFound('guide', productId);
+  const key = `${row.id}@${row.revision} ${view}`;
+  const cached = views.get(key) as T | undefined;
+  if (cached) return cached;
+  const built = Object.freeze(await build(row.id));
+  views.set(key, built);
+  return built;
+}
