@@ -13,6 +13,8 @@ export interface Child {
   name: string;
   ready: ReadyMessage;
   process: ChildProcess;
+  /** Sends a message the child handles with onRequest, and waits until it has been handled. */
+  request(message: { type: string; [key: string]: unknown }): Promise<void>;
   /** Asks the child to close and exit; kills it (by its pid) if it has not within the grace time. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -40,6 +42,20 @@ export function onStop(close: () => Promise<void>): void {
   process.on('disconnect', () => void stop());
 }
 
+/** Child side: handle messages of one type from the parent; the parent's request() waits for the handler. */
+export function onRequest(type: string, handle: (message: Record<string, unknown>) => void | Promise<void>): void {
+  process.on('message', async (m: { type?: string; id?: number }) => {
+    if (m?.type !== type) return;
+    let error: string | undefined;
+    try {
+      await handle(m as Record<string, unknown>);
+    } catch (err) {
+      error = (err as Error).message;
+    }
+    process.send?.({ type: 'handled', id: m.id, ...(error === undefined ? {} : { error }) });
+  });
+}
+
 /** Parent side: fork a bench/*.ts child on this Node and wait for its ready message. */
 export function startChild(
   name: string,
@@ -64,6 +80,25 @@ export function startChild(
     await exited;
     clearTimeout(timer);
   };
+  let nextId = 1;
+  const request = (message: { type: string; [key: string]: unknown }) =>
+    new Promise<void>((resolve, reject) => {
+      const id = nextId++;
+      const onMessage = (m: { type?: string; id?: number; error?: string }) => {
+        if (m?.type !== 'handled' || m.id !== id) return;
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        if (m.error === undefined) resolve();
+        else reject(new Error(`${name}: ${message.type} failed: ${m.error}`));
+      };
+      const onExit = () => {
+        child.off('message', onMessage);
+        reject(new Error(`${name}: exited before it handled ${message.type}`));
+      };
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+      child.send({ ...message, id });
+    });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -78,7 +113,7 @@ export function startChild(
       if (m?.type !== 'ready') return;
       clearTimeout(timer);
       child.off('exit', early);
-      resolve({ name, ready: m, process: child, stop });
+      resolve({ name, ready: m, process: child, stop, request });
     });
   });
 }

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
+import type { Answer, TargetRequest } from './context.ts';
 import type { CpuShare } from './machine.ts';
-import type { Answer, TargetRequest } from './targets.ts';
 
 /** The part of autocannon's result this bench reads. */
 interface AutocannonResult {

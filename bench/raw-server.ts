@@ -1,22 +1,47 @@
 /**
- * Child process: the baseline. A bare node:http server that answers every request with the same
- * bytes and content type the app sent for GET /api/v1/guides/{id} (given in BENCH_RAW_BODY as
- * base64 and BENCH_RAW_CONTENT_TYPE), on a free loopback port.
+ * Child process: the baseline. A bare node:http server on a free loopback port that answers each
+ * path it was given with fixed bytes and content type, whatever the method: the exact answers the
+ * app gave at setup (GET /api/v1/guides/{id}, GET …/spots, POST …/spots/batch). The parent sets
+ * them after start-up with a { type: 'routes', routes: { [path]: { body (base64), contentType } } }
+ * request over IPC (a megabyte does not fit in an environment variable). Other paths answer 404.
  */
-import { createServer } from 'node:http';
+import { createServer, type OutgoingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { onStop, type ReadyMessage } from './ipc.ts';
+import { onRequest, onStop, type ReadyMessage } from './ipc.ts';
 
-const body = Buffer.from(process.env.BENCH_RAW_BODY ?? '', 'base64');
-const contentType = process.env.BENCH_RAW_CONTENT_TYPE ?? 'application/json; charset=utf-8';
-const headers = { 'content-type': contentType, 'content-length': String(body.length) };
+/** What the parent sends for one path. */
+export interface RawRoute {
+  body: string;
+  contentType: string;
+}
+
+let routes = new Map<string, { body: Buffer; headers: OutgoingHttpHeaders }>();
+const notFound = Buffer.from('{"error":"no such path on the raw bench server"}');
+
+onRequest('routes', (message) => {
+  const given = message.routes as Record<string, RawRoute>;
+  routes = new Map(
+    Object.entries(given).map(([path, { body, contentType }]) => {
+      const bytes = Buffer.from(body, 'base64');
+      return [path, { body: bytes, headers: { 'content-type': contentType, 'content-length': String(bytes.length) } }];
+    }),
+  );
+});
 
 const server = createServer((req, res) => {
+  const url = req.url ?? '/';
+  const query = url.indexOf('?');
+  const route = routes.get(query === -1 ? url : url.slice(0, query));
   // Drain any request body so keep-alive connections stay usable, then answer.
   req.resume();
   req.on('end', () => {
-    res.writeHead(200, headers);
-    res.end(body);
+    if (route === undefined) {
+      res.writeHead(404, { 'content-type': 'application/json', 'content-length': String(notFound.length) });
+      res.end(notFound);
+      return;
+    }
+    res.writeHead(200, route.headers);
+    res.end(route.body);
   });
 });
 server.keepAliveTimeout = 72_000;

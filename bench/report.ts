@@ -2,20 +2,26 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import type { LoadSettings, Measurement } from './load.ts';
 import { BUSY_THRESHOLD_CORES } from './machine.ts';
+import type { Target } from './targets.ts';
 
 export interface Row {
   name: string;
   baseline: boolean;
+  /** The raw target this row's ratio divides by: its own name for a baseline. */
+  against: string;
   goal: number | undefined;
   ratio: number;
   verdict: 'BASELINE' | 'PASS' | 'BELOW' | 'n/a';
   measurement: Measurement;
 }
 
-export function judge(name: string, baseline: boolean, goal: number | undefined, m: Measurement, rawRps: number): Row {
+/** A target's row: its requests/s as a ratio of its raw baseline's (rawRps), judged against its goal. */
+export function judge(target: Target, m: Measurement, rawRps: number): Row {
   const ratio = rawRps > 0 ? m.requestsPerSecond / rawRps : 0;
-  const verdict = baseline ? 'BASELINE' : goal === undefined ? 'n/a' : ratio >= goal ? 'PASS' : 'BELOW';
-  return { name, baseline, goal, ratio, verdict, measurement: m };
+  const against = target.baseline ? target.name : target.against;
+  const goal = target.baseline ? undefined : target.goal;
+  const verdict = target.baseline ? 'BASELINE' : goal === undefined ? 'n/a' : ratio >= goal ? 'PASS' : 'BELOW';
+  return { name: target.name, baseline: target.baseline === true, against, goal, ratio, verdict, measurement: m };
 }
 
 export const hasErrors = (row: Row): boolean =>
@@ -23,7 +29,19 @@ export const hasErrors = (row: Row): boolean =>
 
 /** The table printed at the end of a run. */
 export function formatTable(rows: Row[]): string {
-  const header = ['target', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'goal', 'verdict', 'non-2xx', 'errors', 'other cpu'];
+  const header = [
+    'target',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'ratio',
+    'ratio of',
+    'goal',
+    'verdict',
+    'non-2xx',
+    'errors',
+    'other cpu',
+  ];
   const lines = rows.map((r) => {
     const m = r.measurement;
     return [
@@ -32,6 +50,7 @@ export function formatTable(rows: Row[]): string {
       m.p50Ms.toFixed(2),
       m.p99Ms.toFixed(2),
       r.ratio.toFixed(3),
+      r.baseline ? '-' : r.against,
       r.goal === undefined ? '-' : `≥ ${r.goal}`,
       r.verdict,
       m.non2xx.toString(),
@@ -41,7 +60,7 @@ export function formatTable(rows: Row[]): string {
   });
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const fmt = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+    cells.map((c, i) => (i === 0 || i === 5 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [fmt(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(fmt)].join('\n');
 }
 
@@ -90,6 +109,8 @@ export function writeResults(rows: Row[], settings: LoadSettings, notes: Record<
       requestsPerSecond: Math.round(r.measurement.requestsPerSecond),
       p50Ms: r.measurement.p50Ms,
       p99Ms: r.measurement.p99Ms,
+      baseline: r.baseline,
+      ratioOf: r.against,
       ratioToRaw: Number(r.ratio.toFixed(4)),
       goal: r.goal ?? null,
       verdict: r.verdict,

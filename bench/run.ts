@@ -1,5 +1,6 @@
 /**
- * npm run bench: throughput of the Creator API against a raw node:http baseline, in one run.
+ * npm run bench: throughput of the Creator API against raw node:http baselines, in one run: each app
+ * target beside the raw server answering the same bytes (see targets.ts).
  *
  * Layout (the same for every target): the app under test and the raw baseline server each run in
  * a child process of their own; autocannon (the load generator) runs here in the parent. So the
@@ -13,7 +14,7 @@
  *   BENCH_WARMUP_SECONDS  uncounted warm-up per target, same connections (default 2; 0 disables)
  *   BENCH_ROUNDS          the targets take turns this many times, BENCH_SECONDS/rounds each (default 4),
  *                         so a burst of other work on the machine hits every target alike
- *   BENCH_ONLY            comma-separated parts of target names to run (the baseline always runs)
+ *   BENCH_ONLY            comma-separated parts of target names to run (with the raw baseline each needs)
  *   BENCH_CPU_PROF        a directory: run the app child with --cpu-prof writing there; read the
  *                         profile with `node bench/profile-summary.ts DIR [top] [regex]`
  *   BENCH_STRICT          1: exit non-zero when a target is BELOW its goal (errors always do)
@@ -21,11 +22,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { type BenchContext, fixtureOf } from './context.ts';
 import { type Child, startChild } from './ipc.ts';
 import { type LoadSettings, type Measurement, newTally, probe, runLoad, summarize } from './load.ts';
 import { CpuTally } from './machine.ts';
+import type { RawRoute } from './raw-server.ts';
 import { formatNotes, formatTable, hasErrors, judge, type Row, writeResults } from './report.ts';
-import { type BenchContext, type Target, targets } from './targets.ts';
+import { seedFixtures } from './seed.ts';
+import { type Target, targets } from './targets.ts';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -44,47 +48,34 @@ const settings: LoadSettings = {
   rounds: Math.max(1, Math.round(positive('BENCH_ROUNDS', 4))),
 };
 
+/** The targets BENCH_ONLY names (all without it), with the raw baseline of each: in list order. */
 function selectTargets(all: Target[]): Target[] {
+  for (const t of all) {
+    if (t.baseline) continue;
+    const raw = all.find((r) => r.name === t.against);
+    if (!raw?.baseline || raw.fixture !== t.fixture) {
+      throw new Error(`${t.name}: against "${t.against}" must name a raw target of fixture ${t.fixture}`);
+    }
+  }
   const only = (process.env.BENCH_ONLY ?? '')
     .split(',')
     .map((s) => s.trim().toLowerCase())
     .filter(Boolean);
-  const chosen = all.filter(
-    (t) => t.baseline || only.length === 0 || only.some((o) => t.name.toLowerCase().includes(o)),
-  );
-  if (!chosen.some((t) => t.baseline)) throw new Error('no baseline target defined');
+  const named = all.filter((t) => only.length === 0 || only.some((o) => t.name.toLowerCase().includes(o)));
+  const needed = new Set(named.map((t) => (t.baseline ? t.name : t.against)));
+  const chosen = all.filter((t) => named.includes(t) || needed.has(t.name));
+  if (chosen.length === 0) throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: no target has such a name`);
   return chosen;
 }
 
-/** A realistic guide through REST (name, headline, country, tags, region, price) and its exact bytes. */
-async function seedGuide(origin: string, key: string): Promise<Pick<BenchContext, 'productId' | 'reference'>> {
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${origin}/api/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    const bytes = Buffer.from(await res.arrayBuffer());
-    if (!res.ok) throw new Error(`setup: ${method} ${path} answered ${res.status}: ${bytes.toString('utf8')}`);
-    return { bytes, contentType: res.headers.get('content-type') ?? '' };
-  };
-  const created = JSON.parse((await call('POST', '/guides', { name: 'Dolomites: Hikes and Huts' })).bytes.toString());
-  const productId = created.productId as string;
-  await call('PATCH', `/guides/${productId}`, {
-    headline: 'Twenty hut-to-hut hikes with maps, timings and where to eat',
-    country: 'IT',
-    storeTags: ['alpine', 'hiking', 'photography'],
-  });
-  await call('PUT', `/guides/${productId}/region`, {
-    label: 'Dolomites',
-    centerLat: 46.5,
-    centerLon: 11.85,
-    defaultZoom: 9,
-    bbox: [11.2, 46.1, 12.6, 46.9],
-  });
-  await call('PUT', `/guides/${productId}/price`, { amountMinor: 2900, currency: 'eur' });
-  const { bytes, contentType } = await call('GET', `/guides/${productId}`);
-  return { productId, reference: { body: bytes, contentType, json: JSON.parse(bytes.toString('utf8')) } };
+/** The raw server's answers: per path, the reference bytes of each chosen raw target's fixture. */
+function rawRoutes(chosen: Target[], ctx: BenchContext): Record<string, RawRoute> {
+  const routes: Record<string, RawRoute> = {};
+  for (const t of chosen.filter((x) => x.baseline)) {
+    const { path, reference } = fixtureOf(ctx, t.fixture);
+    routes[path] = { body: reference.body.toString('base64'), contentType: reference.contentType };
+  }
+  return routes;
 }
 
 /** Every target must answer one request as expected, or nothing is measured. */
@@ -95,7 +86,7 @@ async function verify(chosen: Target[], ctx: BenchContext, when: string): Promis
     for (const p of problems) failures.push(`  ${target.name}: ${p}`);
   }
   if (failures.length > 0) throw new Error(`verification ${when} failed:\n${failures.join('\n')}`);
-  log(`verified ${when}: every target answers 200 with the expected guide`);
+  log(`verified ${when}: every target answers 200 with the expected answer`);
 }
 
 /** Every target in turn, round after round; warm-up only in the first round. */
@@ -137,31 +128,30 @@ async function main(): Promise<number> {
       profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [],
     );
     children.push(app);
-    const seeded = await seedGuide(app.ready.origin, app.ready.key!);
-    const raw = await startChild('raw', './raw-server.ts', {
-      BENCH_RAW_BODY: seeded.reference.body.toString('base64'),
-      BENCH_RAW_CONTENT_TYPE: seeded.reference.contentType,
-    });
+    const started = Date.now();
+    const fixtures = await seedFixtures(app.ready.origin, app.ready.key!, new Set(chosen.map((t) => t.fixture)));
+    const raw = await startChild('raw', './raw-server.ts', {});
     children.push(raw);
     const ctx: BenchContext = {
       rawOrigin: raw.ready.origin,
       appOrigin: app.ready.origin,
       key: app.ready.key!,
-      ...seeded,
+      fixtures,
     };
-    log(
-      `app ${ctx.appOrigin} (${app.ready.dialect}), raw ${ctx.rawOrigin}; guide ${ctx.productId}, ` +
-        `${ctx.reference.body.length} bytes of ${ctx.reference.contentType}`,
-    );
+    await raw.request({ type: 'routes', routes: rawRoutes(chosen, ctx) });
+    log(`app ${ctx.appOrigin} (${app.ready.dialect}), raw ${ctx.rawOrigin}; set up in ${Date.now() - started} ms:`);
+    for (const [name, f] of Object.entries(fixtures)) {
+      log(`  ${name}: ${f.method} ${f.path} answers ${f.reference.body.length} bytes of ${f.reference.contentType}`);
+    }
 
     await verify(chosen, ctx, 'before the load');
     const pids = [process.pid, ...children.map((c) => c.process.pid!)];
     const measured = await measureAll(chosen, ctx, pids);
     await verify(chosen, ctx, 'after the load');
 
-    const baseline = measured.find((x) => x.target.baseline)!.m.requestsPerSecond;
+    const rps = new Map(measured.map(({ target, m }) => [target.name, m.requestsPerSecond]));
     const rows: Row[] = measured.map(({ target, m }) =>
-      judge(target.name, target.baseline === true, target.goal, m, baseline),
+      judge(target, m, rps.get(target.baseline ? target.name : target.against)!),
     );
     process.stdout.write(
       `\nCreator API bench: ${settings.seconds} s per target in ${settings.rounds} rounds, ` +
@@ -171,7 +161,8 @@ async function main(): Promise<number> {
     );
     const withErrors = rows.filter(hasErrors);
     process.stdout.write(`${formatNotes(rows).join('\n')}\n`);
-    const file = writeResults(rows, settings, { dialect: app.ready.dialect, bodyBytes: ctx.reference.body.length });
+    const bodyBytes = Object.fromEntries(Object.entries(fixtures).map(([name, f]) => [name, f.reference.body.length]));
+    const file = writeResults(rows, settings, { dialect: app.ready.dialect, bodyBytes });
     process.stdout.write(`Results written to ${file}\n`);
     if (profDir) process.stdout.write(`CPU profile of the app child goes to ${profDir} when it exits\n`);
     const below = rows.some((r) => r.verdict === 'BELOW');

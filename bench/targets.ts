@@ -1,67 +1,58 @@
-import { isDeepStrictEqual } from 'node:util';
-
-/** What the bench knows about the running servers and the guide record they serve. */
-export interface BenchContext {
-  rawOrigin: string;
-  appOrigin: string;
-  key: string;
-  productId: string;
-  /** The exact bytes and content type of GET /api/v1/guides/{id}, fetched once. */
-  reference: { body: Buffer; contentType: string; json: unknown };
-}
-
-export interface TargetRequest {
-  url: string;
-  method: 'GET' | 'POST';
-  headers: Record<string, string>;
-  body?: string;
-}
-
-export interface Answer {
-  status: number;
-  contentType: string;
-  body: Buffer;
-}
-
 /**
- * One thing to measure. The first target with `baseline: true` is the denominator of every ratio.
- * To add a target, append a definition to `targets` below: a request, a check of one answer, and
- * (optionally) the ratio to the baseline it should reach.
+ * What npm run bench measures. Each app target is measured beside the raw node:http server answering
+ * the very bytes of that target's answer (its `against`), so every ratio compares the app with a
+ * server that only writes the same bytes: get_guide (one guide record), list_spots (2,000 full
+ * spots) and upsert_spots (the answer to a batch of 25 full spots, sent as the same request).
  */
-export interface Target {
+import { sameBytes, toolResult, upsertResult } from './checks.ts';
+import { type Answer, type BenchContext, type FixtureName, fixtureOf, type TargetRequest } from './context.ts';
+
+interface TargetBase {
   name: string;
-  baseline?: boolean;
-  /** The goal as a fraction of the baseline's requests/s; none means "reported, not judged". */
-  goal?: number;
+  fixture: FixtureName;
   request(ctx: BenchContext): TargetRequest;
   /** Problems with one answer; empty when it is what a client expects. */
   check(answer: Answer, ctx: BenchContext): string[];
 }
 
+/** A baseline: the raw node:http server answering its fixture's reference bytes at the same path. */
+export interface RawTarget extends TargetBase {
+  baseline: true;
+}
+
+/** The app under test, measured against the raw target named in `against` (same fixture, same bytes). */
+export interface AppTarget extends TargetBase {
+  baseline?: false;
+  against: string;
+  /** The goal as a fraction of its baseline's requests/s; none means "reported, not judged". */
+  goal?: number;
+}
+
+/**
+ * One thing to measure. To add one, append to `targets`: an app target names its raw baseline in
+ * `against`; add a raw target for a new fixture with rawTarget(name, fixture).
+ */
+export type Target = RawTarget | AppTarget;
+
 const LEGACY_PROTOCOL_VERSION = '2025-11-25';
 const MODERN_PROTOCOL_VERSION = '2026-07-28';
 
 export const targets: Target[] = [
-  {
-    name: 'raw node:http',
-    baseline: true,
-    request: (ctx) => ({ url: `${ctx.rawOrigin}/api/v1/guides/${ctx.productId}`, method: 'GET', headers: {} }),
-    check: sameBytes,
-  },
+  rawTarget('raw get_guide bytes', 'guide'),
   {
     name: 'REST get_guide',
+    fixture: 'guide',
+    against: 'raw get_guide bytes',
     goal: 0.35,
-    request: (ctx) => ({
-      url: `${ctx.appOrigin}/api/v1/guides/${ctx.productId}`,
-      method: 'GET',
-      headers: { authorization: `Bearer ${ctx.key}` },
-    }),
-    check: sameBytes,
+    request: rest('guide'),
+    check: sameBytes('guide'),
   },
   {
     // A 2025-era client after initialize: no session, no envelope; the SDK serves it through its
     // stateless legacy fallback (WebStandardStreamableHTTPServerTransport), answering over SSE.
     name: 'MCP get_guide (2025 stateless)',
+    fixture: 'guide',
+    against: 'raw get_guide bytes',
     goal: 0.12,
     request: (ctx) => ({
       url: `${ctx.appOrigin}/mcp`,
@@ -69,12 +60,14 @@ export const targets: Target[] = [
       headers: { ...mcpHeaders(ctx), 'mcp-protocol-version': LEGACY_PROTOCOL_VERSION },
       body: toolCall(ctx),
     }),
-    check: toolResult,
+    check: toolResult('guide'),
   },
   {
     // A 2026-07-28 client: per-request _meta envelope plus the standard headers the SDK requires
     // (MCP-Protocol-Version, Mcp-Method, Mcp-Name); served by the modern path, answering JSON.
     name: 'MCP get_guide (2026-07-28)',
+    fixture: 'guide',
+    against: 'raw get_guide bytes',
     goal: 0.12,
     request: (ctx) => ({
       url: `${ctx.appOrigin}/mcp`,
@@ -91,9 +84,54 @@ export const targets: Target[] = [
         'io.modelcontextprotocol/clientCapabilities': {},
       }),
     }),
-    check: toolResult,
+    check: toolResult('guide'),
+  },
+  // GET /guides/{id}/spots on a guide of 2,000 full spots (the issue's goal: 30% of raw).
+  rawTarget('raw list_spots bytes', 'spots2000'),
+  {
+    name: 'REST list_spots (2,000 spots)',
+    fixture: 'spots2000',
+    against: 'raw list_spots bytes',
+    goal: 0.3,
+    request: rest('spots2000'),
+    check: sameBytes('spots2000'),
+  },
+  // The same batch of 25 full spots every time: after setup, every call updates all 25. No goal.
+  rawTarget('raw upsert_spots bytes', 'batch25'),
+  {
+    name: 'REST upsert_spots (25 full spots)',
+    fixture: 'batch25',
+    against: 'raw upsert_spots bytes',
+    request: rest('batch25'),
+    check: upsertResult('batch25'),
   },
 ];
+
+function rawTarget(name: string, fixture: FixtureName): RawTarget {
+  return {
+    name,
+    baseline: true,
+    fixture,
+    request: (ctx) => {
+      const f = fixtureOf(ctx, fixture);
+      const body = f.requestBody;
+      const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
+      return { url: `${ctx.rawOrigin}${f.path}`, method: f.method, headers, ...(body === undefined ? {} : { body }) };
+    },
+    check: sameBytes(fixture),
+  };
+}
+
+/** The fixture's REST request to the app, with the key. */
+function rest(fixture: FixtureName): (ctx: BenchContext) => TargetRequest {
+  return (ctx) => {
+    const f = fixtureOf(ctx, fixture);
+    const headers: Record<string, string> = { authorization: `Bearer ${ctx.key}` };
+    if (f.requestBody === undefined) return { url: `${ctx.appOrigin}${f.path}`, method: f.method, headers };
+    headers['content-type'] = 'application/json';
+    return { url: `${ctx.appOrigin}${f.path}`, method: f.method, headers, body: f.requestBody };
+  };
+}
 
 function mcpHeaders(ctx: BenchContext): Record<string, string> {
   return {
@@ -104,63 +142,7 @@ function mcpHeaders(ctx: BenchContext): Record<string, string> {
 }
 
 function toolCall(ctx: BenchContext, meta?: Record<string, unknown>): string {
-  const params = { name: 'get_guide', arguments: { productId: ctx.productId }, ...(meta ? { _meta: meta } : {}) };
+  const productId = fixtureOf(ctx, 'guide').productId;
+  const params = { name: 'get_guide', arguments: { productId }, ...(meta ? { _meta: meta } : {}) };
   return JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params });
-}
-
-function sameBytes(answer: Answer, ctx: BenchContext): string[] {
-  const problems: string[] = [];
-  if (answer.status !== 200) problems.push(`status ${answer.status}, expected 200`);
-  if (answer.contentType !== ctx.reference.contentType) {
-    problems.push(`content-type "${answer.contentType}", expected "${ctx.reference.contentType}"`);
-  }
-  if (!answer.body.equals(ctx.reference.body)) problems.push(`body differs: ${preview(answer.body)}`);
-  return problems;
-}
-
-/** A JSON-RPC success whose tool result carries the guide, as structured content and as text. */
-function toolResult(answer: Answer, ctx: BenchContext): string[] {
-  if (answer.status !== 200) return [`status ${answer.status}, expected 200: ${preview(answer.body)}`];
-  let message: { id?: unknown; result?: Record<string, unknown>; error?: unknown };
-  try {
-    message = parseJsonRpc(answer);
-  } catch (err) {
-    return [`unreadable answer (${(err as Error).message}): ${preview(answer.body)}`];
-  }
-  if (message.error !== undefined) return [`JSON-RPC error: ${JSON.stringify(message.error)}`];
-  const result = message.result;
-  if (message.id !== 1 || result === undefined) return [`not a result for id 1: ${preview(answer.body)}`];
-  if (result.isError === true) return [`tool error: ${JSON.stringify(result.content)}`];
-  const problems: string[] = [];
-  if (!isDeepStrictEqual(result.structuredContent, ctx.reference.json)) {
-    problems.push('structuredContent differs from the REST record');
-  }
-  const text = (result.content as Array<{ type?: string; text?: string }> | undefined)?.[0]?.text;
-  if (text === undefined || !isDeepStrictEqual(JSON.parse(text), ctx.reference.json)) {
-    problems.push('text content differs from the REST record');
-  }
-  return problems;
-}
-
-/** JSON, or the one `data:` message of an SSE answer. */
-function parseJsonRpc(answer: Answer): { id?: unknown; result?: Record<string, unknown>; error?: unknown } {
-  const text = answer.body.toString('utf8');
-  if (!answer.contentType.startsWith('text/event-stream')) return JSON.parse(text);
-  const data = text
-    .split(/\r?\n\r?\n/)
-    .map((event) =>
-      event
-        .split(/\r?\n/)
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(5).trimStart())
-        .join('\n'),
-    )
-    .filter((d) => d !== '');
-  if (data.length !== 1) throw new Error(`${data.length} SSE data messages, expected 1`);
-  return JSON.parse(data[0]!);
-}
-
-function preview(body: Buffer): string {
-  const text = body.toString('utf8');
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }

@@ -43,11 +43,14 @@ async function currentSchema(db: Kysely<Database>): Promise<string | undefined> 
 
 function openSqlite(dataDir: string): Store {
   mkdirSync(dataDir, { recursive: true });
-  const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: new NodeSqliteAdapter(join(dataDir, 'creator-api.sqlite')) }),
-  });
+  const adapter = new NodeSqliteAdapter(join(dataDir, 'creator-api.sqlite'));
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: adapter }) });
+  directReaders.set(db, adapter);
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
+
+/** The embedded store's connection behind each Kysely instance, for reads that need not queue. */
+export const directReaders = new WeakMap<object, NodeSqliteAdapter>();
 
 function openPostgres(connectionString: string): Store {
   // Times in ms are bigint columns: read them back as numbers, not strings.

@@ -36,6 +36,15 @@ export class NodeSqliteAdapter implements SqliteDatabase {
     return statement;
   }
 
+  /**
+   * Runs a read now, synchronously, when no transaction is open on the connection: it can only
+   * see committed rows. Undefined when a transaction is open; the caller then queues behind it.
+   */
+  readNow(sql: string, parameters: readonly unknown[]): unknown[] | undefined {
+    if (this.db.isTransaction) return undefined;
+    return this.prepare(sql).all(parameters);
+  }
+
   close(): void {
     this.cache.clear();
     this.db.close();

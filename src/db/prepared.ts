@@ -1,4 +1,5 @@
 import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
+import { directReaders } from './database.ts';
 import type { Database } from './tables.ts';
 
 interface Template {
@@ -29,6 +30,9 @@ export function prepared<Row>(name: string, build: (db: Kysely<Database>) => Com
     if (parameters.length !== template.parameterCount) {
       throw new Error(`prepared query ${name} takes ${template.parameterCount} parameters, got ${parameters.length}`);
     }
+    // The embedded store answers at once when no transaction holds its one connection.
+    const now = directReaders.get(db)?.readNow(template.sql, parameters);
+    if (now !== undefined) return now as Row[];
     return (await db.executeQuery<Row>(CompiledQuery.raw(template.sql, parameters))).rows;
   };
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { extractKey } from '../core/auth.ts';
 import { ApiError, toApiError } from '../core/errors.ts';
 import { type Invocation, invoke, type Runtime } from '../core/invoke.ts';
-import { jsonOf } from '../core/json.ts';
+import { jsonBytesOf } from '../core/json.ts';
 import type { KeyStore } from '../core/keys.ts';
 import type { RateLimitOutcome } from '../core/rate-limit.ts';
 import type { Registry } from '../core/registry.ts';
@@ -29,7 +29,7 @@ export function registerRest(app: FastifyInstance, registry: Registry, runtime: 
           const { result }: Invocation = await invoke(runtime, operation, input, call, (rate) =>
             setRateHeaders(reply, rate),
           );
-          return reply.code(operation.successStatus).type('application/json; charset=utf-8').send(jsonOf(result));
+          return reply.code(operation.successStatus).type('application/json; charset=utf-8').send(jsonBytesOf(result));
         } catch (err) {
           return sendError(request, reply, err);
         }
