@@ -131,8 +131,9 @@ export function parseInput<S extends z.ZodType>(schema: S, raw: unknown, writes 
  * refused everywhere, in any field, naming the field.
  */
 function refuseNul(input: unknown, writes: boolean): void {
-  forEachString(input, (text, path) => {
+  forEachString(input, (text, _field, at) => {
     if (text.includes('\u0000')) {
+      const path = at();
       throw new ApiError(
         writes ? 'invalid_request' : 'invalid_argument',
         `${path}: contains the NUL character (U+0000), which cannot be stored; remove it.`,

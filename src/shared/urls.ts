@@ -41,9 +41,10 @@ export const httpsUrlSchema = z
  */
 export function plainHttpWarnings(input: unknown): string[] {
   const found: string[] = [];
-  forEachString(input, (text, path, field) => {
+  forEachString(input, (text, field, path) => {
     const isLink = field === 'website' || field === 'url' || field.endsWith('Url');
-    if (isLink && /^http:\/\//i.test(text)) found.push(`${path}: plain http link; prefer https if the site offers it.`);
+    if (isLink && /^http:\/\//i.test(text))
+      found.push(`${path()}: plain http link; prefer https if the site offers it.`);
   });
   return found;
 }

@@ -228,8 +228,7 @@ export const upsertSpots = defineOperation({
       created.push(spotKey);
     }
     await guidesOf(ctx).update(guide.id, {});
-    const stored = await Promise.all(ids.map((id) => spots.get(id)));
-    return { productId: guide.id, created, updated, spots: stored.map(publicSpot) };
+    return { productId: guide.id, created, updated, spots: (await spots.getMany(ids)).map(publicSpot) };
   },
 });
 

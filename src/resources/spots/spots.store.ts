@@ -103,6 +103,14 @@ export class SpotsStore {
     return toSpot(await this.db.selectFrom('spots').selectAll().where('id', '=', spotId).executeTakeFirstOrThrow());
   }
 
+  /** Spots by id, in the order asked. */
+  async getMany(spotIds: readonly string[]): Promise<OwnedSpot[]> {
+    if (spotIds.length === 0) return [];
+    const rows = await this.db.selectFrom('spots').selectAll().where('id', 'in', spotIds).execute();
+    const byId = new Map(rows.map((r) => [r.id, toSpot(r)]));
+    return spotIds.map((id) => byId.get(id) as OwnedSpot);
+  }
+
   async list(guideId: string, filter: { includeArchived: boolean; areaId?: string | undefined }): Promise<OwnedSpot[]> {
     let query = this.db.selectFrom('spots').selectAll().where('guide_id', '=', guideId);
     if (!filter.includeArchived) query = query.where('archived', '=', 0);
