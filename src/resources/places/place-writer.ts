@@ -1,5 +1,5 @@
 import { ApiError, refuse } from '../../core/errors.ts';
-import { timeZoneAt } from '../spots/spot-writer.ts';
+import { applyPinPosition } from '../../shared/pin-position.ts';
 import { type Place, type PlaceFields, type PlaceKind, placeTypes } from './place.schema.ts';
 
 /** Everything a place holds but its id and times. */
@@ -125,7 +125,7 @@ export async function applyPlaceFields(
   const extraKinds = input.extraKinds ?? next.extraKinds;
   next.extraKinds = [...new Set(extraKinds)].filter((k) => k !== next.kind);
   if (input.extraProps !== undefined) next.extraProps = cleanExtraProps(input.extraProps);
-  applyPin(next, input);
+  applyPinPosition(next, input);
   if (input.insideId !== undefined) await checkInside(input.insideId, rules, selfId);
   if (input.insideId !== undefined) next.insideId = input.insideId;
   if (input.spotKeys !== undefined) {
@@ -141,20 +141,6 @@ export async function applyPlaceFields(
     rules.warn(`gatewayTown is set: the apps show "${next.gatewayTown}" instead of a distance to the spot.`);
   }
   return next;
-}
-
-function applyPin(next: PlaceState, input: Partial<PlaceFields>): void {
-  if ((input.lat === undefined) !== (input.lon === undefined) && input.lat !== null && input.lon !== null) {
-    throw refuse(input.lat === undefined ? 'lat' : 'lon', 'give lat and lon together (null clears the pin).');
-  }
-  if (input.lat === null || input.lon === null) {
-    next.lat = null;
-    next.lon = null;
-  } else if (input.lat !== undefined && input.lon !== undefined) {
-    next.lat = input.lat;
-    next.lon = input.lon;
-  }
-  next.timeZone = timeZoneAt(next.lat, next.lon);
 }
 
 function cleanExtraProps(

@@ -1,5 +1,5 @@
-import tzLookup from '@photostructure/tz-lookup';
 import { refuse } from '../../core/errors.ts';
+import { applyPinPosition } from '../../shared/pin-position.ts';
 import type { CustomValues, CustomValuesWriter } from '../properties/custom-values.ts';
 import type { SpotFields } from './spot.schema.ts';
 import type { SpotState } from './spots.store.ts';
@@ -40,16 +40,6 @@ export function emptySpot(spotKey: string, name: string): SpotState {
 const emptyToNull = (value: string | undefined, current: string | null): string | null =>
   value === undefined ? current : value === '' ? null : value;
 
-/** The IANA zone of a pin, from an offline lookup; null without a pin. */
-export function timeZoneAt(lat: number | null, lon: number | null): string | null {
-  if (lat === null || lon === null) return null;
-  try {
-    return tzLookup(lat, lon);
-  } catch {
-    return null;
-  }
-}
-
 /**
  * A spot after a write: only the fields sent change. `path` prefixes refusals (e.g. `spots[3]`)
  * so a batch names the item at fault.
@@ -69,19 +59,7 @@ export async function applySpotFields(
   next.factsCheckedOn = emptyToNull(input.factsCheckedOn, current.factsCheckedOn);
   next.reviewBy = emptyToNull(input.reviewBy, current.reviewBy);
 
-  if ((input.lat === undefined) !== (input.lon === undefined)) {
-    const both = input.lat === null || input.lon === null;
-    if (!both)
-      throw refuse(at(input.lat === undefined ? 'lat' : 'lon'), 'give lat and lon together (null clears the pin).');
-  }
-  if (input.lat === null || input.lon === null) {
-    next.lat = null;
-    next.lon = null;
-  } else if (input.lat !== undefined && input.lon !== undefined) {
-    next.lat = input.lat;
-    next.lon = input.lon;
-  }
-  next.timeZone = timeZoneAt(next.lat, next.lon);
+  applyPinPosition(next, input, at);
 
   if (input.pins !== undefined) next.pins = input.pins;
   if (input.mapLinks !== undefined) next.mapLinks = input.mapLinks;
