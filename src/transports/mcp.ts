@@ -142,7 +142,11 @@ async function answer(
   response.headers.forEach((value, name) => {
     outHeaders[name] = value;
   });
-  if (!response.body || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+  // A stateless POST's event stream ends with its answer: write it in one go. Only a listen
+  // subscription stays open, and is piped as it comes.
+  const listens = (request.body as { method?: unknown } | undefined)?.method === 'subscriptions/listen';
+  const streaming = (response.headers.get('content-type') ?? '').includes('text/event-stream');
+  if (!response.body || !streaming || (request.method === 'POST' && !listens)) {
     const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
     res.writeHead(response.status, { ...outHeaders, 'content-length': String(body?.length ?? 0) });
     res.end(body);
