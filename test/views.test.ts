@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import pino from 'pino';
+import { type App, buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { testDialects } from './helpers/dialects.ts';
+import { type Harness, startServer } from './helpers/harness.ts';
+import { rest } from './helpers/http.ts';
+
+/**
+ * Guide records and spot lists are served from views cached by guide revision. Two instances on
+ * one store stand for a fleet: whichever instance wrote, the other's next read shows the write.
+ */
+for (const { dialect, skip } of await testDialects()) {
+  describe(`cached views follow every write (${dialect})`, { skip }, () => {
+    let h: Harness;
+    let other: App;
+    let otherBase: string;
+    before(async () => {
+      h = await startServer({ dialect });
+      const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent' });
+      other = buildApp({ config, store: h.store, clock: h.clock, logger: pino({ level: 'silent' }) });
+      otherBase = `${await other.listen('127.0.0.1', 0)}/api/v1`;
+    });
+    after(async () => {
+      await other?.close();
+      await h?.close();
+    });
+
+    it('a guide record read on one instance shows a write made on the other at once', async () => {
+      const key = h.alice.writeKey;
+      const id = (await rest(h.baseUrl, key, 'POST', '/guides', { name: 'Cached' })).body.productId as string;
+      assert.equal((await rest(otherBase, key, 'GET', `/guides/${id}`)).body.headline, null);
+      assert.equal((await rest(otherBase, key, 'GET', `/guides/${id}`)).body.headline, null, 'served again');
+      await rest(h.baseUrl, key, 'PATCH', `/guides/${id}`, { headline: 'Now with a promise' });
+      assert.equal((await rest(otherBase, key, 'GET', `/guides/${id}`)).body.headline, 'Now with a promise');
+      // The same millisecond (the clock stands still), another write: still seen.
+      await rest(h.baseUrl, key, 'PATCH', `/guides/${id}`, { headline: 'Again' });
+      assert.equal((await rest(otherBase, key, 'GET', `/guides/${id}`)).body.headline, 'Again');
+      const spot = await rest(h.baseUrl, key, 'POST', `/guides/${id}/spots`, { name: 'Lookout' });
+      assert.equal(spot.status, 201);
+      assert.equal((await rest(otherBase, key, 'GET', `/guides/${id}`)).body.spotCount, 1);
+    });
+
+    it('a spot list read on one instance shows creations, edits and deletions made on the other', async () => {
+      const key = h.alice.writeKey;
+      const id = (await rest(h.baseUrl, key, 'POST', '/guides', { name: 'Listed' })).body.productId as string;
+      const list = async () => (await rest(otherBase, key, 'GET', `/guides/${id}/spots`)).body;
+      assert.equal((await list()).count, 0);
+      const a = (await rest(h.baseUrl, key, 'POST', `/guides/${id}/spots`, { name: 'A' })).body.spotId as string;
+      assert.deepEqual(
+        (await list()).spots.map((s: { name: string }) => s.name),
+        ['A'],
+      );
+      await rest(h.baseUrl, key, 'PATCH', `/spots/${a}`, { name: 'A renamed' });
+      assert.deepEqual(
+        (await list()).spots.map((s: { name: string }) => s.name),
+        ['A renamed'],
+      );
+      await rest(h.baseUrl, key, 'PATCH', `/spots/${a}`, { archived: true });
+      assert.equal((await list()).count, 0, 'archived spots leave the default list');
+      assert.equal((await rest(otherBase, key, 'GET', `/guides/${id}/spots?includeArchived=true`)).body.count, 1);
+      await rest(h.baseUrl, key, 'DELETE', `/spots/${a}`);
+      assert.equal((await rest(otherBase, key, 'GET', `/guides/${id}/spots?includeArchived=true`)).body.count, 0);
+    });
+
+    it('another creator gets the same 404 from a cached view as from a missing guide', async () => {
+      const id = (await rest(h.baseUrl, h.alice.writeKey, 'POST', '/guides', { name: 'Private' })).body.productId;
+      await rest(otherBase, h.alice.writeKey, 'GET', `/guides/${id}/spots`);
+      const theirs = await rest(otherBase, h.bob.readKey, 'GET', `/guides/${id}/spots`);
+      const missing = await rest(otherBase, h.bob.readKey, 'GET', '/guides/gd_missing/spots');
+      assert.equal(theirs.status, 404);
+      assert.deepEqual(theirs.body.error.code, missing.body.error.code);
+      assert.equal(theirs.body.error.message.replace(id, 'ID'), missing.body.error.message.replace('gd_missing', 'ID'));
+    });
+  });
+}
