@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/operation.ts';
 import { API_VERSION, AUTHORING_GUIDE_VERSION } from '../../core/versions.ts';
 
-// Read once at start: the playbook ships with the code and never changes while it runs.
-const playbook = readFileSync(new URL('./playbook.md', import.meta.url), 'utf8');
+// Read once at start: the playbook ships with the code (in docs/, where people read it too).
+const playbook = readFileSync(new URL('../../../docs/authoring-playbook.md', import.meta.url), 'utf8');
 
 export const getAuthoringGuide = defineOperation({
   name: 'get_authoring_guide',
