@@ -1,22 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { testDialects } from '../helpers/dialects.ts';
-import type { Harness } from '../helpers/harness.ts';
 import {
-  type Api,
-  apiFor,
   assertOk,
   assertRefused,
   assertWriteRefused,
   chars,
   createAndRead,
-  guideWithSpot,
   type Refusal,
-  type SpotIds,
-  startFieldServer,
-  type Transport,
   times,
   transports,
+  useFieldServer,
 } from './helpers.ts';
 
 const fee = (i: number) => ({ label: `Fee ${i}`, amount: 10 + i, currency: 'EUR' });
@@ -240,20 +234,8 @@ const sourceRefusals: Refusal[] = [
 
 for (const { dialect, skip } of await testDialects()) {
   describe(`Fee and SourceRef on spots (${dialect})`, { skip }, () => {
-    let h: Harness;
-    const apis = {} as Record<Transport, Api>;
-    const ids = {} as Record<Transport, SpotIds>;
-    before(async () => {
-      h = await startFieldServer(dialect);
-      for (const t of transports) {
-        apis[t] = apiFor(h, t, h.alice.writeKey);
-        ids[t] = await guideWithSpot(apis[t], 'Fees and sources');
-      }
-    });
-    after(async () => {
-      for (const t of transports) await apis[t]?.close();
-      await h?.close();
-    });
+    const suite = useFieldServer(dialect, 'Fees and sources');
+    const { apis, ids } = suite;
 
     for (const t of transports) {
       describe(`over ${t}`, () => {
@@ -322,7 +304,7 @@ for (const { dialect, skip } of await testDialects()) {
             links: [{ kind: 'website', url: 'https://example.com' }],
             status: { state: 'open' },
           });
-          h.clock.advance(60_000);
+          suite.h.clock.advance(60_000);
           const refused = await apis[t].call('update_spot', {
             spotId: start.spotId,
             name: 'Renamed',

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { errorCatalogue } from '../../src/core/errors.ts';
-import { type Answer, type Api, assertOk } from '../helpers/api.ts';
+import { type Answer, type Api, apiFor, assertOk, type Transport, transports } from '../helpers/api.ts';
 import type { TestDialect } from '../helpers/dialects.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
 
@@ -93,4 +94,31 @@ export function startFieldServer(dialect: TestDialect): Promise<Harness> {
     dialect,
     env: { RATE_LIMIT_KEY_PER_MINUTE: '1000000', RATE_LIMIT_CREATOR_PER_HOUR: '1000000' },
   });
+}
+
+export interface FieldSuite {
+  /** The suite's server; set once its `before` ran. */
+  h: Harness;
+  apis: Record<Transport, Api>;
+  ids: Record<Transport, SpotIds>;
+}
+
+/**
+ * For the enclosing suite: a server on `dialect`, a client per transport, and for each a guide
+ * with one spot to write field values to. Registers the suite's `before` and `after`.
+ */
+export function useFieldServer(dialect: TestDialect, guideName: string): FieldSuite {
+  const suite = { apis: {}, ids: {} } as FieldSuite;
+  before(async () => {
+    suite.h = await startFieldServer(dialect);
+    for (const t of transports) {
+      suite.apis[t] = apiFor(suite.h, t, suite.h.alice.writeKey);
+      suite.ids[t] = await guideWithSpot(suite.apis[t], guideName);
+    }
+  });
+  after(async () => {
+    for (const t of transports) await suite.apis[t]?.close();
+    await suite.h?.close();
+  });
+  return suite;
 }

@@ -1,21 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { testDialects } from '../helpers/dialects.ts';
-import type { Harness } from '../helpers/harness.ts';
 import {
-  type Api,
-  apiFor,
   assertOk,
   assertWriteRefused,
   chars,
   createAndRead,
-  guideWithSpot,
   type Refusal,
-  type SpotIds,
-  startFieldServer,
-  type Transport,
   times,
   transports,
+  useFieldServer,
 } from './helpers.ts';
 
 const link = (i: number) => ({ kind: 'website', url: `https://example.com/${i}` });
@@ -159,20 +153,7 @@ const statusRefusals: Refusal[] = [
 
 for (const { dialect, skip } of await testDialects()) {
   describe(`GuideLink and StatusNotice on spots (${dialect})`, { skip }, () => {
-    let h: Harness;
-    const apis = {} as Record<Transport, Api>;
-    const ids = {} as Record<Transport, SpotIds>;
-    before(async () => {
-      h = await startFieldServer(dialect);
-      for (const t of transports) {
-        apis[t] = apiFor(h, t, h.alice.writeKey);
-        ids[t] = await guideWithSpot(apis[t], 'Links and status');
-      }
-    });
-    after(async () => {
-      for (const t of transports) await apis[t]?.close();
-      await h?.close();
-    });
+    const { apis, ids } = useFieldServer(dialect, 'Links and status');
 
     for (const t of transports) {
       describe(`over ${t}`, () => {

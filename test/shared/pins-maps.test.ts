@@ -1,20 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { testDialects } from '../helpers/dialects.ts';
-import type { Harness } from '../helpers/harness.ts';
 import {
-  type Api,
-  apiFor,
   assertWriteRefused,
   chars,
   createAndRead,
-  guideWithSpot,
   type Refusal,
-  type SpotIds,
-  startFieldServer,
-  type Transport,
   times,
   transports,
+  useFieldServer,
 } from './helpers.ts';
 
 const pin = (i: number) => ({ kind: 'viewpoint', label: `Pin ${i}`, lat: 46 + i / 100, lon: 11 + i / 100 });
@@ -163,20 +157,7 @@ const mapLinkRefusals: Refusal[] = [
 
 for (const { dialect, skip } of await testDialects()) {
   describe(`SpotPin and MapLink on spots (${dialect})`, { skip }, () => {
-    let h: Harness;
-    const apis = {} as Record<Transport, Api>;
-    const ids = {} as Record<Transport, SpotIds>;
-    before(async () => {
-      h = await startFieldServer(dialect);
-      for (const t of transports) {
-        apis[t] = apiFor(h, t, h.alice.writeKey);
-        ids[t] = await guideWithSpot(apis[t], 'Pins and maps');
-      }
-    });
-    after(async () => {
-      for (const t of transports) await apis[t]?.close();
-      await h?.close();
-    });
+    const { apis, ids } = useFieldServer(dialect, 'Pins and maps');
 
     for (const t of transports) {
       describe(`over ${t}`, () => {

@@ -1,19 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { testDialects } from '../helpers/dialects.ts';
-import type { Harness } from '../helpers/harness.ts';
 import {
-  type Api,
-  apiFor,
   assertOk,
   assertRefused,
   assertWriteRefused,
   createAndRead,
-  guideWithSpot,
-  type SpotIds,
-  startFieldServer,
   type Transport,
   transports,
+  useFieldServer,
 } from './helpers.ts';
 
 type Fields = Record<string, unknown>;
@@ -79,20 +74,7 @@ const badUrls = [
 
 for (const { dialect, skip } of await testDialects()) {
   describe(`dates, URLs and codes on spots (${dialect})`, { skip }, () => {
-    let h: Harness;
-    const apis = {} as Record<Transport, Api>;
-    const ids = {} as Record<Transport, SpotIds>;
-    before(async () => {
-      h = await startFieldServer(dialect);
-      for (const t of transports) {
-        apis[t] = apiFor(h, t, h.alice.writeKey);
-        ids[t] = await guideWithSpot(apis[t], 'Primitives');
-      }
-    });
-    after(async () => {
-      for (const t of transports) await apis[t]?.close();
-      await h?.close();
-    });
+    const { apis, ids } = useFieldServer(dialect, 'Primitives');
 
     // Validation does not touch the store: the PostgreSQL leg runs a representative subset of the matrices.
     const reduced = dialect === 'postgres';
