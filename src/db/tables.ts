@@ -137,6 +137,8 @@ export interface AreasTable {
   links: string;
   status: string | null;
   sources: string;
+  /** 1, 2, 3… in the order the guide's areas were made. */
+  position: number;
   created_at: number;
   updated_at: number;
 }

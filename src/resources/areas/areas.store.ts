@@ -72,9 +72,21 @@ export class AreasStore {
   async insert(guideId: string, fields: AreaFields): Promise<string> {
     const id = newId('ar');
     const now = this.now();
+    const last = await this.db
+      .selectFrom('areas')
+      .select((eb) => eb.fn.max('position').as('max'))
+      .where('guide_id', '=', guideId)
+      .executeTakeFirst();
     await this.db
       .insertInto('areas')
-      .values({ id, guide_id: guideId, ...toColumns(fields), created_at: now, updated_at: now })
+      .values({
+        id,
+        guide_id: guideId,
+        ...toColumns(fields),
+        position: Number(last?.max ?? 0) + 1,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     return id;
   }
@@ -96,7 +108,7 @@ export class AreasStore {
       .selectFrom('areas')
       .selectAll()
       .where('guide_id', '=', guideId)
-      .orderBy('created_at')
+      .orderBy('position')
       .orderBy('id')
       .execute();
     return rows.map(toArea);

@@ -51,11 +51,12 @@ export const createFacility = defineOperation({
   output: placeSchema,
   async handler({ productId, ...fields }, ctx) {
     const guide = await guidesOf(ctx).requireOwned(ctx.principal.creatorId, productId);
+    // Stamping the guide first queues other writers of this guide, so nesting checks hold.
+    await guidesOf(ctx).update(guide.id, {});
     const rules = placeRules(ctx, guide.id);
     const state = await applyPlaceFields(emptyPlace(fields.kind, fields.name), fields, rules);
     const places = placesOf(ctx);
     const id = await places.insert(guide.id, state, await spotIdsInOrder(rules, state.spotKeys));
-    await guidesOf(ctx).update(guide.id, {});
     return publicPlace(await places.get(id));
   },
 });
@@ -73,12 +74,14 @@ export const updateFacility = defineOperation({
   output: placeSchema,
   async handler({ facilityId, ...fields }, ctx) {
     const places = placesOf(ctx);
-    const place = await places.requireOwned(ctx.principal.creatorId, facilityId);
+    const owned = await places.requireOwned(ctx.principal.creatorId, facilityId);
+    // Stamping the guide first queues other writers of this guide; the place is read after.
+    await guidesOf(ctx).update(owned.guideId, {});
+    const place = await places.get(owned.facilityId);
     const rules = placeRules(ctx, place.guideId);
     const state = await applyPlaceFields(place, fields, rules, place.facilityId);
     const spotIds = fields.spotKeys === undefined ? undefined : await spotIdsInOrder(rules, state.spotKeys);
     await places.replace(place.facilityId, state, spotIds);
-    await guidesOf(ctx).update(place.guideId, {});
     return publicPlace(await places.get(place.facilityId));
   },
 });
