@@ -40,3 +40,8 @@ export function firstFreeSlug(base: string, taken: ReadonlySet<string>): string 
     if (!taken.has(candidate)) return candidate;
   }
 }
+
+/** A PATCH string where "" clears: undefined stays unsent, "" becomes null, text stays text. */
+export function clearable<T extends string | null | undefined>(value: T): Exclude<T, ''> | null {
+  return (value === '' ? null : value) as Exclude<T, ''> | null;
+}

@@ -3,7 +3,7 @@ import { ApiError, notFound, refuse } from '../../core/errors.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
 import { currencyCodeSchema } from '../../shared/codes.ts';
 import { bboxContains } from '../../shared/geo.ts';
-import { slugify, slugSchema } from '../../shared/text.ts';
+import { clearable, slugify, slugSchema } from '../../shared/text.ts';
 import { CreatorsStore } from '../profile/creators.store.ts';
 import {
   countrySchema,
@@ -140,14 +140,9 @@ export const updateGuide = defineOperation({
     }
     await guides.update(guide.id, {
       name: input.name,
-      headline: input.headline === undefined ? undefined : input.headline === '' ? null : input.headline,
-      purchaseButtonText:
-        input.purchaseButtonText === undefined
-          ? undefined
-          : input.purchaseButtonText === ''
-            ? null
-            : input.purchaseButtonText,
-      country: input.country === undefined ? undefined : input.country === '' ? null : input.country,
+      headline: clearable(input.headline),
+      purchaseButtonText: clearable(input.purchaseButtonText),
+      country: clearable(input.country),
       reviewsShown: input.reviewsShown,
       storeTags: input.storeTags === undefined ? undefined : [...new Set(input.storeTags)],
       thumbnail: input.clearThumbnail === true ? null : undefined,

@@ -1,5 +1,6 @@
 import { ApiError, refuse } from '../../core/errors.ts';
 import { applyPinPosition } from '../../shared/pin-position.ts';
+import { clearable } from '../../shared/text.ts';
 import { type Place, type PlaceFields, type PlaceKind, placeTypes } from './place.schema.ts';
 
 /** Everything a place holds but its id and times. */
@@ -105,7 +106,7 @@ export async function applyPlaceFields(
   }
   for (const field of clearableStrings) {
     const value = input[field];
-    if (value !== undefined) next[field] = value === '' ? null : value;
+    if (value !== undefined) next[field] = clearable(value);
   }
   if (input.kind !== undefined) next.kind = input.kind;
   if (input.type !== undefined) next.type = input.type;

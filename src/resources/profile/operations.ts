@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Principal } from '../../core/auth.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
 import { API_VERSION, AUTHORING_GUIDE_VERSION } from '../../core/versions.ts';
-import { requiredText } from '../../shared/text.ts';
+import { clearable, requiredText } from '../../shared/text.ts';
 import { type Creator, CreatorsStore } from './creators.store.ts';
 import { type Profile, profileSchema, socialLinkSchema } from './profile.schema.ts';
 
@@ -100,7 +100,7 @@ export const updateProfile = defineOperation({
     const creators = creatorsOf(ctx);
     await creators.update(ctx.principal.creatorId, {
       displayName: input.displayName,
-      realName: input.realName === undefined ? undefined : input.realName === '' ? null : input.realName,
+      realName: clearable(input.realName),
     });
     return toProfile(await creators.require(ctx.principal.creatorId), ctx.principal);
   },

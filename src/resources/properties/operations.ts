@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { refuse } from '../../core/errors.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
+import { clearable } from '../../shared/text.ts';
 import { productIdSchema } from '../guides/guide.schema.ts';
 import { guidesOf } from '../guides/operations.ts';
 import { SpotsStore } from '../spots/spots.store.ts';
@@ -22,7 +23,6 @@ const propertiesOf = (ctx: OperationContext) => new PropertiesStore(ctx.db, () =
 const labelSchema = z.string().min(1).max(80).describe('What buyers read, at most 80');
 const placeholderSchema = z.string().max(120).describe('Hint shown in an empty field, at most 120; "" clears');
 const numUnitSchema = z.string().max(20).describe('Unit of a number property (e.g. "m", "min"), at most 20; "" clears');
-const emptyToNull = (v: string | null | undefined) => (v === undefined ? undefined : v === '' ? null : v);
 
 export const listProperties = defineOperation({
   name: 'list_properties',
@@ -41,12 +41,11 @@ export const listProperties = defineOperation({
   }),
   async handler(input, ctx) {
     const guide = await guidesOf(ctx).requireOwned(ctx.principal.creatorId, input.productId);
-    const properties = await propertiesOf(ctx).listForGuide(guide.id);
-    const version = await guidesOf(ctx).get(guide.id, ctx.urls);
+    const properties = propertiesOf(ctx);
     return {
       productId: guide.id,
-      schemaVersion: version.propertySchemaVersion,
-      properties: properties.map(publicProperty),
+      schemaVersion: await properties.schemaVersion(guide.id),
+      properties: (await properties.listForGuide(guide.id)).map(publicProperty),
     };
   },
 });
@@ -100,8 +99,8 @@ export const createProperty = defineOperation({
         kind: input.kind,
         required: input.required ?? false,
         filterable: input.filterable ?? false,
-        placeholder: emptyToNull(input.placeholder) ?? null,
-        numUnit: emptyToNull(input.numUnit) ?? null,
+        placeholder: clearable(input.placeholder) ?? null,
+        numUnit: clearable(input.numUnit) ?? null,
         options: optionKinds.has(input.kind) ? nextOptions([], input.options ?? []) : [],
       },
       version,
@@ -153,8 +152,8 @@ export const updateProperty = defineOperation({
         label: input.label,
         required: input.required,
         filterable: input.filterable,
-        placeholder: emptyToNull(input.placeholder),
-        numUnit: emptyToNull(input.numUnit),
+        placeholder: clearable(input.placeholder),
+        numUnit: clearable(input.numUnit),
         options: input.options === undefined ? undefined : nextOptions(property.options, input.options),
       },
       version,

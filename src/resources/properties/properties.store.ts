@@ -101,6 +101,11 @@ export class PropertiesStore {
       }))
       .where('id', '=', guideId)
       .execute();
+    return this.schemaVersion(guideId);
+  }
+
+  /** The guide's property schema version now. */
+  async schemaVersion(guideId: string): Promise<number> {
     const row = await this.db
       .selectFrom('guides')
       .select('property_schema_version')

@@ -1,5 +1,6 @@
 import { refuse } from '../../core/errors.ts';
 import { applyPinPosition } from '../../shared/pin-position.ts';
+import { clearable } from '../../shared/text.ts';
 import type { CustomValues, CustomValuesWriter } from '../properties/custom-values.ts';
 import type { SpotFields } from './spot.schema.ts';
 import type { SpotState } from './spots.store.ts';
@@ -37,8 +38,9 @@ export function emptySpot(spotKey: string, name: string): SpotState {
   };
 }
 
-const emptyToNull = (value: string | undefined, current: string | null): string | null =>
-  value === undefined ? current : value === '' ? null : value;
+/** "" clears a string; a field not sent keeps what it held. */
+const patched = (value: string | undefined, current: string | null): string | null =>
+  value === undefined ? current : clearable(value);
 
 /**
  * A spot after a write: only the fields sent change. `path` prefixes refusals (e.g. `spots[3]`)
@@ -53,11 +55,11 @@ export async function applySpotFields(
   const at = (field: string) => (path === '' ? field : `${path}.${field}`);
   const next: SpotState = { ...current };
   if (input.name !== undefined) next.name = input.name;
-  next.description = emptyToNull(input.description, current.description);
-  next.hours = emptyToNull(input.hours, current.hours);
-  next.reviewNotes = emptyToNull(input.reviewNotes, current.reviewNotes);
-  next.factsCheckedOn = emptyToNull(input.factsCheckedOn, current.factsCheckedOn);
-  next.reviewBy = emptyToNull(input.reviewBy, current.reviewBy);
+  next.description = patched(input.description, current.description);
+  next.hours = patched(input.hours, current.hours);
+  next.reviewNotes = patched(input.reviewNotes, current.reviewNotes);
+  next.factsCheckedOn = patched(input.factsCheckedOn, current.factsCheckedOn);
+  next.reviewBy = patched(input.reviewBy, current.reviewBy);
 
   applyPinPosition(next, input, at);
 
