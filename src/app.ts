@@ -11,7 +11,7 @@ import { RateLimits } from './core/rate-limit.ts';
 import type { Registry } from './core/registry.ts';
 import type { Store } from './db/database.ts';
 import { createRegistry } from './resources/index.ts';
-import { registerMcp } from './transports/mcp.ts';
+import { type McpAnswerCounts, registerMcp } from './transports/mcp.ts';
 import { buildOpenApi } from './transports/openapi.ts';
 import { API_PREFIX, registerRest, sendError } from './transports/rest.ts';
 
@@ -20,11 +20,18 @@ export interface AppDeps {
   store: Store;
   clock: Clock;
   logger: Logger;
+  /**
+   * false sends every MCP request through the SDK's full HTTP entry, without the direct answers of
+   * tool calls (src/transports/mcp-direct.ts): tests compare the two answers byte for byte.
+   */
+  mcpDirect?: boolean;
 }
 
 export interface App {
   fastify: FastifyInstance;
   registry: Registry;
+  /** How many MCP requests were answered directly and how many by the SDK's full entry. */
+  mcpAnswers: McpAnswerCounts;
   /** Listens, and points default public addresses at the address actually bound (PORT=0 picks one). */
   listen(host: string, port: number): Promise<string>;
   close(): Promise<void>;
@@ -117,11 +124,15 @@ export function buildApp(deps: AppDeps): App {
   });
 
   registerRest(fastify, registry, runtime, keys);
-  registerMcp(fastify, registry, runtime, keys, config.mcpAllowedHosts);
+  const mcpAnswers = registerMcp(fastify, registry, runtime, keys, {
+    allowedHosts: config.mcpAllowedHosts,
+    direct: deps.mcpDirect ?? true,
+  });
 
   return {
     fastify,
     registry,
+    mcpAnswers,
     async listen(host, port) {
       const address = (await fastify.listen({ host, port })).replace(/\/$/, '');
       if (!config.publicUrlFixed) runtime.urls.publicUrl = address;

@@ -4,10 +4,12 @@ import {
   type AuthInfo,
   type CallToolResult,
   createMcpHandler,
+  isJsonContentType,
   type McpHttpHandler,
   ProtocolError,
   ProtocolErrorCode,
   Server,
+  SUPPORTED_PROTOCOL_VERSIONS,
   validateHostHeader,
   validateOriginHeader,
 } from '@modelcontextprotocol/server';
@@ -20,11 +22,20 @@ import type { KeyStore } from '../core/keys.ts';
 import type { Log } from '../core/log.ts';
 import type { Registry } from '../core/registry.ts';
 import { API_VERSION } from '../core/versions.ts';
+import { MODERN_REVISION, serveDirect } from './mcp-direct.ts';
 import { sendError } from './rest.ts';
 import { describeTool, type ToolDescription } from './tool-list.ts';
 
 export const MCP_PATH = '/mcp';
 const MCP_BODY_LIMIT = 2 * 1024 * 1024;
+
+/** The 2025 revisions the SDK serves, and the modern revision it serves to clients that discover it. */
+const SERVED_PROTOCOL_VERSIONS = [...SUPPORTED_PROTOCOL_VERSIONS, MODERN_REVISION];
+
+export interface McpAnswerCounts {
+  direct: number;
+  sdk: number;
+}
 
 /** What the Fastify hook learned about the caller, handed to the per-request server. */
 interface CallerInfo {
@@ -47,36 +58,44 @@ export function registerMcp(
   registry: Registry,
   runtime: Runtime,
   keys: KeyStore,
-  allowedHosts: string[],
-): void {
+  options: { allowedHosts: string[]; direct: boolean },
+): McpAnswerCounts {
+  const counts: McpAnswerCounts = { direct: 0, sdk: 0 };
+  const { allowedHosts, direct } = options;
   const tools: ToolDescription[] = registry.tools.map(describeTool);
   const toolsResult = { tools };
 
+  const makeServer = (caller: CallerInfo | undefined): Server => {
+    const server = new Server(
+      { name: 'creator-api', version: API_VERSION },
+      {
+        capabilities: { tools: { listChanged: false } },
+        instructions: INSTRUCTIONS,
+        supportedProtocolVersions: SERVED_PROTOCOL_VERSIONS,
+      },
+    );
+    server.setRequestHandler('tools/list', async () => toolsResult);
+    server.setRequestHandler('tools/call', async (request) => {
+      const operation = registry.get(request.params.name);
+      if (!operation || operation.restOnly) {
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+      }
+      if (!caller) throw new ProtocolError(ProtocolErrorCode.InternalError, 'Caller not authenticated');
+      return callTool(runtime, operation, request.params.arguments, caller);
+    });
+    return server;
+  };
   const handler = createMcpHandler(
-    (ctx) => {
-      const caller = (ctx.authInfo?.extra as { caller?: CallerInfo } | undefined)?.caller;
-      const server = new Server(
-        { name: 'creator-api', version: API_VERSION },
-        { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
-      );
-      server.setRequestHandler('tools/list', async () => toolsResult);
-      server.setRequestHandler('tools/call', async (request) => {
-        const operation = registry.get(request.params.name);
-        if (!operation || operation.restOnly) {
-          throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-        }
-        if (!caller) throw new ProtocolError(ProtocolErrorCode.InternalError, 'Caller not authenticated');
-        return callTool(runtime, operation, request.params.arguments, caller);
-      });
-      return server;
-    },
+    (ctx) => makeServer((ctx.authInfo?.extra as { caller?: CallerInfo } | undefined)?.caller),
     { maxRequestBodySize: MCP_BODY_LIMIT },
   );
 
+  const callerPlaceAllowed = rememberVerdicts((host: string | undefined, origin: string | undefined) => {
+    return validateHostHeader(host, allowedHosts).ok && validateOriginHeader(origin, allowedHosts).ok;
+  });
+
   const serve = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
-    const host = validateHostHeader(request.headers.host, allowedHosts);
-    const origin = validateOriginHeader(request.headers.origin, allowedHosts);
-    if (!host.ok || !origin.ok) {
+    if (!callerPlaceAllowed(request.headers.host, request.headers.origin)) {
       return sendError(request, reply, new ApiError('forbidden', 'This host or origin may not call the MCP endpoint.'));
     }
     let principal: Principal;
@@ -95,10 +114,28 @@ export function registerMcp(
     };
     reply.hijack();
     reply.raw.setHeader('X-Request-Id', request.id);
+    if (
+      direct &&
+      request.method === 'POST' &&
+      isJsonContentType(request.headers['content-type']) &&
+      (await serveDirect(
+        request.body,
+        request.headers,
+        reply.raw,
+        auth,
+        () => makeServer(caller),
+        (response) => writeResponse(request, reply.raw, response),
+      ))
+    ) {
+      counts.direct += 1;
+      return;
+    }
+    counts.sdk += 1;
     await answer(handler, request, reply.raw, auth);
   };
 
   app.route({ method: ['POST', 'GET', 'DELETE'], url: MCP_PATH, bodyLimit: MCP_BODY_LIMIT, handler: serve });
+  return counts;
 }
 
 /**
@@ -138,6 +175,10 @@ async function answer(
       { status: 500 },
     );
   }
+  await writeResponse(request, res, response);
+}
+
+async function writeResponse(request: FastifyRequest, res: ServerResponse, response: Response): Promise<void> {
   const outHeaders: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     outHeaders[name] = value;
@@ -162,6 +203,25 @@ async function answer(
     // The client went away mid-stream; nothing more to send.
   }
   res.end();
+}
+
+/**
+ * The SDK's Host and Origin checks parse URLs on every call; a service sees few distinct pairs, so
+ * their verdicts are kept (up to a bound, so a flood of made-up hosts cannot grow the map).
+ */
+function rememberVerdicts(
+  check: (host: string | undefined, origin: string | undefined) => boolean,
+): (host: string | undefined, origin: string | undefined) => boolean {
+  const verdicts = new Map<string, boolean>();
+  return (host, origin) => {
+    const key = `${host ?? ''}\n${origin ?? ''}`;
+    let verdict = verdicts.get(key);
+    if (verdict === undefined) {
+      verdict = check(host, origin);
+      if (verdicts.size < 256) verdicts.set(key, verdict);
+    }
+    return verdict;
+  };
 }
 
 async function callTool(

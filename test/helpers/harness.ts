@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { type App, buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
 import { ManualClock } from '../../src/core/clock.ts';
 import { KeyStore } from '../../src/core/keys.ts';
 import { openStore, type Store } from '../../src/db/database.ts';
@@ -26,6 +26,7 @@ export interface Harness {
   origin: string;
   clock: ManualClock;
   store: Store;
+  config: Config;
   app: App;
   alice: TestCreator;
   bob: TestCreator;
@@ -89,6 +90,7 @@ export async function startServer(options: HarnessOptions = {}): Promise<Harness
     origin: address,
     clock,
     store,
+    config,
     app,
     alice: await newCreator('Alice'),
     bob: await newCreator('Bob'),
