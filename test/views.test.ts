@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import pino from 'pino';
 import { type App, buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
+import { openStore } from '../src/db/database.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { type Harness, startServer } from './helpers/harness.ts';
 import { rest } from './helpers/http.ts';
@@ -62,6 +64,27 @@ for (const { dialect, skip } of await testDialects()) {
       assert.equal((await rest(otherBase, key, 'GET', `/guides/${id}/spots?includeArchived=true`)).body.count, 1);
       await rest(h.baseUrl, key, 'DELETE', `/spots/${a}`);
       assert.equal((await rest(otherBase, key, 'GET', `/guides/${id}/spots?includeArchived=true`)).body.count, 0);
+    });
+
+    it('a write committed by another connection to the store (another process) shows at the next read', async () => {
+      const key = h.alice.writeKey;
+      const id = (await rest(h.baseUrl, key, 'POST', '/guides', { name: 'Elsewhere' })).body.productId as string;
+      const elsewhere = await openStore({ databaseUrl: h.config.databaseUrl, dataDir: h.config.dataDir });
+      try {
+        for (let round = 1; round <= 12; round += 1) {
+          assert.equal((await rest(h.baseUrl, key, 'GET', `/guides/${id}`)).status, 200, 'cached first');
+          if (round % 4 === 0 && dialect === 'sqlite') {
+            // A checkpoint starts the write-ahead log over; the next commit must still be seen.
+            await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(elsewhere.db);
+          }
+          await sql`update guides set headline = ${`Round ${round}`}, revision = revision + 1 where id = ${id}`.execute(
+            elsewhere.db,
+          );
+          assert.equal((await rest(h.baseUrl, key, 'GET', `/guides/${id}`)).body.headline, `Round ${round}`);
+        }
+      } finally {
+        await elsewhere.close();
+      }
     });
 
     it('another creator gets the same 404 from a cached view as from a missing guide', async () => {

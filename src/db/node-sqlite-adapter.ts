@@ -1,3 +1,4 @@
+import { closeSync, openSync, readSync } from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 
@@ -9,6 +10,9 @@ function bindable(value: unknown): Bindable {
   return value as Bindable;
 }
 
+/** The first copy of the WAL-index header, at the start of the -shm file. */
+const WAL_INDEX_HEADER_BYTES = 48;
+
 /**
  * Kysely's SqliteDialect speaks to a better-sqlite3-shaped database; this adapts Node's built-in
  * node:sqlite to it. Kysely prepares every query anew, so statements are cached by their SQL text
@@ -17,6 +21,9 @@ function bindable(value: unknown): Bindable {
 export class NodeSqliteAdapter implements SqliteDatabase {
   private readonly db: DatabaseSync;
   private readonly cache = new Map<string, SqliteStatement>();
+  private readonly walIndexFile: string | undefined;
+  private walIndex: number | undefined;
+  private readonly walHeader = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
 
   constructor(file: string) {
     this.db = new DatabaseSync(file);
@@ -25,6 +32,24 @@ export class NodeSqliteAdapter implements SqliteDatabase {
     this.db.exec('PRAGMA journal_mode = WAL');
     this.db.exec('PRAGMA synchronous = NORMAL');
     this.db.exec('PRAGMA foreign_keys = ON');
+    const mode = this.db.prepare('PRAGMA journal_mode').get() as { journal_mode?: string } | undefined;
+    this.walIndexFile = mode?.journal_mode === 'wal' ? `${file}-shm` : undefined;
+  }
+
+  /**
+   * A stamp of the last commit to the database by any connection of any process, or undefined
+   * when this connection cannot tell (a transaction is open on it, or the file is not in WAL mode).
+   * It is the WAL-index header (https://www.sqlite.org/walformat.html), which every commit rewrites
+   * (its change counter, last frame and checksums): while the stamp stands still, nothing was
+   * committed, so whatever a read answered before still holds. One pread, against a query's locks.
+   */
+  commitStamp(): string | undefined {
+    if (this.walIndexFile === undefined || this.db.isTransaction) return undefined;
+    // SQLite makes the file at the connection's first read, and keeps it while the connection is open.
+    this.walIndex ??= existingFile(this.walIndexFile);
+    if (this.walIndex === undefined) return undefined;
+    readSync(this.walIndex, this.walHeader, 0, WAL_INDEX_HEADER_BYTES, 0);
+    return this.walHeader.toString('latin1');
   }
 
   prepare(sql: string): SqliteStatement {
@@ -47,7 +72,16 @@ export class NodeSqliteAdapter implements SqliteDatabase {
 
   close(): void {
     this.cache.clear();
+    if (this.walIndex !== undefined) closeSync(this.walIndex);
     this.db.close();
+  }
+}
+
+function existingFile(path: string): number | undefined {
+  try {
+    return openSync(path, 'r');
+  } catch {
+    return undefined;
   }
 }
 

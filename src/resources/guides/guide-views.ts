@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { notFound } from '../../core/errors.ts';
 import { jsonOf } from '../../core/json.ts';
+import { directReaders } from '../../db/database.ts';
 import { prepared } from '../../db/prepared.ts';
 import type { Database } from '../../db/tables.ts';
 
@@ -24,6 +25,28 @@ const revisionOf = prepared<{ id: string; revision: number }>('guide revision', 
  * reads outside a transaction only: inside one, a view could describe writes that roll back.
  * A guide of another creator is the same 404 as a missing one.
  */
+/**
+ * Revisions read from the store, with the commit stamp they were read under (embedded store only).
+ * While the stamp stands still no connection has committed anything, so the revision still holds
+ * and the query is skipped: the check costs a pread instead of a read transaction's locks.
+ */
+const confirmed = new LRUCache<string, { db: object; stamp: string; row: { id: string; revision: number } }>({
+  max: 10_000,
+});
+
+async function currentRevision(db: Kysely<Database>, creatorId: string, productId: string) {
+  const key = `${productId} ${creatorId}`;
+  // Taken before the query, so that a commit landing in between moves the stamp for next time.
+  const stamp = directReaders.get(db)?.commitStamp();
+  if (stamp !== undefined) {
+    const known = confirmed.get(key);
+    if (known && known.db === db && known.stamp === stamp) return known.row;
+  }
+  const [row] = await revisionOf(db, productId, creatorId);
+  if (row && stamp !== undefined) confirmed.set(key, { db, stamp, row });
+  return row;
+}
+
 export async function viewAtRevision<T extends object>(
   db: Kysely<Database>,
   creatorId: string,
@@ -31,7 +54,7 @@ export async function viewAtRevision<T extends object>(
   view: string,
   build: (guideId: string) => Promise<T>,
 ): Promise<T> {
-  const [row] = await revisionOf(db, productId, creatorId);
+  const row = await currentRevision(db, creatorId, productId);
   if (!row) throw notFound('guide', productId);
   const key = `${row.id}@${row.revision} ${view}`;
   const cached = views.get(key) as T | undefined;
