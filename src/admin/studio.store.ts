@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { newId } from '../core/ids.ts';
 import type { Database, GuidesTable } from '../db/tables.ts';
+import { updateGuideRow } from '../resources/guides/guide-row.ts';
 
 export type GuideStatus = GuidesTable['status'];
 export type StoreReviewStatus = NonNullable<GuidesTable['store_review_status']>;
@@ -25,16 +26,11 @@ export class StudioStore {
     status: GuideStatus,
   ): Promise<{ productId: string; status: GuideStatus; publishedAt: number | null } | undefined> {
     const now = this.now();
-    const result = await this.db
-      .updateTable('guides')
-      .set((eb) => ({
-        status,
-        updated_at: now,
-        revision: eb('revision', '+', 1),
-        ...(status === 'published' ? { published_at: eb.fn.coalesce('published_at', eb.val(now)) } : {}),
-      }))
-      .where('id', '=', guideId)
-      .executeTakeFirst();
+    const result = await updateGuideRow(this.db, guideId, (eb) => ({
+      status,
+      updated_at: now,
+      ...(status === 'published' ? { published_at: eb.fn.coalesce('published_at', eb.val(now)) } : {}),
+    })).executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return undefined;
     const row = await this.db
       .selectFrom('guides')
@@ -52,11 +48,10 @@ export class StudioStore {
     guideId: string,
     visible: boolean,
   ): Promise<{ productId: string; visibleOnStore: boolean } | undefined> {
-    const result = await this.db
-      .updateTable('guides')
-      .set((eb) => ({ visible_on_store: visible ? 1 : 0, updated_at: this.now(), revision: eb('revision', '+', 1) }))
-      .where('id', '=', guideId)
-      .executeTakeFirst();
+    const result = await updateGuideRow(this.db, guideId, () => ({
+      visible_on_store: visible ? 1 : 0,
+      updated_at: this.now(),
+    })).executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return undefined;
     return { productId: guideId, visibleOnStore: visible };
   }
@@ -67,16 +62,11 @@ export class StudioStore {
     status: StoreReviewStatus,
     note: string | null,
   ): Promise<{ productId: string; storeReviewStatus: StoreReviewStatus; storeReviewNote: string | null } | undefined> {
-    const result = await this.db
-      .updateTable('guides')
-      .set((eb) => ({
-        store_review_status: status,
-        store_review_note: note,
-        updated_at: this.now(),
-        revision: eb('revision', '+', 1),
-      }))
-      .where('id', '=', guideId)
-      .executeTakeFirst();
+    const result = await updateGuideRow(this.db, guideId, () => ({
+      store_review_status: status,
+      store_review_note: note,
+      updated_at: this.now(),
+    })).executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return undefined;
     return { productId: guideId, storeReviewStatus: status, storeReviewNote: note };
   }

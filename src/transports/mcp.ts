@@ -114,21 +114,26 @@ export function registerMcp(
     };
     reply.hijack();
     reply.raw.setHeader('X-Request-Id', request.id);
-    if (
-      direct &&
-      request.method === 'POST' &&
-      isJsonContentType(request.headers['content-type']) &&
-      (await serveDirect(
-        request.body,
-        request.headers,
-        reply.raw,
-        auth,
-        () => makeServer(caller),
-        (response) => writeResponse(request, reply.raw, response),
-      ))
-    ) {
-      counts.direct += 1;
-      return;
+    if (direct && request.method === 'POST' && isJsonContentType(request.headers['content-type'])) {
+      try {
+        const answered = await serveDirect(
+          request.body,
+          request.headers,
+          reply.raw,
+          auth,
+          () => makeServer(caller),
+          (response) => writeResponse(request, reply.raw, response),
+        );
+        if (answered) {
+          counts.direct += 1;
+          return;
+        }
+      } catch (err) {
+        request.log.error({ err }, 'MCP direct answer failed');
+        if (reply.raw.headersSent) reply.raw.end();
+        else await writeResponse(request, reply.raw, internalError());
+        return;
+      }
     }
     counts.sdk += 1;
     await answer(handler, request, reply.raw, auth);
@@ -170,12 +175,17 @@ async function answer(
     response = await handler.fetch(web, { authInfo, ...(request.body !== undefined && { parsedBody: request.body }) });
   } catch (err) {
     request.log.error({ err }, 'MCP handler failed');
-    response = Response.json(
-      { jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null },
-      { status: 500 },
-    );
+    response = internalError();
   }
   await writeResponse(request, res, response);
+}
+
+/** What the SDK answers when it fails unexpectedly: a JSON-RPC internal error, cause not disclosed. */
+function internalError(): Response {
+  return Response.json(
+    { jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null },
+    { status: 500 },
+  );
 }
 
 async function writeResponse(request: FastifyRequest, res: ServerResponse, response: Response): Promise<void> {

@@ -8,6 +8,7 @@ import { AreasStore } from '../areas/areas.store.ts';
 import { PropertiesStore, publicProperty } from '../properties/properties.store.ts';
 import { SpotsStore } from '../spots/spots.store.ts';
 import type { Guide, GuideWithCounts, MapRegion } from './guide.schema.ts';
+import { updateGuideRow } from './guide-row.ts';
 import { viewAtRevision } from './guide-views.ts';
 
 type GuideRow = Selectable<GuidesTable> & { creator_slug: string };
@@ -138,11 +139,7 @@ export class GuidesStore {
       set.thumbnail_url = patch.thumbnail?.url ?? null;
     }
     if (patch.region !== undefined) set.region = patch.region === null ? null : json(patch.region);
-    await this.db
-      .updateTable('guides')
-      .set((eb) => ({ ...set, revision: eb('revision', '+', 1) }))
-      .where('id', '=', guideId)
-      .execute();
+    await updateGuideRow(this.db, guideId, () => set).execute();
   }
 
   /** Whether anyone bought the guide: then its spots can no longer be deleted. */
@@ -172,16 +169,11 @@ export class GuidesStore {
       .insertInto('guide_prices')
       .values({ id, guide_id: guideId, amount_minor: amountMinor, currency, created_at: createdAt })
       .execute();
-    await this.db
-      .updateTable('guides')
-      .set((eb) => ({
-        pricing_currency: currency,
-        updated_at: now,
-        last_api_write_at: now,
-        revision: eb('revision', '+', 1),
-      }))
-      .where('id', '=', guideId)
-      .execute();
+    await updateGuideRow(this.db, guideId, () => ({
+      pricing_currency: currency,
+      updated_at: now,
+      last_api_write_at: now,
+    })).execute();
     return id;
   }
 

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { Database, PropertyDefsTable } from '../../db/tables.ts';
+import { updateGuideRow } from '../guides/guide-row.ts';
 import type { Property, PropertyKind, PropertyOption } from './property.schema.ts';
 
 export interface OwnedProperty extends Property {
@@ -91,16 +92,11 @@ export class PropertiesStore {
   /** The guide's schema version after one more change, written to the guide. */
   async bumpSchemaVersion(guideId: string): Promise<number> {
     const now = this.now();
-    await this.db
-      .updateTable('guides')
-      .set((eb) => ({
-        property_schema_version: eb('property_schema_version', '+', 1),
-        revision: eb('revision', '+', 1),
-        updated_at: now,
-        last_api_write_at: now,
-      }))
-      .where('id', '=', guideId)
-      .execute();
+    await updateGuideRow(this.db, guideId, (eb) => ({
+      property_schema_version: eb('property_schema_version', '+', 1),
+      updated_at: now,
+      last_api_write_at: now,
+    })).execute();
     return this.schemaVersion(guideId);
   }
 

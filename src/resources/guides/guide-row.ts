@@ -1,0 +1,15 @@
+import type { ExpressionBuilder, Kysely, UpdateObject } from 'kysely';
+import type { Database } from '../../db/tables.ts';
+
+type GuideChanges = (eb: ExpressionBuilder<Database, 'guides'>) => UpdateObject<Database, 'guides'>;
+
+/**
+ * Every update of a guide row, by any resource or the admin command line, goes through here: it
+ * moves the guide's revision, which cached views are keyed by, so no writer can forget to.
+ */
+export function updateGuideRow(db: Kysely<Database>, guideId: string, changes: GuideChanges) {
+  return db
+    .updateTable('guides')
+    .set((eb) => ({ ...changes(eb), revision: eb('revision', '+', 1) }))
+    .where('id', '=', guideId);
+}
