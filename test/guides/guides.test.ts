@@ -157,6 +157,44 @@ for (const { dialect, skip } of await testDialects()) {
           }
         });
 
+        it('list_guides gives each guide its own areas, properties, spot count and price', async () => {
+          const dana = await h.newCreator(`Dana ${t}`);
+          const api = apiFor(h, t, dana.writeKey);
+          try {
+            const lakes = (await api.call('create_guide', { name: 'Lakes' })).body.productId as string;
+            const peaks = (await api.call('create_guide', { name: 'Peaks' })).body.productId as string;
+            const empty = (await api.call('create_guide', { name: 'Empty' })).body.productId as string;
+            assertOk(await api.call('set_area', { productId: lakes, name: 'North shore' }));
+            assertOk(await api.call('set_area', { productId: peaks, name: 'East ridge' }));
+            assertOk(await api.call('set_area', { productId: peaks, name: 'West ridge' }));
+            assertOk(
+              await api.call('create_property', { productId: lakes, label: 'Swimming', key: 'swim', kind: 'checkbox' }),
+              201,
+            );
+            assertOk(await api.call('create_spot', { productId: peaks, name: 'Summit' }), 201);
+            assertOk(await api.call('set_guide_price', { productId: lakes, amountMinor: 1900, currency: 'eur' }));
+            const listed = (await api.call('list_guides')).body.guides as Array<Record<string, unknown>>;
+            for (const productId of [lakes, peaks, empty]) {
+              const { chapterCount: _c, photoCount: _p, ...record } = (await api.call('get_guide', { productId })).body;
+              assert.deepEqual(
+                listed.find((g) => g.productId === productId),
+                record,
+              );
+            }
+            const named = (name: string) => listed.find((g) => g.name === name) as any;
+            assert.deepEqual(
+              named('Peaks').areas.map((a: { name: string }) => a.name),
+              ['East ridge', 'West ridge'],
+            );
+            assert.equal(named('Peaks').spotCount, 1);
+            assert.equal(named('Lakes').properties.length, 1);
+            assert.equal(named('Lakes').price.amountMinor, 1900);
+            assert.deepEqual(named('Empty').areas, []);
+          } finally {
+            await api.close();
+          }
+        });
+
         it('update_guide changes only the fields sent and stamps the injected clock', async () => {
           h.clock.set('2026-11-25T07:00:00Z');
           const g = (await create({ name: `${t} Patchable` })).body;

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { groupedBy } from '../../db/grouped.ts';
 import type { AreasTable, Database } from '../../db/tables.ts';
 import type { Area, AreaFields } from './area.schema.ts';
 
@@ -104,13 +105,19 @@ export class AreasStore {
   }
 
   async listForGuide(guideId: string): Promise<Area[]> {
+    return (await this.listForGuides([guideId])).get(guideId) ?? [];
+  }
+
+  /** The areas of several guides in one query, each guide's in order. */
+  async listForGuides(guideIds: string[]): Promise<Map<string, Area[]>> {
+    if (guideIds.length === 0) return new Map();
     const rows = await this.db
       .selectFrom('areas')
       .selectAll()
-      .where('guide_id', '=', guideId)
+      .where('guide_id', 'in', guideIds)
       .orderBy('position')
       .orderBy('id')
       .execute();
-    return rows.map(toArea);
+    return groupedBy(guideIds, rows, (row) => row.guide_id, toArea);
   }
 }

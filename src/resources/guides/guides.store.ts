@@ -205,21 +205,19 @@ export class GuidesStore {
   private async views(rows: GuideRow[], urls: Urls): Promise<Guide[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
-    const [prices, spotCounts] = await Promise.all([
+    const [prices, spotCounts, areas, properties] = await Promise.all([
       this.latestPrices(ids),
       new SpotsStore(this.db, this.now).countByGuide(ids),
+      new AreasStore(this.db, this.now).listForGuides(ids),
+      new PropertiesStore(this.db, this.now).listForGuides(ids),
     ]);
-    const properties = new PropertiesStore(this.db, this.now);
-    const areas = new AreasStore(this.db, this.now);
-    return Promise.all(
-      rows.map(async (row) =>
-        toGuide(row, urls, {
-          price: prices.get(row.id) ?? null,
-          areas: await areas.listForGuide(row.id),
-          properties: (await properties.listForGuide(row.id)).map(publicProperty),
-          spotCount: spotCounts.get(row.id) ?? 0,
-        }),
-      ),
+    return rows.map((row) =>
+      toGuide(row, urls, {
+        price: prices.get(row.id) ?? null,
+        areas: areas.get(row.id) ?? [],
+        properties: (properties.get(row.id) ?? []).map(publicProperty),
+        spotCount: spotCounts.get(row.id) ?? 0,
+      }),
     );
   }
 

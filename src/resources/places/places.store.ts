@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { groupedBy } from '../../db/grouped.ts';
 import type { Database, FacilitiesTable } from '../../db/tables.ts';
 import type { Place } from './place.schema.ts';
 import type { PlaceState } from './place-writer.ts';
@@ -92,8 +93,7 @@ export class PlacesStore {
   }
 
   private async spotKeysOf(facilityIds: readonly string[]): Promise<Map<string, string[]>> {
-    const byPlace = new Map<string, string[]>(facilityIds.map((id) => [id, []]));
-    if (facilityIds.length === 0) return byPlace;
+    if (facilityIds.length === 0) return new Map();
     const rows = await this.db
       .selectFrom('facility_spots')
       .innerJoin('spots', 'spots.id', 'facility_spots.spot_id')
@@ -101,8 +101,12 @@ export class PlacesStore {
       .where('facility_spots.facility_id', 'in', facilityIds)
       .orderBy('facility_spots.position')
       .execute();
-    for (const row of rows) byPlace.get(row.facility_id)?.push(row.spot_key);
-    return byPlace;
+    return groupedBy(
+      facilityIds,
+      rows,
+      (row) => row.facility_id,
+      (row) => row.spot_key,
+    );
   }
 
   async parentOf(guideId: string, facilityId: string): Promise<{ insideId: string | null } | undefined> {

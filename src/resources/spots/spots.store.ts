@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { groupedBy } from '../../db/grouped.ts';
 import type { Database, SpotsTable } from '../../db/tables.ts';
 import type { CustomValues } from '../properties/custom-values.ts';
 import type { Spot } from './spot.schema.ts';
@@ -220,8 +221,7 @@ export class SpotsStore {
 
   /** The keys of the spots pointing at each area, in guide order. */
   async keysByArea(guideId: string, areaIds: readonly string[]): Promise<Map<string, string[]>> {
-    const byArea = new Map<string, string[]>(areaIds.map((id) => [id, []]));
-    if (areaIds.length === 0) return byArea;
+    if (areaIds.length === 0) return new Map();
     const rows = await this.db
       .selectFrom('spots')
       .select(['area_id', 'spot_key'])
@@ -231,7 +231,11 @@ export class SpotsStore {
       .orderBy('created_at')
       .orderBy('id')
       .execute();
-    for (const row of rows) byArea.get(row.area_id as string)?.push(row.spot_key);
-    return byArea;
+    return groupedBy(
+      areaIds,
+      rows,
+      (row) => row.area_id as string,
+      (row) => row.spot_key,
+    );
   }
 }
