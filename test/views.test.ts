@@ -5,7 +5,7 @@ import pino from 'pino';
 import { type App, buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openStore } from '../src/db/database.ts';
-import { testDialects } from './helpers/dialects.ts';
+import { testDialects, whileNoSchemaIsDropped } from './helpers/dialects.ts';
 import { type Harness, startServer } from './helpers/harness.ts';
 import { rest } from './helpers/http.ts';
 
@@ -69,7 +69,9 @@ for (const { dialect, skip } of await testDialects()) {
     it('a write committed by another connection to the store (another process) shows at the next read', async () => {
       const key = h.alice.writeKey;
       const id = (await rest(h.baseUrl, key, 'POST', '/guides', { name: 'Elsewhere' })).body.productId as string;
-      const elsewhere = await openStore({ databaseUrl: h.config.databaseUrl, dataDir: h.config.dataDir });
+      const elsewhere = await whileNoSchemaIsDropped(h.config.databaseUrl, () =>
+        openStore({ databaseUrl: h.config.databaseUrl, dataDir: h.config.dataDir }),
+      );
       try {
         for (let round = 1; round <= 12; round += 1) {
           assert.equal((await rest(h.baseUrl, key, 'GET', `/guides/${id}`)).status, 200, 'cached first');

@@ -41,6 +41,26 @@ export async function testDialects(): Promise<Array<{ dialect: TestDialect; skip
   return out;
 }
 
+/**
+ * Kysely's migrator lists every table of the database, naming each table's schema; a schema that
+ * another test process drops meanwhile makes that listing fail ("schema ... does not exist").
+ * Opening a store holds this lock shared; dropping a schema holds it alone.
+ */
+const SCHEMA_DROP_LOCK = 4_242_001;
+
+/** Runs `open` (which migrates a PostgreSQL store) while no test process drops a schema. */
+export async function whileNoSchemaIsDropped<T>(databaseUrl: string | undefined, open: () => Promise<T>): Promise<T> {
+  if (databaseUrl === undefined) return open();
+  const guard = new pg.Client({ connectionString: POSTGRES_URL });
+  await guard.connect();
+  try {
+    await guard.query('select pg_advisory_lock_shared($1)', [SCHEMA_DROP_LOCK]);
+    return await open();
+  } finally {
+    await guard.end();
+  }
+}
+
 /** A schema of its own per server, so test files can run side by side on one database. */
 export async function freshPostgresSchema(): Promise<{ url: string; drop(): Promise<void> }> {
   const schema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
@@ -55,6 +75,7 @@ export async function freshPostgresSchema(): Promise<{ url: string; drop(): Prom
     async drop() {
       const c = new pg.Client({ connectionString: POSTGRES_URL });
       await c.connect();
+      await c.query('select pg_advisory_lock($1)', [SCHEMA_DROP_LOCK]);
       await c.query(`drop schema if exists ${schema} cascade`);
       await c.end();
     },

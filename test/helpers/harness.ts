@@ -8,7 +8,7 @@ import { ManualClock } from '../../src/core/clock.ts';
 import { KeyStore } from '../../src/core/keys.ts';
 import { openStore, type Store } from '../../src/db/database.ts';
 import { CreatorsStore } from '../../src/resources/profile/creators.store.ts';
-import { freshPostgresSchema, type TestDialect } from './dialects.ts';
+import { freshPostgresSchema, type TestDialect, whileNoSchemaIsDropped } from './dialects.ts';
 
 export interface TestCreator {
   creatorId: string;
@@ -59,7 +59,9 @@ export async function startServer(options: HarnessOptions = {}): Promise<Harness
     ...options.env,
   });
   const clock = new ManualClock(options.now ?? '2026-11-23T10:00:00Z');
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const store = await whileNoSchemaIsDropped(config.databaseUrl, () =>
+    openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
+  );
   const app = buildApp({ config, store, clock, logger: pino({ level: 'silent' }) });
   const address = await app.listen('127.0.0.1', 0);
   const keys = new KeyStore(store.db, clock);
