@@ -1,18 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import {
   type Answer,
-  type Api,
   apiFor,
   assertError,
   assertOk,
   guideOf,
   newGuide,
-  type Transport,
   transports,
+  useServer,
 } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { type Harness, startServer } from '../helpers/harness.ts';
 
 const fullArea = {
   name: 'Triglav National Park',
@@ -37,16 +35,8 @@ const fullArea = {
 
 for (const { dialect, skip } of await testDialects()) {
   describe(`areas: set_area, list_areas, delete_area (${dialect})`, { skip }, () => {
-    let h: Harness;
-    const apis = {} as Record<Transport, Api>;
-    before(async () => {
-      h = await startServer({ dialect });
-      for (const t of transports) apis[t] = apiFor(h, t, h.alice.writeKey);
-    });
-    after(async () => {
-      for (const t of transports) await apis[t]?.close();
-      await h?.close();
-    });
+    const suite = useServer({ dialect });
+    const apis = suite.apis;
 
     it('holds at most 50 areas: the 51st is invalid_request over REST and MCP, replacing still works', async () => {
       const guide = await newGuide(apis.rest, 'fifty');
@@ -86,7 +76,7 @@ for (const { dialect, skip } of await testDialects()) {
         };
 
         it('creates an area: created true, AreaWithSpots with spotKeys [], listed and on the guide', async () => {
-          h.clock.set('2026-11-23T10:00:00Z');
+          suite.h.clock.set('2026-11-23T10:00:00Z');
           const a = await setArea(fullArea);
           assertOk(a);
           assert.equal(a.body.productId, productId);
@@ -97,7 +87,7 @@ for (const { dialect, skip } of await testDialects()) {
           assert.deepEqual(rest, { ...fullArea, fees: [{ ...fullArea.fees[0] }] });
           assert.equal('warnings' in a.body, false);
 
-          h.clock.advance(1); // list_areas is oldest first; one ms apart keeps the order certain
+          suite.h.clock.advance(1); // list_areas is oldest first; one ms apart keeps the order certain
           const minimal = await setArea({ name: 'Bare' });
           assertOk(minimal);
           assert.deepEqual(minimal.body.area, {
@@ -126,7 +116,7 @@ for (const { dialect, skip } of await testDialects()) {
 
         it('replaces an area whole: fields left out are cleared, status included; created false', async () => {
           const id = (await setArea(fullArea)).body.area.id;
-          h.clock.set('2026-11-24T08:00:00Z');
+          suite.h.clock.set('2026-11-24T08:00:00Z');
           const a = await setArea({ areaId: id, name: 'Renamed' });
           assertOk(a);
           assert.equal(a.body.created, false);
@@ -174,7 +164,7 @@ for (const { dialect, skip } of await testDialects()) {
           assertError(await setArea({ areaId: foreign, name: 'Hijack' }), 'not_found');
           assertError(await call('delete_area', { productId, areaId: foreign }), 'not_found');
           assert.equal((await listAreas(other)).areas[0].name, 'Other guide area');
-          const bob = apiFor(h, 'rest', h.bob.writeKey);
+          const bob = apiFor(suite.h, 'rest', suite.h.bob.writeKey);
           const bobGuide = await newGuide(bob, 'Bob');
           const bobArea = (await bob.call('set_area', { productId: bobGuide, name: 'Bob area' })).body.area.id;
           assertError(await setArea({ areaId: bobArea, name: 'Hijack' }), 'not_found');
@@ -288,7 +278,7 @@ for (const { dialect, skip } of await testDialects()) {
         it('spotKeys of the spots pointing at it, in the reply, in list_areas; list_spots filters by areaId', async () => {
           const guide = await newGuide(apis[t], `${t} area spots`);
           const lake = (await setArea({ name: 'Lake' }, guide)).body.area.id;
-          h.clock.advance(1);
+          suite.h.clock.advance(1);
           const hills = (await setArea({ name: 'Hills' }, guide)).body.area.id;
           for (const [spotKey, areaId] of [
             ['shore', lake],
@@ -341,7 +331,7 @@ for (const { dialect, skip } of await testDialects()) {
           const other = (await call('create_spot', { productId: guide, name: 'Other', areaId: kept })).body;
           const spotBefore = (await call('get_spot', { spotId: spot.spotId })).body;
           const otherBefore = (await call('get_spot', { spotId: other.spotId })).body;
-          h.clock.set('2026-11-25T12:00:00Z');
+          suite.h.clock.set('2026-11-25T12:00:00Z');
           const del = await call('delete_area', { productId: guide, areaId: doomed });
           assertOk(del);
           assert.deepEqual(del.body, { ok: true, productId: guide, areaId: doomed, deleted: true });
@@ -370,7 +360,7 @@ for (const { dialect, skip } of await testDialects()) {
         });
 
         it('a read-only key lists areas but cannot set or delete them', async () => {
-          const ro = apiFor(h, t, h.alice.readKey);
+          const ro = apiFor(suite.h, t, suite.h.alice.readKey);
           try {
             const id = (await setArea({ name: 'RO' })).body.area.id;
             assertError(await ro.call('set_area', { productId, name: 'No' }), 'api_scope_required');

@@ -1,21 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { type Api, apiFor, assertError, assertOk, type Transport, transports } from '../helpers/api.ts';
+import { describe, it } from 'node:test';
+import { apiFor, assertError, assertOk, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { type Harness, startServer } from '../helpers/harness.ts';
 
 for (const { dialect, skip } of await testDialects()) {
   describe(`guides: set_guide_region and set_guide_price (${dialect})`, { skip }, () => {
-    let h: Harness;
-    const apis = {} as Record<Transport, Api>;
-    before(async () => {
-      h = await startServer({ dialect });
-      for (const t of transports) apis[t] = apiFor(h, t, h.alice.writeKey);
-    });
-    after(async () => {
-      for (const t of transports) await apis[t]?.close();
-      await h?.close();
-    });
+    const suite = useServer({ dialect });
+    const apis = suite.apis;
 
     for (const t of transports) {
       describe(`over ${t}`, () => {
@@ -39,7 +30,7 @@ for (const { dialect, skip } of await testDialects()) {
 
         it('set_guide_region stores the region; get_guide reads it back; the write is stamped', async () => {
           const id = await newGuide('Region');
-          h.clock.set('2026-12-02T12:00:00Z');
+          suite.h.clock.set('2026-12-02T12:00:00Z');
           const a = await region(id, full);
           assertOk(a);
           assert.equal(a.body.ok, true);
@@ -152,13 +143,17 @@ for (const { dialect, skip } of await testDialects()) {
             });
           }
           assert.equal(ids.size, amounts.length, 'every change mints a new productPriceId');
-          const rows = await h.store.db.selectFrom('guide_prices').select('id').where('guide_id', '=', id).execute();
+          const rows = await suite.h.store.db
+            .selectFrom('guide_prices')
+            .select('id')
+            .where('guide_id', '=', id)
+            .execute();
           assert.equal(rows.length, amounts.length, 'price rows are immutable: one per change');
         });
 
         it('set_guide_price: a creator without the current agreement gets 409 agreement_outdated', async () => {
-          const carol = await h.newCreator(`Carol ${t}`, { agreementAccepted: false });
-          const api = apiFor(h, t, carol.writeKey);
+          const carol = await suite.h.newCreator(`Carol ${t}`, { agreementAccepted: false });
+          const api = apiFor(suite.h, t, carol.writeKey);
           try {
             const id = (await api.call('create_guide', { name: 'Unpriced' })).body.productId;
             assertError(
@@ -166,7 +161,11 @@ for (const { dialect, skip } of await testDialects()) {
               'agreement_outdated',
             );
             assert.equal((await api.call('get_guide', { productId: id })).body.price, null);
-            const rows = await h.store.db.selectFrom('guide_prices').select('id').where('guide_id', '=', id).execute();
+            const rows = await suite.h.store.db
+              .selectFrom('guide_prices')
+              .select('id')
+              .where('guide_id', '=', id)
+              .execute();
             assert.equal(rows.length, 0);
           } finally {
             await api.close();
@@ -175,7 +174,7 @@ for (const { dialect, skip } of await testDialects()) {
 
         it('set_guide_price needs the write scope', async () => {
           const id = await newGuide('Scoped');
-          const ro = apiFor(h, t, h.alice.readKey);
+          const ro = apiFor(suite.h, t, suite.h.alice.readKey);
           try {
             assertError(
               await ro.call('set_guide_price', { productId: id, amountMinor: 2900, currency: 'usd' }),

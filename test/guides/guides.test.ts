@@ -1,28 +1,19 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { type Api, apiFor, assertError, assertOk, type Transport, transports } from '../helpers/api.ts';
+import { describe, it } from 'node:test';
+import { apiFor, assertError, assertOk, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { type Harness, startServer } from '../helpers/harness.ts';
 
 for (const { dialect, skip } of await testDialects()) {
   describe(`guides: create, get, list, update (${dialect})`, { skip }, () => {
-    let h: Harness;
-    const apis = {} as Record<Transport, Api>;
-    before(async () => {
-      h = await startServer({ dialect });
-      for (const t of transports) apis[t] = apiFor(h, t, h.alice.writeKey);
-    });
-    after(async () => {
-      for (const t of transports) await apis[t]?.close();
-      await h?.close();
-    });
+    const suite = useServer({ dialect });
+    const apis = suite.apis;
 
     for (const t of transports) {
       describe(`over ${t}`, () => {
         const create = (args: Record<string, unknown>) => apis[t].call('create_guide', args);
 
         it('create_guide answers 201 with every default of a new guide', async () => {
-          h.clock.set('2026-11-23T10:00:00Z');
+          suite.h.clock.set('2026-11-23T10:00:00Z');
           const a = await create({ name: `${t} Defaults` });
           assertOk(a, 201);
           const g = a.body;
@@ -77,7 +68,7 @@ for (const { dialect, skip } of await testDialects()) {
           assertError(await create({ name: 'Other', slug: `${t}-my-trip` }), 'invalid_request');
           assertError(await create({ name: 'Other', slug: `${t}-MY-TRIP` }), 'invalid_request');
           // Slugs are unique per creator: Bob may use the same one.
-          const bob = apiFor(h, t, h.bob.writeKey);
+          const bob = apiFor(suite.h, t, suite.h.bob.writeKey);
           try {
             const b = await bob.call('create_guide', { name: 'Bob', slug: `${t}-my-trip` });
             assertOk(b, 201);
@@ -112,22 +103,22 @@ for (const { dialect, skip } of await testDialects()) {
           const { chapterCount: _c, photoCount: _p, ...rest } = a.body;
           assert.deepEqual(rest, created);
           assertError(await apis[t].call('get_guide', { productId: 'gd_doesnotexist' }), 'not_found');
-          const bob = apiFor(h, 'rest', h.bob.writeKey);
+          const bob = apiFor(suite.h, 'rest', suite.h.bob.writeKey);
           const bobs = (await bob.call('create_guide', { name: 'Bob private' })).body;
           assertError(await apis[t].call('get_guide', { productId: bobs.productId }), 'not_found');
         });
 
         it('list_guides: own guides only, status filter, newest-changed first', async () => {
-          const carol = await h.newCreator(`Carol ${t}`);
-          const api = apiFor(h, t, carol.writeKey);
+          const carol = await suite.h.newCreator(`Carol ${t}`);
+          const api = apiFor(suite.h, t, carol.writeKey);
           try {
-            h.clock.set('2026-11-24T09:00:00Z');
+            suite.h.clock.set('2026-11-24T09:00:00Z');
             const g1 = (await api.call('create_guide', { name: 'First' })).body;
-            h.clock.advance(1000);
+            suite.h.clock.advance(1000);
             const g2 = (await api.call('create_guide', { name: 'Second' })).body;
-            h.clock.advance(1000);
+            suite.h.clock.advance(1000);
             const g3 = (await api.call('create_guide', { name: 'Third' })).body;
-            h.clock.advance(1000);
+            suite.h.clock.advance(1000);
             assertOk(await api.call('update_guide', { productId: g1.productId, headline: 'Touched last' }));
             const all = await api.call('list_guides');
             assertOk(all);
@@ -138,7 +129,11 @@ for (const { dialect, skip } of await testDialects()) {
             );
             assert.equal(all.body.guides[0].headline, 'Touched last');
             // A studio move archives one guide; the filter sees it.
-            await h.store.db.updateTable('guides').set({ status: 'archived' }).where('id', '=', g2.productId).execute();
+            await suite.h.store.db
+              .updateTable('guides')
+              .set({ status: 'archived' })
+              .where('id', '=', g2.productId)
+              .execute();
             const archived = await api.call('list_guides', { status: 'archived' });
             assert.deepEqual(
               archived.body.guides.map((g: { productId: string }) => g.productId),
@@ -158,8 +153,8 @@ for (const { dialect, skip } of await testDialects()) {
         });
 
         it('list_guides gives each guide its own areas, properties, spot count and price', async () => {
-          const dana = await h.newCreator(`Dana ${t}`);
-          const api = apiFor(h, t, dana.writeKey);
+          const dana = await suite.h.newCreator(`Dana ${t}`);
+          const api = apiFor(suite.h, t, dana.writeKey);
           try {
             const lakes = (await api.call('create_guide', { name: 'Lakes' })).body.productId as string;
             const peaks = (await api.call('create_guide', { name: 'Peaks' })).body.productId as string;
@@ -196,10 +191,10 @@ for (const { dialect, skip } of await testDialects()) {
         });
 
         it('update_guide changes only the fields sent and stamps the injected clock', async () => {
-          h.clock.set('2026-11-25T07:00:00Z');
+          suite.h.clock.set('2026-11-25T07:00:00Z');
           const g = (await create({ name: `${t} Patchable` })).body;
           const id = g.productId;
-          h.clock.set('2026-12-01T08:30:00.123Z');
+          suite.h.clock.set('2026-12-01T08:30:00.123Z');
           const first = await apis[t].call('update_guide', {
             productId: id,
             headline: 'Best lakes',
@@ -210,7 +205,7 @@ for (const { dialect, skip } of await testDialects()) {
           assert.equal(first.body.updatedAt, Date.parse('2026-12-01T08:30:00.123Z'));
           assert.equal(first.body.lastApiWriteAt, Date.parse('2026-12-01T08:30:00.123Z'));
           assert.equal(first.body.createdAt, Date.parse('2026-11-25T07:00:00Z'));
-          h.clock.advance(60_000);
+          suite.h.clock.advance(60_000);
           const second = await apis[t].call('update_guide', { productId: id, reviewsShown: false });
           assertOk(second);
           assert.equal(second.body.reviewsShown, false);
@@ -282,7 +277,7 @@ for (const { dialect, skip } of await testDialects()) {
             true,
           );
           assertError(await apis[t].call('update_guide', { productId: id, reviewsShown: 'yes' }), 'invalid_argument');
-          await h.store.db
+          await suite.h.store.db
             .updateTable('guides')
             .set({ thumbnail_media_id: 'md_x', thumbnail_url: 'https://cdn.example/t.jpg' })
             .where('id', '=', id)
@@ -302,7 +297,7 @@ for (const { dialect, skip } of await testDialects()) {
         });
 
         it('a read-only key cannot write', async () => {
-          const ro = apiFor(h, t, h.alice.readKey);
+          const ro = apiFor(suite.h, t, suite.h.alice.readKey);
           try {
             assertError(await ro.call('create_guide', { name: 'Nope' }), 'api_scope_required');
             assertOk(await ro.call('list_guides'));

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
 import { errorCatalogue } from '../../src/core/errors.ts';
-import type { Harness } from './harness.ts';
+import { type Harness, type HarnessOptions, startServer } from './harness.ts';
 import { rest } from './http.ts';
 import { callTool, mcpClient } from './mcp.ts';
 
@@ -96,3 +97,27 @@ export async function recordPurchase(h: Harness, guideId: string): Promise<void>
 
 /** Rate limits out of the way of a test that makes many calls with one key. */
 export const noRateLimits = { RATE_LIMIT_KEY_PER_MINUTE: '1000000', RATE_LIMIT_CREATOR_PER_HOUR: '10000000' };
+
+export interface ServerSuite {
+  /** The suite's server; set once its `before` ran. */
+  readonly h: Harness;
+  /** A client per transport with Alice's write key. */
+  readonly apis: Record<Transport, Api>;
+}
+
+/**
+ * For the enclosing suite: a server and a client per transport with Alice's write key. Registers
+ * the suite's `before` and `after`.
+ */
+export function useServer(options: HarnessOptions): ServerSuite {
+  const suite = { apis: {} } as { h: Harness; apis: Record<Transport, Api> };
+  before(async () => {
+    suite.h = await startServer(options);
+    for (const t of transports) suite.apis[t] = apiFor(suite.h, t, suite.h.alice.writeKey);
+  });
+  after(async () => {
+    for (const t of transports) await suite.apis[t]?.close();
+    await suite.h?.close();
+  });
+  return suite;
+}

@@ -1,33 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import {
-  type Answer,
-  type Api,
-  apiFor,
-  assertError,
-  assertOk,
-  newGuide,
-  type Transport,
-  transports,
-} from '../helpers/api.ts';
+import { before, describe, it } from 'node:test';
+import { type Answer, assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { type Harness, startServer } from '../helpers/harness.ts';
 import { fullPlace } from './fixtures.ts';
 
 const warningsOf = (a: Answer): string[] => a.body.warnings ?? [];
 
 for (const { dialect, skip } of await testDialects()) {
   describe(`places: fields, sub-objects, warnings, PATCH (${dialect})`, { skip }, () => {
-    let h: Harness;
-    const apis = {} as Record<Transport, Api>;
-    before(async () => {
-      h = await startServer({ dialect });
-      for (const t of transports) apis[t] = apiFor(h, t, h.alice.writeKey);
-    });
-    after(async () => {
-      for (const t of transports) await apis[t]?.close();
-      await h?.close();
-    });
+    const suite = useServer({ dialect });
+    const apis = suite.apis;
 
     for (const t of transports) {
       describe(`over ${t}`, () => {
@@ -62,7 +44,7 @@ for (const { dialect, skip } of await testDialects()) {
         };
 
         it('stores every field as sent; unsent fields stay on update', async () => {
-          h.clock.set('2026-11-23T10:00:00Z');
+          suite.h.clock.set('2026-11-23T10:00:00Z');
           const a = await apis[t].call('create_facility', { productId, ...fullPlace });
           assertOk(a, 201);
           const { facilityId, createdAt, updatedAt, timeZone, spotKeys, insideId, warnings, ...rest } = a.body;
@@ -71,7 +53,7 @@ for (const { dialect, skip } of await testDialects()) {
           assert.deepEqual([spotKeys, insideId], [[], null]);
           assert.equal(warnings.length, 1, 'only gatewayTown is worth a look');
           assert.match(warnings[0], /gatewayTown/);
-          h.clock.set('2026-11-24T10:00:00Z');
+          suite.h.clock.set('2026-11-24T10:00:00Z');
           const u = await update(facilityId, { name: 'Renamed ferry' });
           assertOk(u);
           assert.equal(u.body.updatedAt, Date.parse('2026-11-24T10:00:00Z'));

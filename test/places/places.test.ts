@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { type Api, apiFor, assertError, assertOk, newGuide, type Transport, transports } from '../helpers/api.ts';
+import { before, describe, it } from 'node:test';
+import { apiFor, assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { type Harness, startServer } from '../helpers/harness.ts';
 
 /** Sub-types by kind as the specification lists them; the default is named separately. */
 const typesByKind: Record<string, { types: string[]; default: string }> = {
@@ -45,16 +44,8 @@ const ids = (places: Array<{ facilityId: string }>) => places.map((p) => p.facil
 
 for (const { dialect, skip } of await testDialects()) {
   describe(`places: create, list, delete, nesting, spotKeys (${dialect})`, { skip }, () => {
-    let h: Harness;
-    const apis = {} as Record<Transport, Api>;
-    before(async () => {
-      h = await startServer({ dialect });
-      for (const t of transports) apis[t] = apiFor(h, t, h.alice.writeKey);
-    });
-    after(async () => {
-      for (const t of transports) await apis[t]?.close();
-      await h?.close();
-    });
+    const suite = useServer({ dialect });
+    const apis = suite.apis;
 
     it('spotKeys: 200 fit, 201 are refused over REST and MCP', async () => {
       const guide = await newGuide(apis.rest, 'Two hundred');
@@ -101,7 +92,7 @@ for (const { dialect, skip } of await testDialects()) {
         };
 
         it('create_facility with kind and name only: 201 with every default', async () => {
-          h.clock.set('2026-11-23T10:00:00Z');
+          suite.h.clock.set('2026-11-23T10:00:00Z');
           const a = await create({ kind: 'hut', name: 'Koča na Kredarici' });
           assertOk(a, 201);
           const { facilityId, ...place } = a.body;
@@ -226,7 +217,7 @@ for (const { dialect, skip } of await testDialects()) {
           const other = await newGuide(apis[t], `${t} other places`);
           const elsewhere = (await create({ kind: 'hut', name: 'Elsewhere' }, other)).body.facilityId;
           assertError(await update(lone, { insideId: elsewhere }), 'invalid_request', 'insideId');
-          const bob = apiFor(h, 'rest', h.bob.writeKey);
+          const bob = apiFor(suite.h, 'rest', suite.h.bob.writeKey);
           const bobGuide = await newGuide(bob, 'Bob places');
           const bobs = (await bob.call('create_facility', { productId: bobGuide, kind: 'hut', name: 'Bob' })).body;
           assertError(await update(lone, { insideId: bobs.facilityId }), 'invalid_request', 'insideId');
@@ -308,7 +299,7 @@ for (const { dialect, skip } of await testDialects()) {
           const spot = (await call('create_spot', { productId: guide, spotKey: 'lake', name: 'Lake' })).body;
           const place = (await create({ kind: 'hut', name: 'Gone', spotKeys: ['lake'] }, guide)).body.facilityId;
           const keep = (await create({ kind: 'hut', name: 'Kept', spotKeys: ['lake'] }, guide)).body.facilityId;
-          h.clock.set('2026-11-26T09:00:00Z');
+          suite.h.clock.set('2026-11-26T09:00:00Z');
           assertOk(await call('delete_facility', { facilityId: place }));
           assertError(await call('delete_facility', { facilityId: place }), 'not_found');
           assertError(await update(place, { name: 'Back' }), 'not_found');
@@ -321,7 +312,7 @@ for (const { dialect, skip } of await testDialects()) {
         });
 
         it('a read-only key lists places but cannot write them', async () => {
-          const ro = apiFor(h, t, h.alice.readKey);
+          const ro = apiFor(suite.h, t, suite.h.alice.readKey);
           try {
             const id = (await create({ kind: 'hut', name: 'RO' })).body.facilityId;
             assertError(await ro.call('create_facility', { productId, kind: 'hut', name: 'No' }), 'api_scope_required');

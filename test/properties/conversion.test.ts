@@ -1,17 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import {
-  type Api,
-  apiFor,
-  assertError,
-  assertOk,
-  guideOf,
-  newGuide,
-  type Transport,
-  transports,
-} from '../helpers/api.ts';
+import { describe, it } from 'node:test';
+import { apiFor, assertError, assertOk, guideOf, newGuide, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { type Harness, startServer } from '../helpers/harness.ts';
 
 const kinds = ['shortLabel', 'longSection', 'number', 'date', 'checkbox', 'singleSelect'] as const;
 const allowed = new Set([
@@ -24,16 +14,8 @@ const options = [{ label: 'Lake' }, { label: 'Peak' }, { label: 'Gorge' }];
 
 for (const { dialect, skip } of await testDialects()) {
   describe(`properties: convert_property along the conversion table (${dialect})`, { skip }, () => {
-    let h: Harness;
-    const apis = {} as Record<Transport, Api>;
-    before(async () => {
-      h = await startServer({ dialect });
-      for (const t of transports) apis[t] = apiFor(h, t, h.alice.writeKey);
-    });
-    after(async () => {
-      for (const t of transports) await apis[t]?.close();
-      await h?.close();
-    });
+    const suite = useServer({ dialect });
+    const apis = suite.apis;
 
     for (const t of transports) {
       describe(`over ${t}`, () => {
@@ -205,7 +187,7 @@ for (const { dialect, skip } of await testDialects()) {
         it("another creator's property cannot be converted", async () => {
           const productId = await newGuide(apis[t], `${t} Convert private`);
           const id = await property(productId, 'singleSelect', 'type');
-          const bob = apiFor(h, t, h.bob.writeKey);
+          const bob = apiFor(suite.h, t, suite.h.bob.writeKey);
           try {
             assertError(await bob.call('convert_property', { propertyDefId: id, toKind: 'checkbox' }), 'not_found');
           } finally {

@@ -1,23 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { type Api, apiFor, assertError, assertOk, newGuide, type Transport, transports } from '../helpers/api.ts';
+import { before, describe, it } from 'node:test';
+import { assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { type Harness, startServer } from '../helpers/harness.ts';
 
 type Code = 'invalid_argument' | 'invalid_request';
 
 for (const { dialect, skip } of await testDialects()) {
   describe(`properties: spot customValues checked by kind (${dialect})`, { skip }, () => {
-    let h: Harness;
-    const apis = {} as Record<Transport, Api>;
-    before(async () => {
-      h = await startServer({ dialect });
-      for (const t of transports) apis[t] = apiFor(h, t, h.alice.writeKey);
-    });
-    after(async () => {
-      for (const t of transports) await apis[t]?.close();
-      await h?.close();
-    });
+    const suite = useServer({ dialect });
+    const apis = suite.apis;
 
     for (const t of transports) {
       describe(`over ${t}`, () => {

@@ -1,30 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import {
-  type Api,
-  apiFor,
-  assertError,
-  assertOk,
-  guideOf,
-  newGuide,
-  type Transport,
-  transports,
-} from '../helpers/api.ts';
+import { describe, it } from 'node:test';
+import { assertError, assertOk, guideOf, newGuide, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { type Harness, startServer } from '../helpers/harness.ts';
 
 for (const { dialect, skip } of await testDialects()) {
   describe(`properties: option lists, archive, reorder, schema versions (${dialect})`, { skip }, () => {
-    let h: Harness;
-    const apis = {} as Record<Transport, Api>;
-    before(async () => {
-      h = await startServer({ dialect });
-      for (const t of transports) apis[t] = apiFor(h, t, h.alice.writeKey);
-    });
-    after(async () => {
-      for (const t of transports) await apis[t]?.close();
-      await h?.close();
-    });
+    const suite = useServer({ dialect });
+    const apis = suite.apis;
 
     for (const t of transports) {
       describe(`over ${t}`, () => {
@@ -177,7 +159,7 @@ for (const { dialect, skip } of await testDialects()) {
 
         it('every property change bumps the schema version by one; each property carries its last', async () => {
           const productId = await newGuide(apis[t], `${t} Versions`);
-          h.clock.set('2026-12-20T09:00:00Z');
+          suite.h.clock.set('2026-12-20T09:00:00Z');
           const x = await create(productId, { label: 'X', kind: 'singleSelect', options: [{ label: 'One' }] });
           const y = await create(productId, { label: 'Y', kind: 'shortLabel' });
           const steps: Array<[string, Record<string, unknown>]> = [
@@ -190,11 +172,11 @@ for (const { dialect, skip } of await testDialects()) {
           let v = await version(productId);
           assert.equal(v, 3);
           for (const [op, args] of steps) {
-            h.clock.advance(1000);
+            suite.h.clock.advance(1000);
             assertOk(await call(op, args));
             const g = await guideOf(apis[t], productId);
             assert.equal(g.propertySchemaVersion, v + 1, op);
-            assert.equal(g.lastApiWriteAt, h.clock.now(), `${op} stamps the guide`);
+            assert.equal(g.lastApiWriteAt, suite.h.clock.now(), `${op} stamps the guide`);
             v += 1;
             const changed = g.properties.find((p: { propertyDefId: string }) => p.propertyDefId === args.propertyDefId);
             assert.equal(changed.schemaVersion, v, `${op}: the property carries the version of its change`);

@@ -1,32 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import {
-  type Api,
-  apiFor,
-  assertError,
-  assertOk,
-  guideOf,
-  newGuide,
-  type Transport,
-  transports,
-} from '../helpers/api.ts';
+import { describe, it } from 'node:test';
+import { apiFor, assertError, assertOk, guideOf, newGuide, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { type Harness, startServer } from '../helpers/harness.ts';
 
 const kinds = ['shortLabel', 'longSection', 'number', 'date', 'checkbox', 'singleSelect'] as const;
 
 for (const { dialect, skip } of await testDialects()) {
   describe(`properties: create, update, archive, reorder, list (${dialect})`, { skip }, () => {
-    let h: Harness;
-    const apis = {} as Record<Transport, Api>;
-    before(async () => {
-      h = await startServer({ dialect });
-      for (const t of transports) apis[t] = apiFor(h, t, h.alice.writeKey);
-    });
-    after(async () => {
-      for (const t of transports) await apis[t]?.close();
-      await h?.close();
-    });
+    const suite = useServer({ dialect });
+    const apis = suite.apis;
 
     for (const t of transports) {
       describe(`over ${t}`, () => {
@@ -258,8 +240,8 @@ for (const { dialect, skip } of await testDialects()) {
         it("another creator's properties are not_found, like missing ones; a read key only reads", async () => {
           const productId = await newGuide(apis[t], `${t} Private props`);
           const p = await create(productId, { label: 'Mine', kind: 'singleSelect', options: [{ label: 'A' }] });
-          const bob = apiFor(h, t, h.bob.writeKey);
-          const ro = apiFor(h, t, h.alice.readKey);
+          const bob = apiFor(suite.h, t, suite.h.bob.writeKey);
+          const ro = apiFor(suite.h, t, suite.h.alice.readKey);
           try {
             for (const [op, args] of [
               ['update_property', { label: 'Stolen' }],

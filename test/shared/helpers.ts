@@ -1,9 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
+import { before } from 'node:test';
 import { errorCatalogue } from '../../src/core/errors.ts';
-import { type Answer, type Api, apiFor, assertOk, type Transport, transports } from '../helpers/api.ts';
+import {
+  type Answer,
+  type Api,
+  assertOk,
+  type ServerSuite,
+  type Transport,
+  transports,
+  useServer,
+} from '../helpers/api.ts';
 import type { TestDialect } from '../helpers/dialects.ts';
-import { type Harness, startServer } from '../helpers/harness.ts';
 
 export { type Answer, type Api, apiFor, assertOk, type Transport, transports } from '../helpers/api.ts';
 
@@ -88,18 +95,7 @@ export async function assertWriteRefused(api: Api, ids: SpotIds, c: Refusal): Pr
   assert.deepEqual(after.body, before.body, 'a refused update changes nothing');
 }
 
-/** These suites send hundreds of writes in a few seconds: lift the rate limits out of the way. */
-export function startFieldServer(dialect: TestDialect): Promise<Harness> {
-  return startServer({
-    dialect,
-    env: { RATE_LIMIT_KEY_PER_MINUTE: '1000000', RATE_LIMIT_CREATOR_PER_HOUR: '1000000' },
-  });
-}
-
-export interface FieldSuite {
-  /** The suite's server; set once its `before` ran. */
-  h: Harness;
-  apis: Record<Transport, Api>;
+export interface FieldSuite extends ServerSuite {
   ids: Record<Transport, SpotIds>;
 }
 
@@ -108,17 +104,16 @@ export interface FieldSuite {
  * with one spot to write field values to. Registers the suite's `before` and `after`.
  */
 export function useFieldServer(dialect: TestDialect, guideName: string): FieldSuite {
-  const suite = { apis: {}, ids: {} } as FieldSuite;
+  const server = useServer({ dialect });
+  const ids = {} as Record<Transport, SpotIds>;
   before(async () => {
-    suite.h = await startFieldServer(dialect);
-    for (const t of transports) {
-      suite.apis[t] = apiFor(suite.h, t, suite.h.alice.writeKey);
-      suite.ids[t] = await guideWithSpot(suite.apis[t], guideName);
-    }
+    for (const t of transports) ids[t] = await guideWithSpot(server.apis[t], guideName);
   });
-  after(async () => {
-    for (const t of transports) await suite.apis[t]?.close();
-    await suite.h?.close();
-  });
-  return suite;
+  return {
+    get h() {
+      return server.h;
+    },
+    apis: server.apis,
+    ids,
+  };
 }

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { type Api, apiFor, assertError, assertOk, newGuide, type Transport, transports } from '../helpers/api.ts';
+import { before, describe, it } from 'node:test';
+import { assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { type Harness, startServer } from '../helpers/harness.ts';
 
 /** Every editable field set, as a create_spot body. */
 const fullSpot = {
@@ -24,16 +23,8 @@ const fullSpot = {
 
 for (const { dialect, skip } of await testDialects()) {
   describe(`spots: update_spot PATCH semantics (${dialect})`, { skip }, () => {
-    let h: Harness;
-    const apis = {} as Record<Transport, Api>;
-    before(async () => {
-      h = await startServer({ dialect });
-      for (const t of transports) apis[t] = apiFor(h, t, h.alice.writeKey);
-    });
-    after(async () => {
-      for (const t of transports) await apis[t]?.close();
-      await h?.close();
-    });
+    const suite = useServer({ dialect });
+    const apis = suite.apis;
 
     for (const t of transports) {
       describe(`over ${t}`, () => {
@@ -70,11 +61,11 @@ for (const { dialect, skip } of await testDialects()) {
 
         it('changes only the fields sent', async () => {
           const s = await full('Only sent');
-          h.clock.advance(1000);
+          suite.h.clock.advance(1000);
           const u = await update(s.spotId, { hours: 'Dawn to dusk' });
           const { hours, updatedAt, ...rest } = u;
           assert.equal(hours, 'Dawn to dusk');
-          assert.equal(updatedAt, h.clock.now());
+          assert.equal(updatedAt, suite.h.clock.now());
           const { hours: _h, updatedAt: _u, ...before } = s;
           assert.deepEqual(rest, before);
           // An empty PATCH changes nothing but the stamp.

@@ -1,18 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import {
-  type Api,
   apiFor,
   assertError,
   assertOk,
   guideOf,
   newGuide,
   recordPurchase,
-  type Transport,
   transports,
+  useServer,
 } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { type Harness, startServer } from '../helpers/harness.ts';
 
 const defaults = {
   description: null,
@@ -38,16 +36,8 @@ const defaults = {
 
 for (const { dialect, skip } of await testDialects()) {
   describe(`spots: create, get, list, delete, keys (${dialect})`, { skip }, () => {
-    let h: Harness;
-    const apis = {} as Record<Transport, Api>;
-    before(async () => {
-      h = await startServer({ dialect });
-      for (const t of transports) apis[t] = apiFor(h, t, h.alice.writeKey);
-    });
-    after(async () => {
-      for (const t of transports) await apis[t]?.close();
-      await h?.close();
-    });
+    const suite = useServer({ dialect });
+    const apis = suite.apis;
 
     for (const t of transports) {
       describe(`over ${t}`, () => {
@@ -66,7 +56,7 @@ for (const { dialect, skip } of await testDialects()) {
 
         it('create_spot answers 201 with every default, stamped by the clock; get_spot reads it back', async () => {
           const productId = await newGuide(apis[t], `${t} Defaults`);
-          h.clock.set('2026-11-24T08:30:00Z');
+          suite.h.clock.set('2026-11-24T08:30:00Z');
           const s = await create(productId, { name: 'Lago di Braies' });
           assert.match(s.spotId, /^\S+$/);
           assert.equal(s.productId, productId);
@@ -185,23 +175,23 @@ for (const { dialect, skip } of await testDialects()) {
             assert.equal(g.lastApiWriteAt, Date.parse(at));
             assert.equal(g.updatedAt, Date.parse(at));
           };
-          h.clock.set(stamps[0]!);
+          suite.h.clock.set(stamps[0]!);
           const s = await create(productId, { name: 'Stamped' });
           await check(stamps[0]!);
-          h.clock.set(stamps[1]!);
+          suite.h.clock.set(stamps[1]!);
           const u = await call('update_spot', { spotId: s.spotId, description: 'changed' });
           assertOk(u);
           assert.equal(u.body.updatedAt, Date.parse(stamps[1]!));
           assert.equal(u.body.createdAt, Date.parse(stamps[0]!));
           await check(stamps[1]!);
-          h.clock.set(stamps[2]!);
+          suite.h.clock.set(stamps[2]!);
           assertOk(await call('upsert_spots', { productId, spots: [{ spotKey: 'batch', name: 'Batch' }] }));
           await check(stamps[2]!);
-          h.clock.set(stamps[3]!);
+          suite.h.clock.set(stamps[3]!);
           assertOk(await call('delete_spot', { spotId: s.spotId }));
           await check(stamps[3]!);
           // A refused write stamps nothing.
-          h.clock.set('2026-12-05T00:00:00Z');
+          suite.h.clock.set('2026-12-05T00:00:00Z');
           assertError(await call('create_spot', { productId, name: '' }), 'invalid_request');
           await check(stamps[3]!);
         });
@@ -229,7 +219,7 @@ for (const { dialect, skip } of await testDialects()) {
         });
 
         it('delete_spot cascades to the links of the places serving the spot', async (ctx) => {
-          if (!h.app.registry.get('create_facility')) return ctx.skip('places are not registered yet');
+          if (!suite.h.app.registry.get('create_facility')) return ctx.skip('places are not registered yet');
           const productId = await newGuide(apis[t], `${t} Cascade`);
           const a = await create(productId, { name: 'Served A' });
           const b = await create(productId, { name: 'Served B' });
@@ -249,9 +239,9 @@ for (const { dialect, skip } of await testDialects()) {
         it('delete_spot on a guide someone bought is guide_sold and keeps the spot; archiving still works', async () => {
           const productId = await newGuide(apis[t], `${t} Sold`);
           const s = await create(productId, { name: 'Sold spot' });
-          await recordPurchase(h, productId);
+          await recordPurchase(suite.h, productId);
           const before = await guideOf(apis[t], productId);
-          h.clock.advance(60_000);
+          suite.h.clock.advance(60_000);
           assertError(await call('delete_spot', { spotId: s.spotId }), 'guide_sold');
           const still = await call('get_spot', { spotId: s.spotId });
           assertOk(still);
@@ -267,7 +257,7 @@ for (const { dialect, skip } of await testDialects()) {
         it("another creator's spot is indistinguishable from a missing one, and stays untouched", async () => {
           const productId = await newGuide(apis[t], `${t} Private`);
           const s = await create(productId, { name: 'Private' });
-          const bob = apiFor(h, t, h.bob.writeKey);
+          const bob = apiFor(suite.h, t, suite.h.bob.writeKey);
           try {
             const cases: Array<[string, Record<string, unknown>]> = [
               ['get_spot', {}],
@@ -301,7 +291,7 @@ for (const { dialect, skip } of await testDialects()) {
         it('a read-only key reads spots but cannot write them', async () => {
           const productId = await newGuide(apis[t], `${t} Read only`);
           const s = await create(productId, { name: 'Read me' });
-          const ro = apiFor(h, t, h.alice.readKey);
+          const ro = apiFor(suite.h, t, suite.h.alice.readKey);
           try {
             assertError(await ro.call('create_spot', { productId, name: 'No' }), 'api_scope_required');
             assertError(await ro.call('update_spot', { spotId: s.spotId, name: 'No' }), 'api_scope_required');

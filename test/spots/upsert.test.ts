@@ -1,30 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import {
-  type Api,
-  apiFor,
-  assertError,
-  assertOk,
-  guideOf,
-  newGuide,
-  type Transport,
-  transports,
-} from '../helpers/api.ts';
+import { describe, it } from 'node:test';
+import { apiFor, assertError, assertOk, guideOf, newGuide, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { type Harness, startServer } from '../helpers/harness.ts';
 
 for (const { dialect, skip } of await testDialects()) {
   describe(`spots: upsert_spots (${dialect})`, { skip }, () => {
-    let h: Harness;
-    const apis = {} as Record<Transport, Api>;
-    before(async () => {
-      h = await startServer({ dialect });
-      for (const t of transports) apis[t] = apiFor(h, t, h.alice.writeKey);
-    });
-    after(async () => {
-      for (const t of transports) await apis[t]?.close();
-      await h?.close();
-    });
+    const suite = useServer({ dialect });
+    const apis = suite.apis;
 
     for (const t of transports) {
       describe(`over ${t}`, () => {
@@ -61,7 +43,7 @@ for (const { dialect, skip } of await testDialects()) {
 
         it('creates and updates in one call; answers in the order sent', async () => {
           const seed = await seeded('Mix');
-          h.clock.set('2026-12-10T10:00:00Z');
+          suite.h.clock.set('2026-12-10T10:00:00Z');
           const a = await upsert(seed.productId, [
             { spotKey: 'new-1', name: 'New one', lat: 46.6, lon: 12.3 },
             { spotKey: 'b', description: 'Now described' },
@@ -208,7 +190,7 @@ for (const { dialect, skip } of await testDialects()) {
           assertOk(a);
           assert.deepEqual(a.body.created, ['a']);
           await unchanged(seed);
-          const bob = apiFor(h, t, h.bob.writeKey);
+          const bob = apiFor(suite.h, t, suite.h.bob.writeKey);
           try {
             assertError(
               await bob.call('upsert_spots', { productId: seed.productId, spots: [{ spotKey: 'a', name: 'Mine' }] }),

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { type Api, apiFor, assertError, assertOk, newGuide, type Transport, transports } from '../helpers/api.ts';
+import { before, describe, it } from 'node:test';
+import { type Api, apiFor, assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { type Harness, startServer } from '../helpers/harness.ts';
 
 const TODAY = '2026-11-23';
 const hours = [{ open: '09:00', close: '17:00' }];
@@ -107,23 +106,15 @@ const staleTomorrow = [
 
 for (const { dialect, skip } of await testDialects()) {
   describe(`list_stale_notices (${dialect})`, { skip }, () => {
-    let h: Harness;
-    const apis = {} as Record<Transport, Api>;
-    before(async () => {
-      h = await startServer({ dialect, now: `${TODAY}T10:00:00Z` });
-      for (const t of transports) apis[t] = apiFor(h, t, h.alice.writeKey);
-    });
-    after(async () => {
-      for (const t of transports) await apis[t]?.close();
-      await h?.close();
-    });
+    const suite = useServer({ dialect, now: `${TODAY}T10:00:00Z` });
+    const apis = suite.apis;
 
     for (const t of transports) {
       describe(`over ${t}`, () => {
         let productId: string;
         let ids: Record<string, string>;
         before(async () => {
-          h.clock.set(`${TODAY}T10:00:00Z`);
+          suite.h.clock.set(`${TODAY}T10:00:00Z`);
           productId = await newGuide(apis[t], `${t} stale`);
           ids = await buildGuide(apis[t], productId);
         });
@@ -136,7 +127,7 @@ for (const { dialect, skip } of await testDialects()) {
         };
 
         it('lists exactly what ran out, oldest first, with ids and an actionable detail', async () => {
-          h.clock.set(`${TODAY}T23:59:59Z`);
+          suite.h.clock.set(`${TODAY}T23:59:59Z`);
           const answer = await stale();
           assert.equal(answer.today, TODAY);
           assert.deepEqual(rows(answer.notices), staleOnToday);
@@ -151,9 +142,9 @@ for (const { dialect, skip } of await testDialects()) {
         });
 
         it('grows as the clock moves: the last day of a fact counts, the day after does not', async () => {
-          h.clock.set(`${TODAY}T00:00:00Z`);
+          suite.h.clock.set(`${TODAY}T00:00:00Z`);
           assert.deepEqual(rows((await stale()).notices), staleOnToday);
-          h.clock.set('2026-11-24T00:00:00Z');
+          suite.h.clock.set('2026-11-24T00:00:00Z');
           const next = await stale();
           assert.equal(next.today, '2026-11-24');
           const expected = [...staleOnToday, ...staleTomorrow].sort(
@@ -164,7 +155,7 @@ for (const { dialect, skip } of await testDialects()) {
               (a[3] as string).localeCompare(b[3] as string),
           );
           assert.deepEqual(rows(next.notices), expected);
-          h.clock.set('2026-11-25T12:00:00Z');
+          suite.h.clock.set('2026-11-25T12:00:00Z');
           const later = await stale();
           assert.equal(later.today, '2026-11-25');
           assert.ok(later.notices.some((n) => n.name === 'Fresh' && n.field === 'fees[0]' && n.date === '2026-11-24'));
@@ -172,7 +163,7 @@ for (const { dialect, skip } of await testDialects()) {
         });
 
         it('follows edits: a renewed notice leaves the list, archiving a spot removes its entries', async () => {
-          h.clock.set(`${TODAY}T10:00:00Z`);
+          suite.h.clock.set(`${TODAY}T10:00:00Z`);
           const spot = await apis[t].call('create_spot', {
             productId,
             name: 'Edited',
@@ -199,7 +190,7 @@ for (const { dialect, skip } of await testDialects()) {
     }
 
     it('olderThanDays adds not_checked_recently for checks older than the cutoff only', async () => {
-      h.clock.set(`${TODAY}T10:00:00Z`);
+      suite.h.clock.set(`${TODAY}T10:00:00Z`);
       const api = apis.rest;
       const productId = await newGuide(api, 'checked');
       const spot = await api.call('create_spot', {
@@ -271,7 +262,7 @@ for (const { dialect, skip } of await testDialects()) {
         }
       }
       // Fees past validUntil still read as ended, not as unchecked.
-      h.clock.set('2027-01-01T00:00:00Z');
+      suite.h.clock.set('2027-01-01T00:00:00Z');
       assertOk(
         await api.call('set_area', {
           productId,
@@ -286,12 +277,12 @@ for (const { dialect, skip } of await testDialects()) {
     });
 
     it('a read key may list; an unknown guide is 404', async () => {
-      const ro = apiFor(h, 'rest', h.alice.readKey);
+      const ro = apiFor(suite.h, 'rest', suite.h.alice.readKey);
       assertError(await ro.call('list_stale_notices', { productId: 'gd_unknown' }), 'not_found');
       const productId = await newGuide(apis.rest, 'empty stale');
       const a = await ro.call('list_stale_notices', { productId });
       assertOk(a);
-      assert.deepEqual(a.body, { productId, today: h.clock.today(), count: 0, notices: [] });
+      assert.deepEqual(a.body, { productId, today: suite.h.clock.today(), count: 0, notices: [] });
     });
   });
 }
