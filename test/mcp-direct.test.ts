@@ -119,6 +119,14 @@ for (const { dialect, skip } of await testDialects()) {
         assert.match(answer.body, /Lisbon by tram/);
       });
 
+      test(`${era}: a request with a member JSON-RPC does not define is refused as the SDK refuses it`, async () => {
+        const exchange = make('tools/call', { name: 'get_guide', arguments: { productId } });
+        (exchange.body as Record<string, unknown>).extra = 'member';
+        const { answer, direct } = await compare(exchange);
+        assert.equal(direct, false);
+        assert.equal(answer.status, 400);
+      });
+
       test(`${era}: tools/list is answered directly, as the SDK answers it`, async () => {
         const { answer, direct } = await compare(make('tools/list', {}));
         assert.equal(direct, true);
