@@ -45,15 +45,24 @@ export const clockOrSunSchema = z
   })
   .describe('HH:MM, "sunrise" or "sunset"');
 
-export const monthsSchema = z
-  .array(z.number().int().min(1).max(12))
-  .max(12)
-  .describe('Months 1 (January) to 12 (December); absent means all year');
+/**
+ * A set of calendar numbers written as a list: a repeat says nothing more, so it is dropped and the
+ * first occurrences keep their order (as store tags are).
+ */
+function distinctNumbers(max: number) {
+  return z
+    .array(z.number().int().min(1).max(max))
+    .max(max)
+    .transform((values) => [...new Set(values)]);
+}
 
-export const weekdaysSchema = z
-  .array(z.number().int().min(1).max(7))
-  .max(7)
-  .describe('Weekdays 1 (Monday) to 7 (Sunday); absent means every day');
+export const monthsSchema = distinctNumbers(12).describe(
+  'Months 1 (January) to 12 (December); a repeat is dropped; absent means all year',
+);
+
+export const weekdaysSchema = distinctNumbers(7).describe(
+  'Weekdays 1 (Monday) to 7 (Sunday); a repeat is dropped; absent means every day',
+);
 
 /** Minutes since midnight of an HH:MM time. */
 export function minutesOf(time: string): number {

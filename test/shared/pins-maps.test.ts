@@ -181,6 +181,13 @@ for (const { dialect, skip } of await testDialects()) {
           assert.deepEqual(spot.pins, pins);
         });
 
+        it('SpotPin: a month listed twice is kept once, in first-seen order', async () => {
+          const spot = await createAndRead(apis[t], ids[t].productId, {
+            pins: [{ ...pin(0), months: [7, 6, 7, 6, 8] }],
+          });
+          assert.deepEqual(spot.pins[0].months, [7, 6, 8]);
+        });
+
         it('MapLink: 8 links, https on any host and geo: URIs read back identical, without warnings', async () => {
           const mapLinks = [
             { label: chars(40, 'M'), url: 'https://maps.google.com/?q=46.6,12.3' },

@@ -219,6 +219,13 @@ for (const { dialect, skip } of await testDialects()) {
           assert.deepEqual(spot.schedule, schedule);
         });
 
+        it('a weekday listed twice is kept once, in first-seen order', async () => {
+          const spot = await createAndRead(apis[t], ids[t].productId, {
+            schedule: { hours: [band({ weekdays: [6, 7, 6, 1, 7] })] },
+          });
+          assert.deepEqual(spot.schedule.hours[0].weekdays, [6, 7, 1]);
+        });
+
         it('24 bands and 40 special days are accepted', async () => {
           const schedule = {
             hours: times(24, (i) => band({ note: `Band ${i}` })),
