@@ -65,9 +65,18 @@ function describe(issue: Issue): string {
   }
 }
 
+/** How many characters people (and JSON Schema's maxLength) see: code points, an emoji being one. */
+export function characterCount(value: string): number {
+  let count = 0;
+  for (const _ of value) count += 1;
+  return count;
+}
+
 function tooBig(issue: Extract<Issue, { code: 'too_big' }>, input: unknown): string {
   const max = String(issue.maximum);
-  if (issue.origin === 'string') return `must be at most ${max} characters (got ${(input as string)?.length ?? '?'})`;
+  if (issue.origin === 'string') {
+    return `must be at most ${max} characters (got ${typeof input === 'string' ? characterCount(input) : '?'})`;
+  }
   if (issue.origin === 'array' || issue.origin === 'set') {
     return `must have at most ${max} items (got ${(input as unknown[])?.length ?? '?'})`;
   }

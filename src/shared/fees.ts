@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { currencyCodeSchema } from './codes.ts';
 import { dateSchema, orderedDates } from './dates.ts';
+import { text } from './text.ts';
 import { webUrlSchema } from './urls.ts';
 
 /** One fee row. Information for buyers, shown with its as-of date; never charged by the service. */
 export const feeSchema = z
   .strictObject({
-    label: z.string().min(1).max(80).describe('What the fee is for, at most 80'),
+    label: text(80).min(1).describe('What the fee is for, at most 80'),
     amount: z.number().min(0).max(1_000_000).optional().describe('Major units (40, 12.5); needs currency'),
     currency: currencyCodeSchema.optional().describe('ISO 4217; required with amount'),
     free: z.boolean().optional().describe('Free of charge; cannot be combined with an amount'),
@@ -15,7 +16,7 @@ export const feeSchema = z
     audience: z.enum(['all', 'adult', 'child', 'foreign', 'domestic', 'resident', 'student', 'senior']).optional(),
     paidWhere: z.enum(['online', 'on_site', 'in_tour']).optional(),
     payment: z.enum(['cash_only', 'card_only', 'cash_or_card']).optional(),
-    note: z.string().max(300).optional().describe('At most 300'),
+    note: text(300).optional().describe('At most 300'),
     validFrom: dateSchema.optional(),
     validUntil: dateSchema.optional(),
     sourceUrl: webUrlSchema.optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text.ts';
 import { webUrlSchema } from './urls.ts';
 
 export const linkKinds = [
@@ -20,15 +21,10 @@ export const linkKinds = [
 export const guideLinkSchema = z
   .strictObject({
     kind: z.enum(linkKinds).describe('What the link is for'),
-    label: z.string().min(1).max(60).optional().describe('At most 60; without it the apps name the link by its kind'),
+    label: text(60).min(1).optional().describe('At most 60; without it the apps name the link by its kind'),
     url: webUrlSchema.optional(),
-    value: z
-      .string()
-      .min(1)
-      .max(200)
-      .optional()
-      .describe('A channel that is not a URL (phone, WhatsApp…), at most 200'),
-    note: z.string().max(300).optional().describe('At most 300'),
+    value: text(200).min(1).optional().describe('A channel that is not a URL (phone, WhatsApp…), at most 200'),
+    note: text(300).optional().describe('At most 300'),
   })
   .refine((link) => link.url !== undefined || link.value !== undefined, {
     message: 'needs a url or a value',

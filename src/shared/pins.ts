@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { monthsSchema } from './dates.ts';
 import { latitudeSchema, longitudeSchema } from './geo.ts';
 import { isGeoUri } from './map-links.ts';
+import { text } from './text.ts';
 
 export const pinKinds = [
   'viewpoint',
@@ -19,18 +20,18 @@ export const pinKinds = [
 export const spotPinSchema = z
   .strictObject({
     kind: z.enum(pinKinds),
-    label: z.string().min(1).max(80).describe('At most 80'),
+    label: text(80).min(1).describe('At most 80'),
     lat: latitudeSchema,
     lon: longitudeSchema,
     months: monthsSchema.optional(),
-    note: z.string().max(300).optional(),
+    note: text(300).optional(),
   })
   .describe('SpotPin');
 
 /** A named map link of a spot: any https address, or a geo: URI. */
 export const mapLinkSchema = z
   .strictObject({
-    label: z.string().min(1).max(40).describe('At most 40'),
+    label: text(40).min(1).describe('At most 40'),
     url: z
       .string()
       .max(2000)

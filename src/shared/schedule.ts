@@ -8,6 +8,7 @@ import {
   timeOfDaySchema,
   weekdaysSchema,
 } from './dates.ts';
+import { text } from './text.ts';
 import { webUrlSchema } from './urls.ts';
 
 const offsetSchema = z.number().int().min(-240).max(240).describe('Minutes around a sun anchor, -240 to 240');
@@ -56,7 +57,7 @@ export const hoursBandSchema = z
     closeOffsetMin: offsetSchema.optional(),
     lastEntry: timeOfDaySchema.optional(),
     leaveBy: timeOfDaySchema.optional(),
-    note: z.string().max(200).optional(),
+    note: text(200).optional(),
   })
   .superRefine((band, ctx) => {
     checkOpening(ctx, band);
@@ -82,11 +83,11 @@ export const hoursBandSchema = z
 export const specialDaySchema = z
   .strictObject({
     date: dateSchema.optional(),
-    rule: z.string().min(1).max(120).optional().describe('In words, e.g. "Easter Monday", at most 120'),
+    rule: text(120).min(1).optional().describe('In words, e.g. "Easter Monday", at most 120'),
     closed: z.boolean().optional(),
     open: clockOrSunSchema.optional(),
     close: clockOrSunSchema.optional(),
-    note: z.string().max(200).optional(),
+    note: text(200).optional(),
   })
   .superRefine((day, ctx) => {
     if ((day.date === undefined) === (day.rule === undefined)) {
@@ -102,7 +103,7 @@ export const slotsSchema = z
     last: timeOfDaySchema.describe('Last entry, HH:MM'),
     everyMin: z.number().int().min(1).max(1440).describe('Minutes between entries'),
     cap: z.number().int().min(1).max(100_000).optional().describe('Visitors per slot, 1 to 100,000'),
-    note: z.string().max(200).optional(),
+    note: text(200).optional(),
   })
   .superRefine((slots, ctx) => {
     if (minutesOf(slots.last) < minutesOf(slots.first)) {
@@ -126,7 +127,7 @@ export const scheduleSchema = z
     validUntil: dateSchema.optional(),
     sourceUrl: webUrlSchema.optional(),
     checkedOn: dateSchema.optional(),
-    note: z.string().max(500).optional(),
+    note: text(500).optional(),
   })
   .superRefine((schedule, ctx) => orderedDates(ctx, schedule, 'validFrom', 'validUntil'))
   .describe('Schedule: structured opening hours');

@@ -1,17 +1,18 @@
 import { z } from 'zod';
 import { dateSchema } from './dates.ts';
+import { text } from './text.ts';
 import { webUrlSchema } from './urls.ts';
 
 /** Research evidence for reviewers, never shown to buyers. */
 export const sourceRefSchema = z
   .strictObject({
     url: webUrlSchema.optional(),
-    title: z.string().min(1).max(200).optional().describe('For a source without URL, at most 200'),
+    title: text(200).min(1).optional().describe('For a source without URL, at most 200'),
     kind: z.enum(['page', 'api', 'archive', 'document', 'other']).optional(),
     capturedOn: dateSchema.optional(),
-    note: z.string().max(500).optional().describe('At most 500'),
+    note: text(500).optional().describe('At most 500'),
     supports: z
-      .array(z.string().min(1).max(60))
+      .array(text(60).min(1))
       .max(12)
       .optional()
       .describe('Which facts it backs: at most 12 entries of at most 60 characters'),

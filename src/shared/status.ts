@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dateSchema, orderedDates } from './dates.ts';
+import { text } from './text.ts';
 import { webUrlSchema } from './urls.ts';
 
 export const statusStates = ['open', 'partly_closed', 'closed', 'reopening'] as const;
@@ -8,7 +9,7 @@ export const statusStates = ['open', 'partly_closed', 'closed', 'reopening'] as 
 export const statusNoticeSchema = z
   .strictObject({
     state: z.enum(statusStates).describe('reopening with until means it reopens on that day'),
-    note: z.string().max(500).optional().describe('At most 500'),
+    note: text(500).optional().describe('At most 500'),
     since: dateSchema.optional(),
     until: dateSchema.optional().describe('YYYY-MM-DD, not before since; buyers stop seeing the notice after it'),
     sourceUrl: webUrlSchema.optional(),

@@ -1,11 +1,25 @@
 import { z } from 'zod';
+import { characterCount } from '../core/validation.ts';
+
+/**
+ * Text of at most `max` characters, counted by code point as the specification, the tool schemas
+ * (maxLength) and people count them. zod's own max counts UTF-16 units, where an emoji is two.
+ */
+export function text(max: number) {
+  return z
+    .string()
+    .superRefine((value, ctx) => {
+      // Code points never outnumber UTF-16 units: only a long string needs counting.
+      if (value.length > max && characterCount(value) > max) {
+        ctx.addIssue({ code: 'too_big', origin: 'string', maximum: max, inclusive: true, input: value });
+      }
+    })
+    .meta({ maxLength: max });
+}
 
 /** A name that must say something: not empty, not only spaces. */
 export function requiredText(max: number) {
-  return z
-    .string()
-    .max(max)
-    .refine((s) => s.trim().length > 0, { message: 'must not be empty' });
+  return text(max).refine((s) => s.trim().length > 0, { message: 'must not be empty' });
 }
 
 /** Lowercase letters, digits and hyphens, starting with a letter or digit; 1 to 63 characters. */

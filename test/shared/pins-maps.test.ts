@@ -32,6 +32,13 @@ const pinRefusals: Refusal[] = [
     hint: /at most 80/,
   },
   {
+    title: 'label of 81 emoji (max 80 characters, counted as people count them)',
+    fields: { pins: [{ ...pin(0), label: '🏔'.repeat(81) }] },
+    code: 'invalid_request',
+    path: 'pins[0].label',
+    hint: /at most 80 characters \(got 81\)/,
+  },
+  {
     title: 'note of 301 (max 300)',
     fields: { pins: [{ ...pin(0), note: chars(301) }] },
     code: 'invalid_request',
@@ -179,6 +186,13 @@ for (const { dialect, skip } of await testDialects()) {
           assert.equal(pins.length, 12);
           const spot = await createAndRead(apis[t], ids[t].productId, { pins });
           assert.deepEqual(spot.pins, pins);
+        });
+
+        it('SpotPin: 80 emoji make a label of 80 characters, as the tool schema counts them', async () => {
+          const label = '🏔'.repeat(80);
+          assert.equal(label.length, 160, 'UTF-16 units: twice the characters');
+          const spot = await createAndRead(apis[t], ids[t].productId, { pins: [{ ...pin(0), label }] });
+          assert.equal(spot.pins[0].label, label);
         });
 
         it('SpotPin: a month listed twice is kept once, in first-seen order', async () => {

@@ -4,6 +4,7 @@ import { feesSchema } from '../../shared/fees.ts';
 import { guideLinksSchema } from '../../shared/links.ts';
 import { sourcesSchema } from '../../shared/sources.ts';
 import { statusNoticeSchema } from '../../shared/status.ts';
+import { text } from '../../shared/text.ts';
 import { webUrlSchema } from '../../shared/urls.ts';
 
 export const AREAS_PER_GUIDE = 50;
@@ -12,30 +13,28 @@ export const areaKinds = ['park', 'reserve', 'island', 'region', 'city', 'other'
 
 export const accessRuleSchema = z
   .strictObject({
-    text: z.string().min(1).max(300).describe('The rule as buyers read it, at most 300'),
+    text: text(300).min(1).describe('The rule as buyers read it, at most 300'),
     kind: z
       .enum(['reservation', 'permit', 'guide', 'registration', 'no_independent_travel', 'vehicle', 'other'])
       .optional(),
     months: monthsSchema.optional().describe('1 to 12: the apps show the rule only then; absent means all year'),
     appliesTo: z.enum(['car', 'all']).optional().describe('car binds drivers only'),
-    bookingOpens: z.string().min(1).max(100).optional().describe('When booking opens, in words, at most 100'),
+    bookingOpens: text(100).min(1).optional().describe('When booking opens, in words, at most 100'),
     sourceUrl: webUrlSchema.optional(),
   })
   .describe('AccessRule');
 
-export const areaIdSchema = z.string().min(1).max(100).describe('The area id from set_area or list_areas');
+export const areaIdSchema = text(100).min(1).describe('The area id from set_area or list_areas');
 
 /** The fields set_area takes; left out means cleared when an area is replaced. */
 export const areaFieldsSchema = z.object({
-  name: z
-    .string()
+  name: text(100)
     .min(1)
-    .max(100)
     .refine((s) => s.trim().length > 0, { message: 'must not be only spaces' })
     .describe('Required, at most 100'),
   kind: z.enum(areaKinds).optional().describe('park, reserve, island, region, city or other; absent reads as other'),
-  note: z.string().max(1000).optional().describe('At most 1,000'),
-  season: z.string().max(300).optional().describe('At most 300'),
+  note: text(1000).optional().describe('At most 1,000'),
+  season: text(300).optional().describe('At most 300'),
   rules: z.array(accessRuleSchema).max(20).optional().describe('At most 20; [] clears'),
   fees: feesSchema.optional(),
   links: guideLinksSchema.optional(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { countryOrWorldwideSchema } from '../../shared/codes.ts';
 import { bboxSchema, latitudeSchema, longitudeSchema, zoomSchema } from '../../shared/geo.ts';
+import { text } from '../../shared/text.ts';
 import { areaSchema } from '../areas/area.schema.ts';
 import { propertySchema } from '../properties/property.schema.ts';
 
@@ -19,22 +20,16 @@ export const storeTags = [
   'wild-camping',
 ] as const;
 
-export const productIdSchema = z
-  .string()
-  .min(1)
-  .max(100)
-  .describe('The guide id (productId) from create_guide or list_guides');
+export const productIdSchema = text(100).min(1).describe('The guide id (productId) from create_guide or list_guides');
 
-export const guideNameSchema = z
-  .string()
+export const guideNameSchema = text(120)
   .min(1)
-  .max(120)
   .refine((s) => s.trim().length > 0, { message: 'must not be only spaces' })
   .describe('The guide title, 1 to 120 characters');
 
 export const mapRegionSchema = z
   .strictObject({
-    label: z.string().max(120).optional().describe('Name of the region shown on the map, at most 120 characters'),
+    label: text(120).optional().describe('Name of the region shown on the map, at most 120 characters'),
     centerLat: latitudeSchema.optional(),
     centerLon: longitudeSchema.optional(),
     defaultZoom: zoomSchema.optional(),

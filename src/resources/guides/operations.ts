@@ -3,7 +3,7 @@ import { ApiError, notFound, refuse } from '../../core/errors.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
 import { currencyCodeSchema } from '../../shared/codes.ts';
 import { bboxContains } from '../../shared/geo.ts';
-import { clearable, slugify, slugSchema } from '../../shared/text.ts';
+import { clearable, slugify, slugSchema, text } from '../../shared/text.ts';
 import { CreatorsStore } from '../profile/creators.store.ts';
 import {
   countrySchema,
@@ -105,10 +105,8 @@ export const updateGuide = defineOperation({
   input: z.strictObject({
     productId: productIdSchema,
     name: guideNameSchema.optional(),
-    headline: z.string().max(200).optional().describe('One-line promise, at most 200 characters; "" clears it'),
-    purchaseButtonText: z
-      .string()
-      .max(60)
+    headline: text(200).optional().describe('One-line promise, at most 200 characters; "" clears it'),
+    purchaseButtonText: text(60)
       .optional()
       .describe('Buy button label, at most 60 characters; "" resets it to the default label'),
     country: countrySchema

@@ -8,6 +8,7 @@ import { mapsUrlSchema } from '../../shared/map-links.ts';
 import { scheduleSchema } from '../../shared/schedule.ts';
 import { sourcesSchema } from '../../shared/sources.ts';
 import { statusNoticeSchema } from '../../shared/status.ts';
+import { text } from '../../shared/text.ts';
 import { webUrlSchema } from '../../shared/urls.ts';
 
 export const placeKinds = ['hut', 'cable_car', 'activity', 'food', 'parking'] as const;
@@ -52,8 +53,6 @@ export const costUnits = [
   'per_day',
 ] as const;
 
-const text = (max: number) => z.string().max(max);
-
 /** Both halves of a coordinate pair, or neither. */
 function pairedCoordinates(ctx: z.RefinementCtx, value: Record<string, unknown>, lat: string, lon: string): void {
   if ((value[lat] === undefined) !== (value[lon] === undefined)) {
@@ -96,7 +95,7 @@ export const activityInfoSchema = z
 
 export const transportStopSchema = z
   .strictObject({
-    name: z.string().min(1).max(120).describe('Stop name, at most 120'),
+    name: text(120).min(1).describe('Stop name, at most 120'),
     lat: latitudeSchema.optional(),
     lon: longitudeSchema.optional(),
     registerId: text(60).optional().describe("The stop's id in the operator's or a public register, at most 60"),
@@ -123,7 +122,7 @@ export const extraPropSchema = z
   })
   .describe('ExtraProp: a row with both sides empty is dropped, a half-empty one refused');
 
-export const facilityIdSchema = z.string().min(1).max(100).describe('The place id (facilityId)');
+export const facilityIdSchema = text(100).min(1).describe('The place id (facilityId)');
 
 export const osmIdSchema = z
   .string()
@@ -139,10 +138,8 @@ export const osmIdSchema = z
 export const placeFieldsSchema = z.object({
   kind: z.enum(placeKinds).describe('hut (a stay), cable_car (transport), activity (tours), food, parking'),
   type: z.string().nullable().describe("Sub-type of the kind; null reads as the kind's default"),
-  name: z
-    .string()
+  name: text(120)
     .min(1)
-    .max(120)
     .refine((s) => s.trim().length > 0, { message: 'must not be only spaces' })
     .describe('At most 120, not empty'),
   operator: text(120).nullable().describe('Who runs it, at most 120; "" or null clears'),

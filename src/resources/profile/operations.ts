@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Principal } from '../../core/auth.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
 import { API_VERSION, AUTHORING_GUIDE_VERSION } from '../../core/versions.ts';
-import { clearable, requiredText } from '../../shared/text.ts';
+import { clearable, requiredText, text } from '../../shared/text.ts';
 import { type Creator, CreatorsStore } from './creators.store.ts';
 import { type Profile, profileSchema, socialLinkSchema } from './profile.schema.ts';
 
@@ -93,7 +93,7 @@ export const updateProfile = defineOperation({
   description: 'Changes only the fields sent. The slug and the login email are read-only.',
   input: z.strictObject({
     displayName: requiredText(80).optional().describe('Public brand name, at most 80 characters'),
-    realName: z.string().max(200).optional().describe('Legal name on the studio profile; "" clears it'),
+    realName: text(200).optional().describe('Legal name on the studio profile; "" clears it'),
   }),
   output: profileSchema,
   async handler(input, ctx) {

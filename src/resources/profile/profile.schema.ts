@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from '../../shared/text.ts';
 
 /** Where each platform's profile pages live; a social link must point there. */
 export const socialHosts = {
@@ -26,13 +27,11 @@ function onPlatformHost(platform: SocialPlatform, url: string): boolean {
 export const socialLinkSchema = z
   .strictObject({
     platform: z.enum(platforms).describe('instagram, tiktok or youtube'),
-    handle: z
-      .string()
+    handle: text(100)
       .min(1)
-      .max(100)
       .refine((s) => s.trim().length > 0 && !/\s/.test(s.trim()), { message: 'must be a handle without spaces' })
       .describe('The account handle, e.g. "@alpinetrails"'),
-    url: z.string().max(500).describe("The profile's address on the platform"),
+    url: text(500).describe("The profile's address on the platform"),
     followerCount: z.number().int().min(0).optional().describe('Followers, as the creator reports them'),
   })
   .superRefine((link, ctx) => {

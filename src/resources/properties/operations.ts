@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { refuse } from '../../core/errors.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
-import { clearable } from '../../shared/text.ts';
+import { clearable, text } from '../../shared/text.ts';
 import { productIdSchema } from '../guides/guide.schema.ts';
 import { guidesOf } from '../guides/operations.ts';
 import { SpotsStore } from '../spots/spots.store.ts';
@@ -20,9 +20,9 @@ import { checkKindSettings, firstFreeKey, keyFromLabel, nextOptions } from './pr
 const STABLE_SINCE = '2026-09-17';
 const propertiesOf = (ctx: OperationContext) => new PropertiesStore(ctx.db, () => ctx.clock.now());
 
-const labelSchema = z.string().min(1).max(80).describe('What buyers read, at most 80');
-const placeholderSchema = z.string().max(120).describe('Hint shown in an empty field, at most 120; "" clears');
-const numUnitSchema = z.string().max(20).describe('Unit of a number property (e.g. "m", "min"), at most 20; "" clears');
+const labelSchema = text(80).min(1).describe('What buyers read, at most 80');
+const placeholderSchema = text(120).describe('Hint shown in an empty field, at most 120; "" clears');
+const numUnitSchema = text(20).describe('Unit of a number property (e.g. "m", "min"), at most 20; "" clears');
 
 export const listProperties = defineOperation({
   name: 'list_properties',

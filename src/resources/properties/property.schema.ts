@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from '../../shared/text.ts';
 
 export const propertyKinds = ['shortLabel', 'longSection', 'number', 'date', 'checkbox', 'singleSelect'] as const;
 export type PropertyKind = (typeof propertyKinds)[number];
@@ -12,19 +13,15 @@ export const filterableKinds: ReadonlySet<PropertyKind> = new Set(['number', 'da
 export const SHORT_LABEL_MAX = 200;
 export const LONG_SECTION_MAX = 10_000;
 
-export const propertyKeySchema = z
-  .string()
+export const propertyKeySchema = text(40)
   .min(1)
-  .max(40)
   .refine((s) => /^[a-z][a-z0-9_]*$/.test(s), {
     message: 'must be lowercase letters, digits and underscores, starting with a letter (e.g. "entry_fee")',
   })
   .describe('Immutable key used in spot customValues; derived from the label when omitted');
 
-export const optionIdSchema = z
-  .string()
+export const optionIdSchema = text(40)
   .min(1)
-  .max(40)
   .refine((s) => /^[a-z0-9][a-z0-9_-]*$/.test(s), {
     message: 'must be lowercase letters, digits, hyphens and underscores',
   });
@@ -34,7 +31,7 @@ export const optionInputSchema = z
     id: optionIdSchema
       .optional()
       .describe('Keep an existing option by its id; omit for a new option (derived from the label)'),
-    label: z.string().min(1).max(80).describe('At most 80'),
+    label: text(80).min(1).describe('At most 80'),
   })
   .describe('An option of a checkbox or singleSelect property');
 
@@ -69,4 +66,4 @@ export const propertySchema = z.object({
 
 export type Property = z.infer<typeof propertySchema>;
 
-export const propertyDefIdSchema = z.string().min(1).max(100).describe('The property definition id (propertyDefId)');
+export const propertyDefIdSchema = text(100).min(1).describe('The property definition id (propertyDefId)');

@@ -7,13 +7,12 @@ import { mapLinkSchema, spotPinSchema } from '../../shared/pins.ts';
 import { scheduleSchema } from '../../shared/schedule.ts';
 import { sourcesSchema } from '../../shared/sources.ts';
 import { statusNoticeSchema } from '../../shared/status.ts';
+import { text } from '../../shared/text.ts';
 
-export const spotIdSchema = z.string().min(1).max(100).describe('The spot id (spotId)');
+export const spotIdSchema = text(100).min(1).describe('The spot id (spotId)');
 
-export const spotKeySchema = z
-  .string()
+export const spotKeySchema = text(63)
   .min(1)
-  .max(63)
   .refine((s) => /^[a-z0-9][a-z0-9_-]*$/.test(s), {
     message: 'must be lowercase letters, digits, hyphens and underscores, starting with a letter or digit',
   })
@@ -29,13 +28,11 @@ const clearableDate = z.union([z.literal(''), dateSchema]);
  * key (null removes one).
  */
 export const spotFieldsSchema = z.object({
-  name: z
-    .string()
+  name: text(120)
     .min(1)
-    .max(120)
     .refine((s) => s.trim().length > 0, { message: 'must not be only spaces' })
     .describe('The spot name, 1 to 120 characters'),
-  description: z.string().max(10_000).describe('What the buyer finds there, at most 10,000; "" clears'),
+  description: text(10_000).describe('What the buyer finds there, at most 10,000; "" clears'),
   lat: latitudeSchema.nullable().describe('Pin latitude; give lat and lon together; null clears both'),
   lon: longitudeSchema.nullable().describe('Pin longitude; give lat and lon together; null clears both'),
   pins: z.array(spotPinSchema).max(12).describe('Extra points (viewpoint, trailhead…), at most 12, full replacement'),
@@ -44,7 +41,7 @@ export const spotFieldsSchema = z.object({
   status: statusNoticeSchema.nullable().describe('Closure or works notice; null clears'),
   fees: feesSchema,
   schedule: scheduleSchema.nullable().describe('Structured opening hours; null clears'),
-  hours: z.string().max(500).describe('Opening hours in words, the fallback to schedule, at most 500; "" clears'),
+  hours: text(500).describe('Opening hours in words, the fallback to schedule, at most 500; "" clears'),
   sources: sourcesSchema,
   areaId: z.string().min(1).nullable().describe('An area of this guide whose rules apply here; null clears'),
   archived: z
@@ -56,7 +53,7 @@ export const spotFieldsSchema = z.object({
   customNotes: z
     .record(z.string(), z.union([z.string(), z.null()]))
     .describe('A note per custom property key, at most 1,000 each; "" or null removes one'),
-  reviewNotes: z.string().max(5_000).describe('For reviewers, never shown to buyers, at most 5,000; "" clears'),
+  reviewNotes: text(5_000).describe('For reviewers, never shown to buyers, at most 5,000; "" clears'),
   factsCheckedOn: clearableDate.describe('When the facts were last checked, YYYY-MM-DD; "" clears'),
   reviewBy: clearableDate.describe('When the facts need checking again, YYYY-MM-DD; "" clears'),
 });
