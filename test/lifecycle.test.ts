@@ -66,60 +66,81 @@ describe('npm start', () => {
     assert.equal(await second.exited, 0);
   });
 
-  test('SIGTERM lets a request in flight finish and write before the process exits', async () => {
-    const service = await startService(dataDir);
-    const keyRes = await fetch(`${service.base}/healthz`);
-    assert.equal(keyRes.status, 200);
-    // A key of the demo creator, minted through the admin path the tests trust: the store.
-    const { openStore } = await import('../src/db/database.ts');
-    const { KeyStore } = await import('../src/core/keys.ts');
-    const { systemClock } = await import('../src/core/clock.ts');
-    const store = await openStore({ dataDir });
-    const creator = await store.db.selectFrom('creators').select('id').executeTakeFirstOrThrow();
-    const { key } = await new KeyStore(store.db, systemClock).create({
-      creatorId: creator.id,
-      scope: 'write',
-      publish: false,
-    });
+  const inFlight = [
+    {
+      transport: 'REST',
+      path: '/api/v1/guides',
+      headers: {},
+      body: (name: string) => ({ name }),
+      success: (status: number, text: string) => status === 201 && text.includes('"productId"'),
+    },
+    {
+      transport: 'MCP (2025 stateless tools/call)',
+      path: '/mcp',
+      headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      body: (name: string) => ({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'create_guide', arguments: { name } },
+      }),
+      success: (status: number, text: string) =>
+        status === 200 && text.includes('productId') && !text.includes('isError'),
+    },
+  ];
 
-    const body = JSON.stringify({ name: 'Written during shutdown' });
-    const url = new URL(`${service.base}/api/v1/guides`);
-    const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = request(
-        url,
-        {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${key}`,
-            'content-type': 'application/json',
-            'content-length': body.length,
+  for (const { transport, path, headers, body: bodyOf, success } of inFlight) {
+    test(`SIGTERM lets a ${transport} request in flight finish and write before the process exits`, async () => {
+      const service = await startService(dataDir);
+      // A key of the demo creator, minted through the admin path the tests trust: the store.
+      const { openStore } = await import('../src/db/database.ts');
+      const { KeyStore } = await import('../src/core/keys.ts');
+      const { systemClock } = await import('../src/core/clock.ts');
+      const store = await openStore({ dataDir });
+      const creator = await store.db.selectFrom('creators').select('id').executeTakeFirstOrThrow();
+      const { key } = await new KeyStore(store.db, systemClock).create({
+        creatorId: creator.id,
+        scope: 'write',
+        publish: false,
+      });
+
+      const name = `Written during shutdown over ${transport}`;
+      const body = JSON.stringify(bodyOf(name));
+      const url = new URL(`${service.base}${path}`);
+      const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = request(
+          url,
+          {
+            method: 'POST',
+            headers: {
+              authorization: `Bearer ${key}`,
+              'content-type': 'application/json',
+              'content-length': Buffer.byteLength(body),
+              ...headers,
+            },
           },
-        },
-        (res) => {
-          let text = '';
-          res.on('data', (c) => {
-            text += c;
-          });
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-        },
-      );
-      req.on('error', reject);
-      // Half the body now, the signal, then the rest: the request is in flight when SIGTERM lands.
-      req.write(body.slice(0, 10));
-      setTimeout(() => {
-        service.child.kill('SIGTERM');
-        setTimeout(() => req.end(body.slice(10)), 300);
-      }, 200);
+          (res) => {
+            let text = '';
+            res.on('data', (c) => {
+              text += c;
+            });
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+          },
+        );
+        req.on('error', reject);
+        // Half the body now, the signal, then the rest: the request is in flight when SIGTERM lands.
+        req.write(body.slice(0, 10));
+        setTimeout(() => {
+          service.child.kill('SIGTERM');
+          setTimeout(() => req.end(body.slice(10)), 300);
+        }, 200);
+      });
+      const res = await answer;
+      assert.ok(success(res.status, res.text), `${res.status} ${res.text}`);
+      assert.equal(await service.exited, 0);
+      const stored = await store.db.selectFrom('guides').select('name').where('name', '=', name).execute();
+      assert.equal(stored.length, 1);
+      await store.close();
     });
-    const res = await answer;
-    assert.equal(res.status, 201, res.text);
-    assert.equal(await service.exited, 0);
-    const stored = await store.db
-      .selectFrom('guides')
-      .select('name')
-      .where('name', '=', 'Written during shutdown')
-      .execute();
-    assert.equal(stored.length, 1);
-    await store.close();
-  });
+  }
 });
