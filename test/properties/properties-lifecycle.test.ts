@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assertError, assertOk, guideOf, newGuide, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
+import { propertyCalls } from './helpers.ts';
 
 for (const { dialect, skip } of await testDialects()) {
   describe(`properties: option lists, archive, reorder, schema versions (${dialect})`, { skip }, () => {
@@ -10,19 +11,7 @@ for (const { dialect, skip } of await testDialects()) {
 
     for (const t of transports) {
       describe(`over ${t}`, () => {
-        const call = (name: string, args: Record<string, unknown> = {}) => apis[t].call(name, args);
-        const create = async (productId: string, args: Record<string, unknown>) => {
-          const a = await call('create_property', { productId, ...args });
-          assertOk(a, 201);
-          return a.body;
-        };
-        const version = async (productId: string) => (await guideOf(apis[t], productId)).propertySchemaVersion;
-        const listed = async (productId: string) => {
-          const a = await call('list_properties', { productId });
-          assertOk(a);
-          assert.equal(a.body.productId, productId);
-          return a.body;
-        };
+        const { call, create, version, listed } = propertyCalls(() => apis[t]);
 
         it('update_property options: keep by id, add without, left-out archived; spots keep theirs', async () => {
           const productId = await newGuide(apis[t], `${t} Option list`);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { apiFor, assertError, assertOk, guideOf, newGuide, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
+import { propertyCalls } from './helpers.ts';
 
 const kinds = ['shortLabel', 'longSection', 'number', 'date', 'checkbox', 'singleSelect'] as const;
 
@@ -12,19 +13,7 @@ for (const { dialect, skip } of await testDialects()) {
 
     for (const t of transports) {
       describe(`over ${t}`, () => {
-        const call = (name: string, args: Record<string, unknown> = {}) => apis[t].call(name, args);
-        const create = async (productId: string, args: Record<string, unknown>) => {
-          const a = await call('create_property', { productId, ...args });
-          assertOk(a, 201);
-          return a.body;
-        };
-        const version = async (productId: string) => (await guideOf(apis[t], productId)).propertySchemaVersion;
-        const listed = async (productId: string) => {
-          const a = await call('list_properties', { productId });
-          assertOk(a);
-          assert.equal(a.body.productId, productId);
-          return a.body;
-        };
+        const { call, create, version, listed } = propertyCalls(() => apis[t]);
 
         it('create_property: one per kind with its defaults, keys derived from labels', async () => {
           const productId = await newGuide(apis[t], `${t} Kinds`);

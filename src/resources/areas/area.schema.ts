@@ -24,7 +24,7 @@ export const accessRuleSchema = z
   })
   .describe('AccessRule');
 
-export const areaIdSchema = text(100).min(1).describe('The area id from set_area or list_areas');
+export const areaIdSchema = z.string().min(1).max(100).describe('The area id from set_area or list_areas');
 
 /** The fields set_area takes; left out means cleared when an area is replaced. */
 export const areaFieldsSchema = z.object({

@@ -20,7 +20,11 @@ export const storeTags = [
   'wild-camping',
 ] as const;
 
-export const productIdSchema = text(100).min(1).describe('The guide id (productId) from create_guide or list_guides');
+export const productIdSchema = z
+  .string()
+  .min(1)
+  .max(100)
+  .describe('The guide id (productId) from create_guide or list_guides');
 
 export const guideNameSchema = text(120)
   .min(1)

@@ -122,7 +122,7 @@ export const extraPropSchema = z
   })
   .describe('ExtraProp: a row with both sides empty is dropped, a half-empty one refused');
 
-export const facilityIdSchema = text(100).min(1).describe('The place id (facilityId)');
+export const facilityIdSchema = z.string().min(1).max(100).describe('The place id (facilityId)');
 
 export const osmIdSchema = z
   .string()

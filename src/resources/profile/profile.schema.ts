@@ -31,7 +31,7 @@ export const socialLinkSchema = z
       .min(1)
       .refine((s) => s.trim().length > 0 && !/\s/.test(s.trim()), { message: 'must be a handle without spaces' })
       .describe('The account handle, e.g. "@alpinetrails"'),
-    url: text(500).describe("The profile's address on the platform"),
+    url: z.string().max(500).describe("The profile's address on the platform"),
     followerCount: z.number().int().min(0).optional().describe('Followers, as the creator reports them'),
   })
   .superRefine((link, ctx) => {

@@ -13,15 +13,19 @@ export const filterableKinds: ReadonlySet<PropertyKind> = new Set(['number', 'da
 export const SHORT_LABEL_MAX = 200;
 export const LONG_SECTION_MAX = 10_000;
 
-export const propertyKeySchema = text(40)
+export const propertyKeySchema = z
+  .string()
   .min(1)
+  .max(40)
   .refine((s) => /^[a-z][a-z0-9_]*$/.test(s), {
     message: 'must be lowercase letters, digits and underscores, starting with a letter (e.g. "entry_fee")',
   })
   .describe('Immutable key used in spot customValues; derived from the label when omitted');
 
-export const optionIdSchema = text(40)
+export const optionIdSchema = z
+  .string()
   .min(1)
+  .max(40)
   .refine((s) => /^[a-z0-9][a-z0-9_-]*$/.test(s), {
     message: 'must be lowercase letters, digits, hyphens and underscores',
   });
@@ -66,4 +70,4 @@ export const propertySchema = z.object({
 
 export type Property = z.infer<typeof propertySchema>;
 
-export const propertyDefIdSchema = text(100).min(1).describe('The property definition id (propertyDefId)');
+export const propertyDefIdSchema = z.string().min(1).max(100).describe('The property definition id (propertyDefId)');

@@ -9,10 +9,12 @@ import { sourcesSchema } from '../../shared/sources.ts';
 import { statusNoticeSchema } from '../../shared/status.ts';
 import { text } from '../../shared/text.ts';
 
-export const spotIdSchema = text(100).min(1).describe('The spot id (spotId)');
+export const spotIdSchema = z.string().min(1).max(100).describe('The spot id (spotId)');
 
-export const spotKeySchema = text(63)
+export const spotKeySchema = z
+  .string()
   .min(1)
+  .max(63)
   .refine((s) => /^[a-z0-9][a-z0-9_-]*$/.test(s), {
     message: 'must be lowercase letters, digits, hyphens and underscores, starting with a letter or digit',
   })
