@@ -10,7 +10,7 @@ import { KeyStore } from './core/keys.ts';
 import { RateLimits } from './core/rate-limit.ts';
 import type { Registry } from './core/registry.ts';
 import type { Store } from './db/database.ts';
-import { createRegistry } from './resources/index.ts';
+import { createRegistry, createStores, guides } from './resources/index.ts';
 import { type McpAnswerCounts, registerMcp } from './transports/mcp.ts';
 import { buildOpenApi } from './transports/openapi.ts';
 import { API_PREFIX, registerRest, sendError } from './transports/rest.ts';
@@ -49,6 +49,9 @@ export function buildApp(deps: AppDeps): App {
     : undefined;
   const runtime: Runtime = {
     db: store.db,
+    dialect: store.dialect,
+    stores: createStores(),
+    guides,
     clock,
     urls: { publicUrl: config.publicUrl, studioUrl: config.studioUrl },
     rateLimits: new RateLimits(config.rateLimits, redis),

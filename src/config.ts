@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { RateLimitSettings } from './core/rate-limit.ts';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const optionalText = z
@@ -18,6 +19,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RATE_LIMIT_KEY_PER_MINUTE: positiveInt(600),
   RATE_LIMIT_CREATOR_PER_HOUR: positiveInt(20000),
+  RATE_LIMIT_UPLOADS_PER_MINUTE: positiveInt(60),
+  RATE_LIMIT_LINK_CHECKS_PER_HOUR: positiveInt(6),
   MCP_ALLOWED_HOSTS: optionalText,
   SHUTDOWN_GRACE_MS: positiveInt(10000),
   AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
@@ -38,7 +41,7 @@ export interface Config {
   /** Whether studioUrl was set explicitly. */
   studioUrlFixed: boolean;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
-  rateLimits: { keyPerMinute: number; creatorPerHour: number };
+  rateLimits: RateLimitSettings;
   /** Host names the MCP endpoint answers to (DNS-rebinding guard). */
   mcpAllowedHosts: string[];
   shutdownGraceMs: number;
@@ -68,7 +71,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     studioUrl: (e.STUDIO_URL ?? `${publicUrl}/studio`).replace(/\/$/, ''),
     studioUrlFixed: e.STUDIO_URL !== undefined,
     logLevel: e.LOG_LEVEL,
-    rateLimits: { keyPerMinute: e.RATE_LIMIT_KEY_PER_MINUTE, creatorPerHour: e.RATE_LIMIT_CREATOR_PER_HOUR },
+    rateLimits: {
+      keyPerMinute: e.RATE_LIMIT_KEY_PER_MINUTE,
+      creatorPerHour: e.RATE_LIMIT_CREATOR_PER_HOUR,
+      uploadsPerKeyPerMinute: e.RATE_LIMIT_UPLOADS_PER_MINUTE,
+      linkChecksPerGuidePerHour: e.RATE_LIMIT_LINK_CHECKS_PER_HOUR,
+    },
     mcpAllowedHosts: e.MCP_ALLOWED_HOSTS
       ? e.MCP_ALLOWED_HOSTS.split(',').map((h) => h.trim())
       : ['localhost', '127.0.0.1', '[::1]', e.HOST],

@@ -242,13 +242,19 @@ for (const { dialect, skip } of await testDialects()) {
         assert.ok(a, op.name);
         assert.equal(a.readOnlyHint, op.scope === 'read', `${op.name} readOnlyHint`);
         assert.equal(a.destructiveHint, op.method === 'DELETE', `${op.name} destructiveHint`);
-        if (op.method === 'PUT') assert.equal(a.idempotentHint, true, `${op.name} idempotentHint`);
+        assert.equal(a.idempotentHint, op.idempotent, `${op.name} idempotentHint`);
+        // A PUT is idempotent unless its declaration says it adds a row on every call.
+        if (op.method === 'PUT' && op.annotations?.idempotent !== false) {
+          assert.equal(a.idempotentHint, true, `${op.name} idempotentHint`);
+        }
         if (op.method === 'POST' || op.method === 'PATCH')
           assert.equal(a.idempotentHint, false, `${op.name} idempotentHint`);
         assert.deepEqual(tool._meta, { 'creator-api/stability': op.stability, 'creator-api/since': op.since }, op.name);
       }
+      // Each call adds a price row, and set_area without areaId adds an area: neither is idempotent.
       const price = byName.get('set_guide_price');
-      assert.equal(price?.annotations?.idempotentHint, true);
+      assert.equal(price?.annotations?.idempotentHint, false);
+      assert.equal(byName.get('set_area')?.annotations?.idempotentHint, false);
       assert.equal(price?.annotations?.readOnlyHint, false);
       assert.equal(byName.get('get_guide')?.annotations?.readOnlyHint, true);
       assert.equal(byName.get('create_guide')?.annotations?.idempotentHint, false);

@@ -1,26 +1,34 @@
 import type { Kysely } from 'kysely';
+import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/tables.ts';
-import { plainHttpWarnings } from '../shared/urls.ts';
 import { type Principal, requireScope } from './auth.ts';
 import type { Clock } from './clock.ts';
+import type { GuideAccess, OwnedGuide } from './guide-access.ts';
+import { plainHttpWarnings } from './link-warnings.ts';
 import type { Log } from './log.ts';
-import type { AnyOperation, OperationContext, Urls } from './operation.ts';
+import type { AnyOperation, CallContext, OperationContext, Upload, Urls } from './operation.ts';
 import type { RateLimitOutcome, RateLimits } from './rate-limit.ts';
+import type { StoreScope, Stores } from './stores.ts';
 import { parseInput } from './validation.ts';
 
 /** What every call needs, whichever transport carried it; built once per process. */
 export interface Runtime {
   db: Kysely<Database>;
+  dialect: Dialect;
   clock: Clock;
   urls: Urls;
   rateLimits: RateLimits;
   log: Log;
+  /** Every resource's stores, built lazily per call (see core/stores.ts). */
+  stores: (scope: StoreScope) => Stores;
+  guides: GuideAccess;
 }
 
 export interface Call {
   principal: Principal;
   requestId: string;
   log: Log;
+  uploads?: readonly Upload[];
 }
 
 export interface Invocation {
@@ -28,9 +36,12 @@ export interface Invocation {
   rate: RateLimitOutcome;
 }
 
+const NO_UPLOADS: readonly Upload[] = Object.freeze([]);
+
 /**
- * Runs one operation: rate limit, scope, validation, then the handler. Writes run inside one
- * transaction so that a refusal or a crash half-way leaves the store as it was.
+ * Runs one operation: rate limits, scope, validation, the work that must stay outside the store's
+ * transaction, then the handler. Writes run inside one transaction so that a refusal or a crash
+ * half-way leaves the store as it was; the guides a write opened are stamped once, before commit.
  */
 export async function invoke(
   runtime: Runtime,
@@ -43,21 +54,48 @@ export async function invoke(
   onRate?.(rate);
   requireScope(call.principal, operation.scope, operation.name);
   const input = parseInput(operation.input, rawInput ?? {}, !operation.readOnly);
+  if (operation.rateLimit) {
+    await runtime.rateLimits.consumeFor(operation.rateLimit.policy, operation.rateLimit.key(input, call.principal));
+  }
   const warnings: string[] = operation.readOnly ? [] : plainHttpWarnings(input);
-  const context = (db: Kysely<Database>): OperationContext => ({
+  const base: CallContext = {
     principal: call.principal,
-    db,
     clock: runtime.clock,
     urls: runtime.urls,
     requestId: call.requestId,
     log: call.log,
+    uploads: call.uploads ?? NO_UPLOADS,
     warn: (message) => {
       if (!warnings.includes(message)) warnings.push(message);
     },
-  });
-  const result: Record<string, unknown> = operation.readOnly
-    ? await operation.handler(input, context(runtime.db))
-    : await runtime.db.transaction().execute((trx) => operation.handler(input, context(trx)));
+  };
+  const prepared = operation.prepare ? await operation.prepare(input, base) : undefined;
+  let result: Record<string, unknown>;
+  if (operation.readOnly) {
+    result = await operation.handler(input, contextOn(runtime, base, runtime.db, false), prepared);
+  } else {
+    result = await runtime.db
+      .transaction()
+      .execute((trx) => operation.handler(input, contextOn(runtime, base, trx, true), prepared));
+  }
   // A copy, never a change: a read may answer a frozen record served to every caller.
   return { result: warnings.length > 0 ? { ...result, warnings } : result, rate };
+}
+
+/** The handler's context on a connection; a write stamps each guide it opens, once. */
+function contextOn(runtime: Runtime, base: CallContext, db: Kysely<Database>, writes: boolean): OperationContext {
+  const { creatorId } = base.principal;
+  const opened = new Map<string, Promise<OwnedGuide>>();
+  return {
+    ...base,
+    stores: runtime.stores({ db, clock: runtime.clock, dialect: runtime.dialect }),
+    guide(productId) {
+      let guide = opened.get(productId);
+      if (!guide) {
+        guide = runtime.guides.open(db, creatorId, productId, writes ? runtime.clock.now() : undefined);
+        opened.set(productId, guide);
+      }
+      return guide;
+    },
+  };
 }

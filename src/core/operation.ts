@@ -1,9 +1,11 @@
-import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import type { Database } from '../db/tables.ts';
 import type { OperationScope, Principal } from './auth.ts';
 import type { Clock } from './clock.ts';
+import type { ErrorCode } from './errors.ts';
+import type { OwnedGuide } from './guide-access.ts';
 import type { Log } from './log.ts';
+import type { OperationPolicy } from './rate-limit.ts';
+import type { Stores } from './stores.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Stability = 'stable' | 'beta';
@@ -14,22 +16,58 @@ export interface Urls {
   studioUrl: string;
 }
 
-/** What a handler sees of the call: never the transport that carried it. */
-export interface OperationContext {
+/** A file that came with the request (REST only: raw image bytes or a multipart file part). */
+export interface Upload {
+  /** The form field it came in; `file` for a raw body. */
+  field: string;
+  filename: string | undefined;
+  contentType: string | undefined;
+  bytes: Buffer;
+}
+
+/**
+ * How a REST request's body arrives. JSON is the default; the photo uploads take raw image bytes
+ * or multipart. Each has its own size limit, answered as 413 payload_too_large.
+ */
+export type BodyKind =
+  | { kind: 'json' }
+  | { kind: 'image'; maxBytes: number }
+  | { kind: 'multipart'; maxBytes: number; maxFiles: number; maxFileBytes: number };
+
+/** What every phase of a call sees: never the transport that carried it. */
+export interface CallContext {
   principal: Principal;
-  /** The store, inside the call's transaction for writes: a failed write changes nothing. */
-  db: Kysely<Database>;
   clock: Clock;
   urls: Urls;
   requestId: string;
   log: Log;
+  /** Files sent with the request; empty for JSON bodies. */
+  uploads: readonly Upload[];
   /** Records something accepted but worth a look; write answers carry them as `warnings`. */
   warn(message: string): void;
 }
 
+/** What a handler sees: the call, the stores (inside the call's transaction for a write), its guide. */
+export interface OperationContext extends CallContext {
+  stores: Stores;
+  /**
+   * The caller's guide, or not_found (the same for another creator's as for a missing one). In a
+   * write it is locked until the call ends and marked changed, so its cached views move on.
+   */
+  guide(productId: string): Promise<OwnedGuide>;
+}
+
 type InputSchema = z.ZodObject;
 
-export interface OperationDeclaration<I extends InputSchema, O extends z.ZodObject> {
+/** MCP hints where the HTTP method would mislead (a PUT that adds a row on every call). */
+export interface AnnotationOverrides {
+  idempotent?: boolean;
+  destructive?: boolean;
+  /** The operation reaches outside this service (fetching a creator's links). */
+  openWorld?: boolean;
+}
+
+export interface OperationDeclaration<I extends InputSchema, O extends z.ZodObject, P = undefined> {
   name: string;
   title: string;
   method: HttpMethod;
@@ -46,17 +84,35 @@ export interface OperationDeclaration<I extends InputSchema, O extends z.ZodObje
   successStatus?: 200 | 201;
   /** The two photo uploads are REST only. */
   restOnly?: boolean;
-  handler(input: z.output<I>, ctx: OperationContext): Promise<z.input<O>>;
+  /** JSON unless said. */
+  body?: BodyKind;
+  /**
+   * Errors it can answer beyond those the specification gives every read (and write): they feed
+   * the OpenAPI document, the reference and the tool description from here.
+   */
+  errors?: readonly ErrorCode[];
+  annotations?: AnnotationOverrides;
+  /** A limit of its own beside the per-key and per-creator ones, keyed by what the input names. */
+  rateLimit?: { policy: OperationPolicy; key(input: z.output<I>, principal: Principal): string };
+  /**
+   * Work that must not hold the store's transaction (decoding images, fetching links): it runs
+   * first, outside it, and the handler writes its result in one short transaction.
+   */
+  prepare?(input: z.output<I>, ctx: CallContext): Promise<P>;
+  handler(input: z.output<I>, ctx: OperationContext, prepared: P): Promise<z.input<O>>;
 }
 
-export interface Operation<I extends InputSchema = InputSchema, O extends z.ZodObject = z.ZodObject>
-  extends OperationDeclaration<I, O> {
+export interface Operation<I extends InputSchema = InputSchema, O extends z.ZodObject = z.ZodObject, P = undefined>
+  extends OperationDeclaration<I, O, P> {
   successStatus: 200 | 201;
+  body: BodyKind;
+  errors: readonly ErrorCode[];
   pathParams: string[];
-  /** Reads change nothing; deletes remove; PUT replaces whole. Drives MCP tool annotations. */
+  /** Reads change nothing; deletes remove; PUT replaces whole, unless declared otherwise. */
   readOnly: boolean;
   destructive: boolean;
   idempotent: boolean;
+  openWorld: boolean;
 }
 
 export const warningsSchema = z
@@ -64,10 +120,12 @@ export const warningsSchema = z
   .optional()
   .describe('Things accepted but worth a look, such as a plain http link; present only when there are any.');
 
+const JSON_BODY: BodyKind = { kind: 'json' };
+
 /** Declares an operation once; REST, MCP, OpenAPI and the docs all derive from this. */
-export function defineOperation<I extends InputSchema, O extends z.ZodObject>(
-  declaration: OperationDeclaration<I, O>,
-): Operation<I, O> {
+export function defineOperation<I extends InputSchema, O extends z.ZodObject, P = undefined>(
+  declaration: OperationDeclaration<I, O, P>,
+): Operation<I, O, P> {
   const pathParams = [...declaration.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
   for (const param of pathParams) {
     if (!(param in declaration.input.shape)) {
@@ -78,16 +136,21 @@ export function defineOperation<I extends InputSchema, O extends z.ZodObject>(
   const output = (writes && !('warnings' in declaration.output.shape)
     ? declaration.output.extend({ warnings: warningsSchema })
     : declaration.output) as unknown as O;
+  const method = declaration.method;
+  const hints = declaration.annotations ?? {};
   return {
     ...declaration,
     output,
     successStatus: declaration.successStatus ?? 200,
+    body: declaration.body ?? JSON_BODY,
+    errors: declaration.errors ?? [],
     pathParams,
     readOnly: !writes,
-    destructive: declaration.method === 'DELETE',
-    idempotent: declaration.method === 'PUT' || declaration.method === 'GET' || declaration.method === 'DELETE',
+    destructive: hints.destructive ?? method === 'DELETE',
+    idempotent: hints.idempotent ?? (method === 'PUT' || method === 'GET' || method === 'DELETE'),
+    openWorld: hints.openWorld ?? false,
   };
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds operations of every input and output type
-export type AnyOperation = Operation<any, any>;
+export type AnyOperation = Operation<any, any, any>;

@@ -14,7 +14,14 @@ export interface RateLimitState {
 export interface RateLimitSettings {
   keyPerMinute: number;
   creatorPerHour: number;
+  /** Photo uploads per key per minute (the specification names this limit). */
+  uploadsPerKeyPerMinute: number;
+  /** `check_links` runs per guide per hour (the specification names this limit too). */
+  linkChecksPerGuidePerHour: number;
 }
+
+/** The limits an operation may declare beside the per-key and per-creator ones every call pays. */
+export type OperationPolicy = 'uploads' | 'link-checks';
 
 /** The budget left after a call: the tighter of the policies, for the RateLimit headers. */
 export interface RateLimitOutcome {
@@ -27,7 +34,8 @@ interface Policy {
   limiter: RateLimiterAbstract;
   limit: number;
   windowSeconds: number;
-  keyOf(principal: Principal): string;
+  /** How the refusal names what ran out ("with this key this minute"). */
+  scope: string;
 }
 
 /**
@@ -35,7 +43,9 @@ interface Policy {
  * instances share the load, so the same budget holds whichever instance answers.
  */
 export class RateLimits {
-  private readonly policies: Policy[];
+  private readonly perKey: Policy;
+  private readonly perCreator: Policy;
+  private readonly ofOperations: Record<OperationPolicy, Policy>;
 
   constructor(settings: RateLimitSettings, redis?: Redis) {
     const make = (prefix: string, points: number, duration: number): RateLimiterAbstract =>
@@ -48,44 +58,53 @@ export class RateLimits {
             useRedisPackage: false,
           })
         : new RateLimiterMemory({ keyPrefix: prefix, points, duration });
-    this.policies = [
-      {
-        name: 'per-key',
-        limiter: make('key', settings.keyPerMinute, 60),
-        limit: settings.keyPerMinute,
-        windowSeconds: 60,
-        keyOf: (p) => p.keyId,
-      },
-      {
-        name: 'per-creator',
-        limiter: make('creator', settings.creatorPerHour, 3600),
-        limit: settings.creatorPerHour,
-        windowSeconds: 3600,
-        keyOf: (p) => p.creatorId,
-      },
-    ];
+    const policy = (name: string, prefix: string, limit: number, windowSeconds: number, scope: string): Policy => ({
+      name,
+      limiter: make(prefix, limit, windowSeconds),
+      limit,
+      windowSeconds,
+      scope,
+    });
+    this.perKey = policy('per-key', 'key', settings.keyPerMinute, 60, 'with this key this minute');
+    this.perCreator = policy('per-creator', 'creator', settings.creatorPerHour, 3600, 'for this creator this hour');
+    this.ofOperations = {
+      uploads: policy('uploads', 'uploads', settings.uploadsPerKeyPerMinute, 60, 'uploads with this key this minute'),
+      'link-checks': policy(
+        'link-checks',
+        'links',
+        settings.linkChecksPerGuidePerHour,
+        3600,
+        'link checks of this guide this hour',
+      ),
+    };
   }
 
   /** Spends one call from every policy; over any of them throws rate_limited. */
   async consume(principal: Principal): Promise<RateLimitOutcome> {
-    const states: RateLimitState[] = [];
-    for (const policy of this.policies) {
-      try {
-        const res = await policy.limiter.consume(policy.keyOf(principal), 1);
-        states.push(stateOf(policy, res));
-      } catch (err) {
-        if (!(err instanceof RateLimiterRes)) throw err;
-        const retryAfterMs = Math.max(1, err.msBeforeNext);
-        throw new ApiError(
-          'rate_limited',
-          `Too many requests ${policy.name === 'per-key' ? 'with this key this minute' : 'for this creator this hour'}: ` +
-            `the limit is ${policy.limit}. Wait ${Math.ceil(retryAfterMs / 1000)} s before the next request.`,
-          { retryAfterMs, details: { policy: policy.name, limit: policy.limit, windowSeconds: policy.windowSeconds } },
-        );
-      }
-    }
+    const states = [await spend(this.perKey, principal.keyId), await spend(this.perCreator, principal.creatorId)];
     const tightest = states.reduce((a, b) => (b.remaining / b.limit < a.remaining / a.limit ? b : a));
     return { tightest, policies: states };
+  }
+
+  /** Spends one from an operation's own limit, for what its input names (a key, a guide). */
+  async consumeFor(policy: OperationPolicy, key: string): Promise<RateLimitState> {
+    return spend(this.ofOperations[policy], key);
+  }
+}
+
+/** Spends one point; over the limit throws rate_limited with the wait. */
+async function spend(policy: Policy, key: string): Promise<RateLimitState> {
+  try {
+    return stateOf(policy, await policy.limiter.consume(key, 1));
+  } catch (err) {
+    if (!(err instanceof RateLimiterRes)) throw err;
+    const retryAfterMs = Math.max(1, err.msBeforeNext);
+    throw new ApiError(
+      'rate_limited',
+      `Too many requests ${policy.scope}: the limit is ${policy.limit}. ` +
+        `Wait ${Math.ceil(retryAfterMs / 1000)} s before the next request.`,
+      { retryAfterMs, details: { policy: policy.name, limit: policy.limit, windowSeconds: policy.windowSeconds } },
+    );
   }
 }
 

@@ -2,3 +2,5 @@
 export const API_VERSION = '2026-09-30.2';
 /** The authoring playbook has a version of its own. */
 export const AUTHORING_GUIDE_VERSION = '2026-09-30.3';
+/** The since-marker of the operations the specification first published. */
+export const STABLE_SINCE = '2026-09-17';

@@ -52,7 +52,11 @@ export class NodeSqliteAdapter implements SqliteDatabase {
     return this.walHeader.toString('latin1');
   }
 
-  prepare(sql: string): SqliteStatement {
+  prepare(text: string): SqliteStatement {
+    // Kysely begins transactions DEFERRED. A write transaction that read first would then fail
+    // (SQLITE_BUSY, no wait) when another process committed in between; IMMEDIATE takes the write
+    // lock at once, waiting busy_timeout for it, so writers of every process simply queue.
+    const sql = text === 'begin' ? 'begin immediate' : text;
     const cached = this.cache.get(sql);
     if (cached) return cached;
     const statement = wrap(this.db.prepare(sql));

@@ -1,23 +1,35 @@
+import type { GuideAccess } from '../core/guide-access.ts';
 import { Registry } from '../core/registry.ts';
-import { areaOperations } from './areas/operations.ts';
-import { authoringOperations } from './authoring/operations.ts';
-import { guideOperations } from './guides/operations.ts';
-import { placeOperations } from './places/operations.ts';
-import { profileOperations } from './profile/operations.ts';
-import { propertyOperations } from './properties/operations.ts';
-import { publishingOperations } from './publishing/operations.ts';
-import { spotOperations } from './spots/operations.ts';
+import type { Resource } from '../core/resource.ts';
+import { lazyStores, type StoreFactories, type StoreScope, type Stores } from '../core/stores.ts';
+import { areasResource } from './areas/index.ts';
+import { authoringResource } from './authoring/index.ts';
+import { guideAccess, guidesResource } from './guides/index.ts';
+import { placesResource } from './places/index.ts';
+import { profileResource } from './profile/index.ts';
+import { propertiesResource } from './properties/index.ts';
+import { publishingResource } from './publishing/index.ts';
+import { spotsResource } from './spots/index.ts';
 
-/** The whole API: every resource's operations, in the order the reference lists them. */
+/** The whole API, one line a resource, in the order the reference lists their operations. */
+const resources: readonly Resource[] = [
+  profileResource,
+  authoringResource,
+  guidesResource,
+  propertiesResource,
+  spotsResource,
+  areasResource,
+  placesResource,
+  publishingResource,
+];
+
 export function createRegistry(): Registry {
-  return new Registry([
-    ...profileOperations,
-    ...authoringOperations,
-    ...guideOperations,
-    ...propertyOperations,
-    ...spotOperations,
-    ...areaOperations,
-    ...placeOperations,
-    ...publishingOperations,
-  ]);
+  return new Registry(resources.flatMap((r) => r.operations));
 }
+
+/** Every resource's stores, built lazily per call. */
+export function createStores(): (scope: StoreScope) => Stores {
+  return lazyStores(Object.assign({}, ...resources.map((r) => r.stores ?? {})) as StoreFactories);
+}
+
+export const guides: GuideAccess = guideAccess;

@@ -45,14 +45,25 @@ export function slugify(text: string, fallback = 'guide'): string {
   return slug === '' ? fallback : slug;
 }
 
-/** `base` if free, else `base-2`, `base-3`…, kept within 63 characters. */
-export function firstFreeSlug(base: string, taken: ReadonlySet<string>): string {
+/**
+ * `base` if free, else `base-2`, `base-3`…, each kept within `max` characters by shortening the
+ * base, never the number. `taken` must hold every taken value starting with `candidateStem(base)`.
+ */
+export function firstFree(base: string, taken: ReadonlySet<string>, max = 63, separator: '-' | '_' = '-'): string {
   if (!taken.has(base)) return base;
   for (let n = 2; ; n++) {
-    const suffix = `-${n}`;
-    const candidate = `${base.slice(0, 63 - suffix.length).replace(/-+$/, '')}${suffix}`;
+    const suffix = `${separator}${n}`;
+    const candidate = `${base.slice(0, max - suffix.length).replace(/[-_]+$/, '')}${suffix}`;
     if (!taken.has(candidate)) return candidate;
   }
+}
+
+/**
+ * What `base` and every numbered candidate `firstFree` may make of it start with: the values to
+ * look up as taken. (Candidates shorten the base to fit, so `base-%` would miss a long one.)
+ */
+export function candidateStem(base: string, max = 63): string {
+  return base.slice(0, max - 10).replace(/[-_]+$/, '');
 }
 
 /** A PATCH string where "" clears: undefined stays unsent, "" becomes null, text stays text. */

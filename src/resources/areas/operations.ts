@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { refuse } from '../../core/errors.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
-import { productIdSchema } from '../guides/guide.schema.ts';
-import { guidesOf } from '../guides/operations.ts';
-import { SpotsStore } from '../spots/spots.store.ts';
+import { STABLE_SINCE } from '../../core/versions.ts';
+import { productIdSchema } from '../../shared/ids.ts';
 import {
   AREAS_PER_GUIDE,
   type Area,
@@ -12,13 +11,10 @@ import {
   areaIdSchema,
   areaWithSpotsSchema,
 } from './area.schema.ts';
-import { AreasStore } from './areas.store.ts';
-
-export const areasOf = (ctx: OperationContext) => new AreasStore(ctx.db, () => ctx.clock.now());
 
 /** Areas with the keys of the spots pointing at them. */
-export async function withSpotKeys(ctx: OperationContext, guideId: string, areas: Area[]): Promise<AreaWithSpots[]> {
-  const keys = await new SpotsStore(ctx.db, () => ctx.clock.now()).keysByArea(
+async function withSpotKeys(ctx: OperationContext, guideId: string, areas: Area[]): Promise<AreaWithSpots[]> {
+  const keys = await ctx.stores.spots.keysByArea(
     guideId,
     areas.map((a) => a.id),
   );
@@ -33,6 +29,8 @@ export const setArea = defineOperation({
   scope: 'write',
   stability: 'beta',
   since: '2026-09-30',
+  // Without areaId every call creates another area: not idempotent, whatever PUT suggests.
+  annotations: { idempotent: false },
   description:
     'An area is a park, island or region whose rules, fees and notices apply to every spot pointing at it (areaId). ' +
     'Without areaId: creates one. With areaId: replaces it whole, and every field left out is cleared (status too). ' +
@@ -49,11 +47,9 @@ export const setArea = defineOperation({
     area: areaWithSpotsSchema.nullable(),
   }),
   async handler({ productId, areaId, ...fields }, ctx) {
-    const guide = await guidesOf(ctx).requireOwned(ctx.principal.creatorId, productId);
-    const areas = areasOf(ctx);
-    // Stamp the guide first: the row lock it takes (PostgreSQL) holds concurrent set_area calls
-    // on this guide until this transaction ends, so two of them cannot both pass the cap below.
-    await guidesOf(ctx).update(guide.id, {});
+    // Opening the guide for a write locks it, so concurrent set_area calls cannot both pass the cap.
+    const guide = await ctx.guide(productId);
+    const { areas } = ctx.stores;
     let id: string;
     if (areaId === undefined) {
       if ((await areas.count(guide.id)) >= AREAS_PER_GUIDE) {
@@ -81,13 +77,13 @@ export const listAreas = defineOperation({
   path: '/guides/{productId}/areas',
   scope: 'read',
   stability: 'stable',
-  since: '2026-09-17',
+  since: STABLE_SINCE,
   description: "Lists the guide's areas, oldest first, each with the keys of the spots pointing at it.",
   input: z.strictObject({ productId: productIdSchema }),
   output: z.object({ productId: z.string(), count: z.number(), areas: z.array(areaWithSpotsSchema) }),
   async handler(input, ctx) {
-    const guide = await guidesOf(ctx).requireOwned(ctx.principal.creatorId, input.productId);
-    const areas = await withSpotKeys(ctx, guide.id, await areasOf(ctx).listForGuide(guide.id));
+    const guide = await ctx.guide(input.productId);
+    const areas = await withSpotKeys(ctx, guide.id, await ctx.stores.areas.listForGuide(guide.id));
     return { productId: guide.id, count: areas.length, areas };
   },
 });
@@ -99,18 +95,17 @@ export const deleteArea = defineOperation({
   path: '/guides/{productId}/areas/{areaId}',
   scope: 'write',
   stability: 'stable',
-  since: '2026-09-17',
+  since: STABLE_SINCE,
   description:
     'Deletes an area for good; confirm with the creator first. Spots that pointed at it lose their areaId and nothing else.',
   input: z.strictObject({ productId: productIdSchema, areaId: areaIdSchema }),
   output: z.object({ ok: z.literal(true), productId: z.string(), areaId: z.string(), deleted: z.literal(true) }),
   async handler(input, ctx) {
-    const guide = await guidesOf(ctx).requireOwned(ctx.principal.creatorId, input.productId);
-    const areas = areasOf(ctx);
+    const guide = await ctx.guide(input.productId);
+    const { areas, spots } = ctx.stores;
     await areas.requireInGuide(guide.id, input.areaId);
-    await new SpotsStore(ctx.db, () => ctx.clock.now()).clearArea(input.areaId);
+    await spots.clearArea(input.areaId);
     await areas.delete(input.areaId);
-    await guidesOf(ctx).update(guide.id, {});
     return { ok: true as const, productId: guide.id, areaId: input.areaId, deleted: true as const };
   },
 });

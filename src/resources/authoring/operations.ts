@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { defineOperation } from '../../core/operation.ts';
-import { API_VERSION, AUTHORING_GUIDE_VERSION } from '../../core/versions.ts';
+import { API_VERSION, AUTHORING_GUIDE_VERSION, STABLE_SINCE } from '../../core/versions.ts';
 
 // Read once at start: the playbook ships with the code (in docs/, where people read it too).
 const playbook = readFileSync(new URL('../../../docs/authoring-playbook.md', import.meta.url), 'utf8');
@@ -13,7 +13,7 @@ export const getAuthoringGuide = defineOperation({
   path: '/authoring-guide',
   scope: 'read',
   stability: 'stable',
-  since: '2026-09-17',
+  since: STABLE_SINCE,
   description:
     'Returns the markdown playbook for assistants: the workflow from an empty draft to publish, the platform rules, ' +
     'the limits and what to do about each error code. Read it once per session before editing.',

@@ -7,9 +7,7 @@ type GuideChanges = (eb: ExpressionBuilder<Database, 'guides'>) => UpdateObject<
  * Every update of a guide row, by any resource or the admin command line, goes through here: it
  * moves the guide's revision, which cached views are keyed by, so no writer can forget to.
  */
-export function updateGuideRow(db: Kysely<Database>, guideId: string, changes: GuideChanges) {
-  return db
-    .updateTable('guides')
-    .set((eb) => ({ ...changes(eb), revision: eb('revision', '+', 1) }))
-    .where('id', '=', guideId);
+export function updateGuideRow(db: Kysely<Database>, guideIds: string | readonly string[], changes: GuideChanges) {
+  const update = db.updateTable('guides').set((eb) => ({ ...changes(eb), revision: eb('revision', '+', 1) }));
+  return typeof guideIds === 'string' ? update.where('id', '=', guideIds) : update.where('id', 'in', guideIds);
 }

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { countryOrWorldwideSchema } from '../../shared/codes.ts';
 import { bboxSchema, latitudeSchema, longitudeSchema, zoomSchema } from '../../shared/geo.ts';
 import { text } from '../../shared/text.ts';
-import { areaSchema } from '../areas/area.schema.ts';
-import { propertySchema } from '../properties/property.schema.ts';
+import { areaSchema } from '../areas/index.ts';
+import { propertySchema } from '../properties/index.ts';
 
 export const storeTags = [
   'alpine',
@@ -19,12 +19,6 @@ export const storeTags = [
   'waterfalls',
   'wild-camping',
 ] as const;
-
-export const productIdSchema = z
-  .string()
-  .min(1)
-  .max(100)
-  .describe('The guide id (productId) from create_guide or list_guides');
 
 export const guideNameSchema = text(120)
   .min(1)

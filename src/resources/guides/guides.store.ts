@@ -1,25 +1,13 @@
 import type { Kysely, Selectable } from 'kysely';
-import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import type { Urls } from '../../core/operation.ts';
+import type { Dialect } from '../../db/database.ts';
 import type { Database, GuidesTable } from '../../db/tables.ts';
-import { firstFreeSlug } from '../../shared/text.ts';
-import { AreasStore } from '../areas/areas.store.ts';
-import { PropertiesStore, publicProperty } from '../properties/properties.store.ts';
-import { SpotsStore } from '../spots/spots.store.ts';
-import type { Guide, GuideWithCounts, MapRegion } from './guide.schema.ts';
+import { candidateStem, firstFree } from '../../shared/text.ts';
+import type { MapRegion } from './guide.schema.ts';
 import { updateGuideRow } from './guide-row.ts';
 import { viewAtRevision } from './guide-views.ts';
 
-type GuideRow = Selectable<GuidesTable> & { creator_slug: string };
-
-/** The working copy of a guide as its owner may change it. */
-export interface OwnedGuide {
-  id: string;
-  creatorId: string;
-  slug: string;
-  name: string;
-}
+export type GuideRow = Selectable<GuidesTable> & { creator_slug: string };
 
 export interface GuidePatch {
   name?: string;
@@ -38,10 +26,12 @@ const json = (value: unknown) => JSON.stringify(value);
 export class GuidesStore {
   private readonly db: Kysely<Database>;
   private readonly now: () => number;
+  private readonly dialect: Dialect;
 
-  constructor(db: Kysely<Database>, now: () => number) {
+  constructor(db: Kysely<Database>, now: () => number, dialect: Dialect) {
     this.db = db;
     this.now = now;
+    this.dialect = dialect;
   }
 
   private selectGuides() {
@@ -52,16 +42,13 @@ export class GuidesStore {
       .select('creators.slug as creator_slug');
   }
 
-  /** The guide if this creator owns it; otherwise the same 404 as for an id that does not exist. */
-  async requireOwned(creatorId: string, productId: string): Promise<OwnedGuide> {
-    const row = await this.db
-      .selectFrom('guides')
-      .select(['id', 'creator_id', 'slug', 'name'])
-      .where('id', '=', productId)
-      .where('creator_id', '=', creatorId)
-      .executeTakeFirst();
-    if (!row) throw notFound('guide', productId);
-    return { id: row.id, creatorId: row.creator_id, slug: row.slug, name: row.name };
+  /**
+   * Holds other writes of this creator's guide list until the transaction ends, so concurrent
+   * creates cannot both take one slug (PostgreSQL; the embedded store serializes writers already).
+   */
+  async lockCreatorsGuides(creatorId: string): Promise<void> {
+    if (this.dialect !== 'postgres') return;
+    await this.db.selectFrom('creators').select('id').where('id', '=', creatorId).forUpdate().execute();
   }
 
   async slugTaken(creatorId: string, slug: string): Promise<boolean> {
@@ -80,9 +67,9 @@ export class GuidesStore {
       .selectFrom('guides')
       .select('slug')
       .where('creator_id', '=', creatorId)
-      .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
+      .where('slug', 'like', `${candidateStem(base)}%`)
       .execute();
-    return firstFreeSlug(base, new Set(rows.map((r) => r.slug)));
+    return firstFree(base, new Set(rows.map((r) => r.slug)));
   }
 
   async create(creatorId: string, name: string, slug: string): Promise<string> {
@@ -124,10 +111,9 @@ export class GuidesStore {
     return id;
   }
 
-  /** Applies the fields given and stamps the guide as changed by a key. */
+  /** Applies the fields given; the call that opened the guide stamps it as changed. */
   async update(guideId: string, patch: GuidePatch): Promise<void> {
-    const now = this.now();
-    const set: Partial<GuidesTable> = { updated_at: now, last_api_write_at: now };
+    const set: Partial<GuidesTable> = {};
     if (patch.name !== undefined) set.name = patch.name;
     if (patch.headline !== undefined) set.headline = patch.headline;
     if (patch.purchaseButtonText !== undefined) set.purchase_button_text = patch.purchaseButtonText;
@@ -139,7 +125,7 @@ export class GuidesStore {
       set.thumbnail_url = patch.thumbnail?.url ?? null;
     }
     if (patch.region !== undefined) set.region = patch.region === null ? null : json(patch.region);
-    await updateGuideRow(this.db, guideId, () => set).execute();
+    if (Object.keys(set).length > 0) await updateGuideRow(this.db, guideId, () => set).execute();
   }
 
   /** Whether anyone bought the guide: then its spots can no longer be deleted. */
@@ -169,60 +155,52 @@ export class GuidesStore {
       .insertInto('guide_prices')
       .values({ id, guide_id: guideId, amount_minor: amountMinor, currency, created_at: createdAt })
       .execute();
-    await updateGuideRow(this.db, guideId, () => ({
-      pricing_currency: currency,
-      updated_at: now,
-      last_api_write_at: now,
-    })).execute();
+    await updateGuideRow(this.db, guideId, () => ({ pricing_currency: currency })).execute();
     return id;
   }
 
+  /** The guide's property schema version after one more change, written to the guide. */
+  async bumpPropertySchemaVersion(guideId: string): Promise<number> {
+    await updateGuideRow(this.db, guideId, (eb) => ({
+      property_schema_version: eb('property_schema_version', '+', 1),
+    })).execute();
+    return this.propertySchemaVersion(guideId);
+  }
+
+  async propertySchemaVersion(guideId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('guides')
+      .select('property_schema_version')
+      .where('id', '=', guideId)
+      .executeTakeFirstOrThrow();
+    return row.property_schema_version;
+  }
+
   /**
-   * The owned guide's record for a read outside any transaction: one small query when the
-   * revision has not moved since the record was last built. (Inside a transaction a record may
-   * describe writes that roll back, so writes use `get`.)
+   * The view named `view` of the caller's guide, built by `build` and kept while the guide's
+   * revision stands still (guide-views.ts). For reads outside a transaction only.
    */
-  async readOwned(creatorId: string, productId: string, urls: Urls): Promise<GuideWithCounts> {
-    return viewAtRevision(this.db, creatorId, productId, `record ${urls.publicUrl} ${urls.studioUrl}`, async (id) =>
-      // Chapters and photos arrive with their resources; until then a guide has none.
-      ({ ...(await this.get(id, urls)), chapterCount: 0, photoCount: 0 }),
-    );
+  cachedView<T extends object>(
+    creatorId: string,
+    productId: string,
+    view: string,
+    build: (guideId: string) => Promise<T>,
+  ): Promise<T> {
+    return viewAtRevision(this.db, creatorId, productId, view, build);
   }
 
-  async get(guideId: string, urls: Urls): Promise<Guide> {
-    const row = await this.selectGuides().where('guides.id', '=', guideId).executeTakeFirstOrThrow();
-    const [view] = await this.views([row], urls);
-    return view as Guide;
+  async row(guideId: string): Promise<GuideRow> {
+    return this.selectGuides().where('guides.id', '=', guideId).executeTakeFirstOrThrow();
   }
 
-  async listOwned(creatorId: string, urls: Urls, status?: GuidesTable['status']): Promise<Guide[]> {
+  async rowsOwned(creatorId: string, status?: GuidesTable['status']): Promise<GuideRow[]> {
     let query = this.selectGuides().where('guides.creator_id', '=', creatorId);
     if (status) query = query.where('guides.status', '=', status);
-    const rows = await query.orderBy('guides.updated_at', 'desc').orderBy('guides.id').execute();
-    return this.views(rows, urls);
-  }
-
-  private async views(rows: GuideRow[], urls: Urls): Promise<Guide[]> {
-    if (rows.length === 0) return [];
-    const ids = rows.map((r) => r.id);
-    const [prices, spotCounts, areas, properties] = await Promise.all([
-      this.latestPrices(ids),
-      new SpotsStore(this.db, this.now).countByGuide(ids),
-      new AreasStore(this.db, this.now).listForGuides(ids),
-      new PropertiesStore(this.db, this.now).listForGuides(ids),
-    ]);
-    return rows.map((row) =>
-      toGuide(row, urls, {
-        price: prices.get(row.id) ?? null,
-        areas: areas.get(row.id) ?? [],
-        properties: (properties.get(row.id) ?? []).map(publicProperty),
-        spotCount: spotCounts.get(row.id) ?? 0,
-      }),
-    );
+    return query.orderBy('guides.updated_at', 'desc').orderBy('guides.id').execute();
   }
 
   /** The newest price row of each guide: prices are immutable, the latest one counts. */
-  private async latestPrices(guideIds: string[]): Promise<Map<string, { amountMinor: number; currency: string }>> {
+  async latestPrices(guideIds: string[]): Promise<Map<string, { amountMinor: number; currency: string }>> {
     const rows = await this.db
       .selectFrom('guide_prices')
       .select(['guide_id', 'amount_minor', 'currency', 'created_at', 'id'])
@@ -234,42 +212,4 @@ export class GuidesStore {
     for (const r of rows) latest.set(r.guide_id, { amountMinor: Number(r.amount_minor), currency: r.currency });
     return latest;
   }
-}
-
-/** What a guide record gathers from other tables. */
-type GuideContents = Pick<Guide, 'areas' | 'price' | 'properties' | 'spotCount'>;
-
-function toGuide(row: GuideRow, urls: Urls, contents: GuideContents): Guide {
-  return {
-    productId: row.id,
-    name: row.name,
-    slug: row.slug,
-    headline: row.headline,
-    purchaseButtonText: row.purchase_button_text,
-    status: row.status,
-    visibleOnStore: row.visible_on_store === 1,
-    storeReviewStatus: row.store_review_status,
-    storeReviewNote: row.store_review_note,
-    storeTags: JSON.parse(row.store_tags) as string[],
-    country: row.country,
-    reviewsShown: row.reviews_shown === 1,
-    buyerCountShown: row.buyer_count_shown === 1,
-    pricing: {
-      oneTimeEnabled: row.one_time_enabled === 1,
-      subscriptionIncluded: row.subscription_included === 1,
-      currency: row.pricing_currency,
-    },
-    originalLanguage: row.original_language,
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-    publishedAt: row.published_at === null ? null : Number(row.published_at),
-    lastApiWriteAt: row.last_api_write_at === null ? null : Number(row.last_api_write_at),
-    region: row.region === null ? null : (JSON.parse(row.region) as MapRegion),
-    mapStyle: row.map_style === null ? null : (JSON.parse(row.map_style) as Guide['mapStyle']),
-    propertySchemaVersion: row.property_schema_version,
-    ...contents,
-    thumbnailUrl: row.thumbnail_url,
-    dashboardUrl: `${urls.studioUrl}/guides/${row.id}`,
-    salesPageUrl: `${urls.publicUrl}/g/${row.creator_slug}/${row.slug}`,
-  };
 }

@@ -1,24 +1,20 @@
 import { z } from 'zod';
 import { ApiError, notFound, refuse } from '../../core/errors.ts';
-import { defineOperation, type OperationContext } from '../../core/operation.ts';
+import { defineOperation } from '../../core/operation.ts';
+import { STABLE_SINCE } from '../../core/versions.ts';
 import { currencyCodeSchema } from '../../shared/codes.ts';
 import { bboxContains } from '../../shared/geo.ts';
+import { productIdSchema } from '../../shared/ids.ts';
 import { clearable, slugify, slugSchema, text } from '../../shared/text.ts';
-import { CreatorsStore } from '../profile/creators.store.ts';
 import {
   countrySchema,
   guideNameSchema,
   guideSchema,
   guideWithCountsSchema,
   mapRegionSchema,
-  productIdSchema,
   storeTags,
 } from './guide.schema.ts';
-import { GuidesStore } from './guides.store.ts';
-
-const STABLE_SINCE = '2026-09-17';
-
-export const guidesOf = (ctx: OperationContext) => new GuidesStore(ctx.db, () => ctx.clock.now());
+import { cachedGuideRecord, guideRecord, guideRecords } from './guide-records.ts';
 
 export const listGuides = defineOperation({
   name: 'list_guides',
@@ -34,7 +30,8 @@ export const listGuides = defineOperation({
   }),
   output: z.object({ count: z.number(), guides: z.array(guideSchema) }),
   async handler(input, ctx) {
-    const guides = await guidesOf(ctx).listOwned(ctx.principal.creatorId, ctx.urls, input.status);
+    const rows = await ctx.stores.guides.rowsOwned(ctx.principal.creatorId, input.status);
+    const guides = await guideRecords(ctx.stores, rows, ctx.urls);
     return { count: guides.length, guides };
   },
 });
@@ -59,8 +56,9 @@ export const createGuide = defineOperation({
   }),
   output: guideSchema,
   async handler(input, ctx) {
-    const guides = guidesOf(ctx);
+    const { guides } = ctx.stores;
     const creatorId = ctx.principal.creatorId;
+    await guides.lockCreatorsGuides(creatorId);
     let slug: string;
     if (input.slug !== undefined) {
       if (await guides.slugTaken(creatorId, input.slug)) {
@@ -71,7 +69,7 @@ export const createGuide = defineOperation({
       slug = await guides.freeSlug(creatorId, slugify(input.name));
     }
     const id = await guides.create(creatorId, input.name, slug);
-    return guides.get(id, ctx.urls);
+    return guideRecord(ctx.stores, id, ctx.urls);
   },
 });
 
@@ -87,7 +85,7 @@ export const getGuide = defineOperation({
   input: z.strictObject({ productId: productIdSchema }),
   output: guideWithCountsSchema,
   async handler(input, ctx) {
-    return guidesOf(ctx).readOwned(ctx.principal.creatorId, input.productId, ctx.urls);
+    return cachedGuideRecord(ctx.stores, ctx.principal.creatorId, input.productId, ctx.urls);
   },
 });
 
@@ -127,8 +125,7 @@ export const updateGuide = defineOperation({
   }),
   output: guideSchema,
   async handler(input, ctx) {
-    const guides = guidesOf(ctx);
-    const guide = await guides.requireOwned(ctx.principal.creatorId, input.productId);
+    const guide = await ctx.guide(input.productId);
     if (input.clearThumbnail === true && input.thumbnailMediaId !== undefined) {
       throw refuse('clearThumbnail', 'cannot be combined with thumbnailMediaId: send one or the other.');
     }
@@ -136,7 +133,7 @@ export const updateGuide = defineOperation({
       // Photos arrive with the media resource; no photo can be found before then.
       throw notFound('photo', input.thumbnailMediaId);
     }
-    await guides.update(guide.id, {
+    await ctx.stores.guides.update(guide.id, {
       name: input.name,
       headline: clearable(input.headline),
       purchaseButtonText: clearable(input.purchaseButtonText),
@@ -145,7 +142,7 @@ export const updateGuide = defineOperation({
       storeTags: input.storeTags === undefined ? undefined : [...new Set(input.storeTags)],
       thumbnail: input.clearThumbnail === true ? null : undefined,
     });
-    return guides.get(guide.id, ctx.urls);
+    return guideRecord(ctx.stores, guide.id, ctx.urls);
   },
 });
 
@@ -163,8 +160,7 @@ export const setGuideRegion = defineOperation({
   input: mapRegionSchema.extend({ productId: productIdSchema }),
   output: z.object({ ok: z.literal(true), productId: z.string(), region: mapRegionSchema.nullable() }),
   async handler({ productId, ...region }, ctx) {
-    const guides = guidesOf(ctx);
-    const guide = await guides.requireOwned(ctx.principal.creatorId, productId);
+    const guide = await ctx.guide(productId);
     if ((region.centerLat === undefined) !== (region.centerLon === undefined)) {
       throw refuse(
         region.centerLat === undefined ? 'centerLat' : 'centerLon',
@@ -177,7 +173,7 @@ export const setGuideRegion = defineOperation({
       }
     }
     const stored = Object.keys(region).length === 0 ? null : region;
-    await guides.update(guide.id, { region: stored });
+    await ctx.stores.guides.update(guide.id, { region: stored });
     return { ok: true as const, productId: guide.id, region: stored };
   },
 });
@@ -193,6 +189,9 @@ export const setGuidePrice = defineOperation({
   description:
     'Sets the one-time price. Prices come from the creator, never from the assistant: ask before calling. ' +
     'Each change adds a new immutable price row; the creator must have accepted the current creator agreement.',
+  errors: ['agreement_outdated'],
+  // Every call adds a price row, even with the same amount: not idempotent, whatever PUT suggests.
+  annotations: { idempotent: false },
   input: z.strictObject({
     productId: productIdSchema,
     amountMinor: z.number().int().min(900).max(100_000_000).describe('Minor units, at least 900: 2900 means 29.00'),
@@ -206,9 +205,8 @@ export const setGuidePrice = defineOperation({
     currency: z.string(),
   }),
   async handler(input, ctx) {
-    const guides = guidesOf(ctx);
-    const guide = await guides.requireOwned(ctx.principal.creatorId, input.productId);
-    const creator = await new CreatorsStore(ctx.db, () => ctx.clock.now()).require(ctx.principal.creatorId);
+    const guide = await ctx.guide(input.productId);
+    const creator = await ctx.stores.creators.require(ctx.principal.creatorId);
     if (!creator.agreementAccepted) {
       throw new ApiError(
         'agreement_outdated',
@@ -216,7 +214,7 @@ export const setGuidePrice = defineOperation({
       );
     }
     const currency = input.currency.toLowerCase();
-    const productPriceId = await guides.insertPrice(guide.id, input.amountMinor, currency);
+    const productPriceId = await ctx.stores.guides.insertPrice(guide.id, input.amountMinor, currency);
     return { ok: true as const, productId: guide.id, productPriceId, amountMinor: input.amountMinor, currency };
   },
 });

@@ -1,18 +1,13 @@
 import { z } from 'zod';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
-import { productIdSchema } from '../guides/guide.schema.ts';
-import { guidesOf } from '../guides/operations.ts';
-import { SpotsStore } from '../spots/spots.store.ts';
+import { STABLE_SINCE } from '../../core/versions.ts';
+import { productIdSchema } from '../../shared/ids.ts';
 import { facilityIdSchema, placeFieldsSchema, placeSchema } from './place.schema.ts';
 import { applyPlaceFields, emptyPlace, type PlaceRules } from './place-writer.ts';
-import { PlacesStore, publicPlace } from './places.store.ts';
-
-const STABLE_SINCE = '2026-09-17';
-const placesOf = (ctx: OperationContext) => new PlacesStore(ctx.db, () => ctx.clock.now());
+import { publicPlace } from './places.store.ts';
 
 function placeRules(ctx: OperationContext, guideId: string): PlaceRules {
-  const places = placesOf(ctx);
-  const spots = new SpotsStore(ctx.db, () => ctx.clock.now());
+  const { places, spots } = ctx.stores;
   return {
     spotIdsByKey: async (keys) => {
       const found = await spots.findByKeys(guideId, keys);
@@ -50,12 +45,11 @@ export const createFacility = defineOperation({
     .strict(),
   output: placeSchema,
   async handler({ productId, ...fields }, ctx) {
-    const guide = await guidesOf(ctx).requireOwned(ctx.principal.creatorId, productId);
-    // Stamping the guide first queues other writers of this guide, so nesting checks hold.
-    await guidesOf(ctx).update(guide.id, {});
+    // Opening the guide for a write queues other writers of this guide, so nesting checks hold.
+    const guide = await ctx.guide(productId);
     const rules = placeRules(ctx, guide.id);
     const state = await applyPlaceFields(emptyPlace(fields.kind, fields.name), fields, rules);
-    const places = placesOf(ctx);
+    const { places } = ctx.stores;
     const id = await places.insert(guide.id, state, await spotIdsInOrder(rules, state.spotKeys));
     return publicPlace(await places.get(id));
   },
@@ -73,11 +67,11 @@ export const updateFacility = defineOperation({
   input: placeFieldsSchema.partial().extend({ facilityId: facilityIdSchema }).strict(),
   output: placeSchema,
   async handler({ facilityId, ...fields }, ctx) {
-    const places = placesOf(ctx);
+    const { places } = ctx.stores;
     const owned = await places.requireOwned(ctx.principal.creatorId, facilityId);
-    // Stamping the guide first queues other writers of this guide; the place is read after.
-    await guidesOf(ctx).update(owned.guideId, {});
-    const place = await places.get(owned.facilityId);
+    // Opening the guide first queues other writers of this guide; the place is read after.
+    await ctx.guide(owned.guideId);
+    const place = await places.requireOwned(ctx.principal.creatorId, owned.facilityId);
     const rules = placeRules(ctx, place.guideId);
     const state = await applyPlaceFields(place, fields, rules, place.facilityId);
     const spotIds = fields.spotKeys === undefined ? undefined : await spotIdsInOrder(rules, state.spotKeys);
@@ -98,8 +92,8 @@ export const listFacilities = defineOperation({
   input: z.strictObject({ productId: productIdSchema }),
   output: z.object({ productId: z.string(), facilities: z.array(placeSchema) }),
   async handler(input, ctx) {
-    const guide = await guidesOf(ctx).requireOwned(ctx.principal.creatorId, input.productId);
-    return { productId: guide.id, facilities: (await placesOf(ctx).listForGuide(guide.id)).map(publicPlace) };
+    const guide = await ctx.guide(input.productId);
+    return { productId: guide.id, facilities: (await ctx.stores.places.listForGuide(guide.id)).map(publicPlace) };
   },
 });
 
@@ -116,10 +110,10 @@ export const deleteFacility = defineOperation({
   input: z.strictObject({ facilityId: facilityIdSchema }),
   output: z.object({ ok: z.literal(true), facilityId: z.string(), deleted: z.literal(true) }),
   async handler(input, ctx) {
-    const places = placesOf(ctx);
+    const { places } = ctx.stores;
     const place = await places.requireOwned(ctx.principal.creatorId, input.facilityId);
+    await ctx.guide(place.guideId);
     await places.delete(place.facilityId);
-    await guidesOf(ctx).update(place.guideId, {});
     return { ok: true as const, facilityId: place.facilityId, deleted: true as const };
   },
 });

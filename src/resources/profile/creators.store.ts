@@ -3,7 +3,7 @@ import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { forgetCachedKeys } from '../../core/keys.ts';
 import type { CreatorsTable, Database } from '../../db/tables.ts';
-import { firstFreeSlug, slugify } from '../../shared/text.ts';
+import { candidateStem, firstFree, slugify } from '../../shared/text.ts';
 import type { SocialLink } from './profile.schema.ts';
 
 export interface Creator {
@@ -79,9 +79,9 @@ export class CreatorsStore {
     const rows = await this.db
       .selectFrom('creators')
       .select('slug')
-      .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
+      .where('slug', 'like', `${candidateStem(base)}%`)
       .execute();
-    return firstFreeSlug(base, new Set(rows.map((r) => r.slug)));
+    return firstFree(base, new Set(rows.map((r) => r.slug)));
   }
 
   async update(

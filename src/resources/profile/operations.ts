@@ -1,14 +1,10 @@
 import { z } from 'zod';
 import type { Principal } from '../../core/auth.ts';
-import { defineOperation, type OperationContext } from '../../core/operation.ts';
-import { API_VERSION, AUTHORING_GUIDE_VERSION } from '../../core/versions.ts';
+import { defineOperation } from '../../core/operation.ts';
+import { API_VERSION, AUTHORING_GUIDE_VERSION, STABLE_SINCE } from '../../core/versions.ts';
 import { clearable, requiredText, text } from '../../shared/text.ts';
-import { type Creator, CreatorsStore } from './creators.store.ts';
+import type { Creator } from './creators.store.ts';
 import { type Profile, profileSchema, socialLinkSchema } from './profile.schema.ts';
-
-const STABLE_SINCE = '2026-09-17';
-
-const creatorsOf = (ctx: OperationContext) => new CreatorsStore(ctx.db, () => ctx.clock.now());
 
 function toProfile(creator: Creator, principal: Principal): Profile {
   return {
@@ -49,7 +45,7 @@ export const whoami = defineOperation({
     authoringGuideVersion: z.string(),
   }),
   async handler(_input, ctx) {
-    const creator = await creatorsOf(ctx).require(ctx.principal.creatorId);
+    const creator = await ctx.stores.creators.require(ctx.principal.creatorId);
     const { principal } = ctx;
     const scopes: Array<'read' | 'write' | 'publish'> = ['read'];
     if (principal.scope === 'write') scopes.push('write');
@@ -78,7 +74,7 @@ export const getProfile = defineOperation({
   input: z.strictObject({}),
   output: profileSchema,
   async handler(_input, ctx) {
-    return toProfile(await creatorsOf(ctx).require(ctx.principal.creatorId), ctx.principal);
+    return toProfile(await ctx.stores.creators.require(ctx.principal.creatorId), ctx.principal);
   },
 });
 
@@ -97,7 +93,7 @@ export const updateProfile = defineOperation({
   }),
   output: profileSchema,
   async handler(input, ctx) {
-    const creators = creatorsOf(ctx);
+    const creators = ctx.stores.creators;
     await creators.update(ctx.principal.creatorId, {
       displayName: input.displayName,
       realName: clearable(input.realName),
@@ -120,7 +116,7 @@ export const setProfileSocials = defineOperation({
   }),
   output: profileSchema,
   async handler(input, ctx) {
-    const creators = creatorsOf(ctx);
+    const creators = ctx.stores.creators;
     await creators.update(ctx.principal.creatorId, { socials: input.socials });
     return toProfile(await creators.require(ctx.principal.creatorId), ctx.principal);
   },

@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { refuse } from '../../core/errors.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
-import { clearable, text } from '../../shared/text.ts';
-import { productIdSchema } from '../guides/guide.schema.ts';
-import { guidesOf } from '../guides/operations.ts';
-import { SpotsStore } from '../spots/spots.store.ts';
+import { STABLE_SINCE } from '../../core/versions.ts';
+import { productIdSchema } from '../../shared/ids.ts';
+import { candidateStem, clearable, firstFree, text } from '../../shared/text.ts';
 import { planConversion } from './conversion.ts';
-import { PropertiesStore, publicProperty } from './properties.store.ts';
+import { type OwnedProperty, publicProperty } from './properties.store.ts';
 import {
   optionKinds,
   optionsInputSchema,
@@ -15,10 +14,14 @@ import {
   propertyKinds,
   propertySchema,
 } from './property.schema.ts';
-import { checkKindSettings, firstFreeKey, keyFromLabel, nextOptions } from './property-rules.ts';
+import { checkKindSettings, KEY_MAX, keyFromLabel, nextOptions } from './property-rules.ts';
 
-const STABLE_SINCE = '2026-09-17';
-const propertiesOf = (ctx: OperationContext) => new PropertiesStore(ctx.db, () => ctx.clock.now());
+/** The caller's property with its guide opened (locked, on a write) before it is read again. */
+async function openProperty(ctx: OperationContext, propertyDefId: string): Promise<OwnedProperty> {
+  const { guideId } = await ctx.stores.properties.requireOwned(ctx.principal.creatorId, propertyDefId);
+  await ctx.guide(guideId);
+  return ctx.stores.properties.requireOwned(ctx.principal.creatorId, propertyDefId);
+}
 
 const labelSchema = text(80).min(1).describe('What buyers read, at most 80');
 const placeholderSchema = text(120).describe('Hint shown in an empty field, at most 120; "" clears');
@@ -40,11 +43,11 @@ export const listProperties = defineOperation({
     properties: z.array(propertySchema),
   }),
   async handler(input, ctx) {
-    const guide = await guidesOf(ctx).requireOwned(ctx.principal.creatorId, input.productId);
-    const properties = propertiesOf(ctx);
+    const guide = await ctx.guide(input.productId);
+    const { properties } = ctx.stores;
     return {
       productId: guide.id,
-      schemaVersion: await properties.schemaVersion(guide.id),
+      schemaVersion: await ctx.stores.guides.propertySchemaVersion(guide.id),
       properties: (await properties.listForGuide(guide.id)).map(publicProperty),
     };
   },
@@ -77,8 +80,8 @@ export const createProperty = defineOperation({
   }),
   output: propertySchema,
   async handler(input, ctx) {
-    const guide = await guidesOf(ctx).requireOwned(ctx.principal.creatorId, input.productId);
-    const properties = propertiesOf(ctx);
+    const guide = await ctx.guide(input.productId);
+    const { properties } = ctx.stores;
     checkKindSettings(input.kind, input);
     let key: string;
     if (input.key !== undefined) {
@@ -88,9 +91,9 @@ export const createProperty = defineOperation({
       key = input.key;
     } else {
       const base = keyFromLabel(input.label);
-      key = firstFreeKey(base, await properties.keysLike(guide.id, base));
+      key = firstFree(base, await properties.keysLike(guide.id, candidateStem(base, KEY_MAX)), KEY_MAX, '_');
     }
-    const version = await properties.bumpSchemaVersion(guide.id);
+    const version = await ctx.stores.guides.bumpPropertySchemaVersion(guide.id);
     const id = await properties.create(
       guide.id,
       {
@@ -133,8 +136,8 @@ export const updateProperty = defineOperation({
   }),
   output: propertySchema,
   async handler(input, ctx) {
-    const properties = propertiesOf(ctx);
-    const property = await properties.requireOwned(ctx.principal.creatorId, input.propertyDefId);
+    const { properties } = ctx.stores;
+    const property = await openProperty(ctx, input.propertyDefId);
     if (input.key !== undefined && input.key !== property.key) {
       throw refuse(
         'key',
@@ -145,7 +148,7 @@ export const updateProperty = defineOperation({
       throw refuse('kind', 'changes only through convert_property (or a new property and archive_property).');
     }
     checkKindSettings(property.kind, { filterable: input.filterable, numUnit: input.numUnit, options: input.options });
-    const version = await properties.bumpSchemaVersion(property.guideId);
+    const version = await ctx.stores.guides.bumpPropertySchemaVersion(property.guideId);
     await properties.update(
       property.propertyDefId,
       {
@@ -178,9 +181,9 @@ export const archiveProperty = defineOperation({
   }),
   output: propertySchema,
   async handler(input, ctx) {
-    const properties = propertiesOf(ctx);
-    const property = await properties.requireOwned(ctx.principal.creatorId, input.propertyDefId);
-    const version = await properties.bumpSchemaVersion(property.guideId);
+    const { properties } = ctx.stores;
+    const property = await openProperty(ctx, input.propertyDefId);
+    const version = await ctx.stores.guides.bumpPropertySchemaVersion(property.guideId);
     await properties.update(property.propertyDefId, { archived: input.archived ?? true }, version);
     return publicProperty(await properties.get(property.propertyDefId));
   },
@@ -203,8 +206,8 @@ export const reorderProperties = defineOperation({
   }),
   output: z.object({ productId: z.string(), schemaVersion: z.number(), properties: z.array(propertySchema) }),
   async handler(input, ctx) {
-    const guide = await guidesOf(ctx).requireOwned(ctx.principal.creatorId, input.productId);
-    const properties = propertiesOf(ctx);
+    const guide = await ctx.guide(input.productId);
+    const { properties } = ctx.stores;
     const all = await properties.listForGuide(guide.id);
     const byId = new Map(all.map((p) => [p.propertyDefId, p]));
     const seen = new Set<string>();
@@ -224,7 +227,7 @@ export const reorderProperties = defineOperation({
       ...input.propertyDefIds,
       ...all.filter((p) => !seen.has(p.propertyDefId)).map((p) => p.propertyDefId),
     ];
-    const version = await properties.bumpSchemaVersion(guide.id);
+    const version = await ctx.stores.guides.bumpPropertySchemaVersion(guide.id);
     for (const [i, id] of ordered.entries()) await properties.update(id, { order: i + 1 }, version);
     const after = await properties.listForGuide(guide.id);
     return { productId: guide.id, schemaVersion: version, properties: after.map(publicProperty) };
@@ -255,13 +258,12 @@ export const convertProperty = defineOperation({
     spotsChanged: z.number().describe('Spots whose stored value changed shape'),
   }),
   async handler(input, ctx) {
-    const properties = propertiesOf(ctx);
-    const property = await properties.requireOwned(ctx.principal.creatorId, input.propertyDefId);
-    const spots = new SpotsStore(ctx.db, () => ctx.clock.now());
+    const { properties, spots } = ctx.stores;
+    const property = await openProperty(ctx, input.propertyDefId);
     const holding = await spots.withCustomValue(property.guideId, property.key);
     const plan = planConversion(property.kind, input.toKind, property.key, holding);
     for (const change of plan.changes) await spots.setCustomValues(change.spotId, change.customValues);
-    const version = await properties.bumpSchemaVersion(property.guideId);
+    const version = await ctx.stores.guides.bumpPropertySchemaVersion(property.guideId);
     await properties.update(property.propertyDefId, { kind: input.toKind }, version);
     return {
       ok: true as const,

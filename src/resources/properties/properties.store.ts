@@ -3,7 +3,6 @@ import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { groupedBy } from '../../db/grouped.ts';
 import type { Database, PropertyDefsTable } from '../../db/tables.ts';
-import { updateGuideRow } from '../guides/guide-row.ts';
 import type { Property, PropertyKind, PropertyOption } from './property.schema.ts';
 
 export interface OwnedProperty extends Property {
@@ -53,6 +52,12 @@ export class PropertiesStore {
     return groupedBy(guideIds, rows, (row) => row.guide_id, toProperty);
   }
 
+  /** The properties of several guides as buyers' apps read them, each guide's in order. */
+  async publicForGuides(guideIds: string[]): Promise<Map<string, Property[]>> {
+    const owned = await this.listForGuides(guideIds);
+    return new Map([...owned].map(([id, properties]) => [id, properties.map(publicProperty)]));
+  }
+
   /** The property if it belongs to one of this creator's guides; else the same 404 as a missing id. */
   async requireOwned(creatorId: string, propertyDefId: string): Promise<OwnedProperty> {
     const row = await this.db
@@ -85,36 +90,15 @@ export class PropertiesStore {
     return row !== undefined;
   }
 
-  /** Keys that may clash with `base` or its `_2`, `_3`… forms, which cut a long base short. */
-  async keysLike(guideId: string, base: string): Promise<Set<string>> {
+  /** The taken values starting with `stem` (see candidateStem). */
+  async keysLike(guideId: string, stem: string): Promise<Set<string>> {
     const rows = await this.db
       .selectFrom('property_defs')
       .select('key')
       .where('guide_id', '=', guideId)
-      .where('key', 'like', `${base.slice(0, 28)}%`)
+      .where('key', 'like', `${stem}%`)
       .execute();
     return new Set(rows.map((r) => r.key));
-  }
-
-  /** The guide's schema version after one more change, written to the guide. */
-  async bumpSchemaVersion(guideId: string): Promise<number> {
-    const now = this.now();
-    await updateGuideRow(this.db, guideId, (eb) => ({
-      property_schema_version: eb('property_schema_version', '+', 1),
-      updated_at: now,
-      last_api_write_at: now,
-    })).execute();
-    return this.schemaVersion(guideId);
-  }
-
-  /** The guide's property schema version now. */
-  async schemaVersion(guideId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('guides')
-      .select('property_schema_version')
-      .where('id', '=', guideId)
-      .executeTakeFirstOrThrow();
-    return row.property_schema_version;
   }
 
   async create(guideId: string, input: NewProperty, schemaVersion: number): Promise<string> {

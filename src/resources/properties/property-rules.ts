@@ -1,21 +1,15 @@
 import { refuse } from '../../core/errors.ts';
-import { slugify } from '../../shared/text.ts';
+import { firstFree, slugify } from '../../shared/text.ts';
 import { filterableKinds, optionKinds, type PropertyKind, type PropertyOption } from './property.schema.ts';
+
+/** Property keys and option ids are at most 40 characters. */
+export const KEY_MAX = 40;
+const OPTION_ID_MAX = KEY_MAX;
 
 /** A property key from a label: "Entry fee (€)" → "entry_fee". */
 export function keyFromLabel(label: string): string {
   const base = slugify(label, 'property').replace(/-/g, '_').slice(0, 40).replace(/_+$/, '');
   return /^[a-z]/.test(base) ? base : `p_${base}`.slice(0, 40);
-}
-
-/** `base` if free, else `base_2`, `base_3`… (or with `-`), kept within the 40 characters of a key or option id. */
-export function firstFreeKey(base: string, taken: ReadonlySet<string>, separator: '_' | '-' = '_'): string {
-  if (!taken.has(base)) return base;
-  for (let n = 2; ; n++) {
-    const suffix = `${separator}${n}`;
-    const candidate = `${base.slice(0, 40 - suffix.length).replace(/[-_]+$/, '')}${suffix}`;
-    if (!taken.has(candidate)) return candidate;
-  }
 }
 
 /** Refuses settings that do not fit the kind. */
@@ -54,7 +48,7 @@ export function nextOptions(
         throw refuse(`options[${i}].id`, `"${id}" is not an option of this property; omit the id to add a new option.`);
     } else {
       const base = slugify(item.label, 'option').slice(0, 40).replace(/-+$/, '');
-      id = firstFreeKey(base, taken, '-');
+      id = firstFree(base, taken, OPTION_ID_MAX, '-');
     }
     if (seen.has(id)) throw refuse(`options[${i}].id`, `"${id}" is listed twice.`);
     seen.add(id);

@@ -1,11 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/operation.ts';
-import { type DatedFacts, sortStaleFacts, staleFactsOf } from '../../shared/staleness.ts';
-import { AreasStore } from '../areas/areas.store.ts';
-import { productIdSchema } from '../guides/guide.schema.ts';
-import { guidesOf } from '../guides/operations.ts';
-import { PlacesStore } from '../places/places.store.ts';
-import { SpotsStore } from '../spots/spots.store.ts';
+import { productIdSchema } from '../../shared/ids.ts';
+import { type DatedFacts, sortStaleFacts, staleFactsOf } from './staleness.ts';
 
 export const staleFactSchema = z.object({
   kind: z.enum(['spot', 'place', 'area', 'route']),
@@ -45,13 +41,13 @@ export const listStaleNotices = defineOperation({
   }),
   output: z.object({ productId: z.string(), today: z.string(), count: z.number(), notices: z.array(staleFactSchema) }),
   async handler(input, ctx) {
-    const guide = await guidesOf(ctx).requireOwned(ctx.principal.creatorId, input.productId);
-    const now = () => ctx.clock.now();
+    const guide = await ctx.guide(input.productId);
     const today = ctx.clock.today();
+    const { stores } = ctx;
     const [spots, places, areas] = await Promise.all([
-      new SpotsStore(ctx.db, now).list(guide.id, { includeArchived: false }),
-      new PlacesStore(ctx.db, now).listForGuide(guide.id),
-      new AreasStore(ctx.db, now).listForGuide(guide.id),
+      stores.spots.list(guide.id, { includeArchived: false }),
+      stores.places.listForGuide(guide.id),
+      stores.areas.listForGuide(guide.id),
     ]);
     const rows: DatedFacts[] = [
       ...spots.map((s) => ({

@@ -1,29 +1,30 @@
 import { z } from 'zod';
 import { ApiError, refuse } from '../../core/errors.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
-import { firstFreeSlug, slugify } from '../../shared/text.ts';
-import { AreasStore } from '../areas/areas.store.ts';
-import { productIdSchema } from '../guides/guide.schema.ts';
-import { viewAtRevision } from '../guides/guide-views.ts';
-import { guidesOf } from '../guides/operations.ts';
-import { CustomValuesWriter } from '../properties/custom-values.ts';
-import { PropertiesStore } from '../properties/properties.store.ts';
+import { STABLE_SINCE } from '../../core/versions.ts';
+import { productIdSchema } from '../../shared/ids.ts';
+import { candidateStem, firstFree, slugify } from '../../shared/text.ts';
+import { CustomValuesWriter } from '../properties/index.ts';
 import { spotFieldsSchema, spotIdSchema, spotKeySchema, spotSchema } from './spot.schema.ts';
 import { applySpotFields, emptySpot, type SpotRules } from './spot-writer.ts';
-import { type OwnedSpot, publicSpot, SpotsStore } from './spots.store.ts';
+import { type OwnedSpot, publicSpot } from './spots.store.ts';
 
-const STABLE_SINCE = '2026-09-17';
 const BATCH_MAX = 25;
-
-export const spotsOf = (ctx: OperationContext) => new SpotsStore(ctx.db, () => ctx.clock.now());
 
 /** The rules a spot write checks, loaded once per call for the spot's guide. */
 async function spotRules(ctx: OperationContext, guideId: string): Promise<SpotRules> {
-  const properties = await new PropertiesStore(ctx.db, () => ctx.clock.now()).listForGuide(guideId);
+  const properties = await ctx.stores.properties.listForGuide(guideId);
   return {
     customValues: new CustomValuesWriter(properties),
-    areaExists: (areaId) => new AreasStore(ctx.db, () => ctx.clock.now()).exists(guideId, areaId),
+    areaExists: (areaId) => ctx.stores.areas.exists(guideId, areaId),
   };
+}
+
+/** The caller's spot with its guide opened (locked, on a write) before the spot is read. */
+async function openSpot(ctx: OperationContext, spotId: string): Promise<OwnedSpot> {
+  const { guideId } = await ctx.stores.spots.requireOwned(ctx.principal.creatorId, spotId);
+  await ctx.guide(guideId);
+  return ctx.stores.spots.require(spotId);
 }
 
 const createInput = spotFieldsSchema
@@ -46,8 +47,8 @@ export const createSpot = defineOperation({
   input: createInput,
   output: spotSchema,
   async handler({ productId, spotKey, ...fields }, ctx) {
-    const guide = await guidesOf(ctx).requireOwned(ctx.principal.creatorId, productId);
-    const spots = spotsOf(ctx);
+    const guide = await ctx.guide(productId);
+    const { spots } = ctx.stores;
     let key: string;
     if (spotKey !== undefined) {
       if ((await spots.findByKeys(guide.id, [spotKey])).size > 0) {
@@ -59,11 +60,10 @@ export const createSpot = defineOperation({
       key = spotKey;
     } else {
       const base = slugify(fields.name, 'spot');
-      key = firstFreeSlug(base, await spots.keysLike(guide.id, base));
+      key = firstFree(base, await spots.keysLike(guide.id, candidateStem(base)));
     }
     const state = await applySpotFields(emptySpot(key, fields.name), fields, await spotRules(ctx, guide.id));
     const id = await spots.insert(guide.id, state, await spots.nextOrder(guide.id));
-    await guidesOf(ctx).update(guide.id, {});
     return publicSpot(await spots.get(id));
   },
 });
@@ -80,7 +80,7 @@ export const getSpot = defineOperation({
   input: z.strictObject({ spotId: spotIdSchema }),
   output: spotSchema,
   async handler(input, ctx) {
-    return publicSpot(await spotsOf(ctx).requireOwned(ctx.principal.creatorId, input.spotId));
+    return publicSpot(await ctx.stores.spots.requireOwned(ctx.principal.creatorId, input.spotId));
   },
 });
 
@@ -101,14 +101,13 @@ export const updateSpot = defineOperation({
     .strict(),
   output: spotSchema,
   async handler({ spotId, spotKey, ...fields }, ctx) {
-    const spots = spotsOf(ctx);
-    const spot = await spots.requireOwned(ctx.principal.creatorId, spotId);
+    const { spots } = ctx.stores;
+    const spot = await openSpot(ctx, spotId);
     if (spotKey !== undefined && spotKey !== spot.spotKey) {
       throw refuse('spotKey', `is immutable: this spot stays "${spot.spotKey}". Create a new spot for a new key.`);
     }
     const state = await applySpotFields(spot, fields, await spotRules(ctx, spot.guideId));
     await spots.replace(spot.spotId, state);
-    await guidesOf(ctx).update(spot.guideId, {});
     return publicSpot(await spots.get(spot.spotId));
   },
 });
@@ -131,8 +130,8 @@ export const listSpots = defineOperation({
   async handler(input, ctx) {
     const includeArchived = input.includeArchived === true;
     const view = `spots archived=${includeArchived} area=${input.areaId ?? '*'}`;
-    return viewAtRevision(ctx.db, ctx.principal.creatorId, input.productId, view, async (guideId) => {
-      const spots = await spotsOf(ctx).list(guideId, { includeArchived, areaId: input.areaId });
+    return ctx.stores.guides.cachedView(ctx.principal.creatorId, input.productId, view, async (guideId) => {
+      const spots = await ctx.stores.spots.list(guideId, { includeArchived, areaId: input.areaId });
       return { productId: guideId, count: spots.length, spots: spots.map(publicSpot) };
     });
   },
@@ -150,18 +149,17 @@ export const deleteSpot = defineOperation({
     'Deletes a spot for good, with its chapter and route links. Confirm with the creator first. ' +
     'A spot of a guide someone bought cannot be deleted (guide_sold): archive it with update_spot instead.',
   input: z.strictObject({ spotId: spotIdSchema }),
+  errors: ['guide_sold'],
   output: z.object({ ok: z.literal(true), spotId: z.string(), deleted: z.literal(true) }),
   async handler(input, ctx) {
-    const spots = spotsOf(ctx);
-    const spot = await spots.requireOwned(ctx.principal.creatorId, input.spotId);
-    if (await guidesOf(ctx).hasBuyers(spot.guideId)) {
+    const spot = await openSpot(ctx, input.spotId);
+    if (await ctx.stores.guides.hasBuyers(spot.guideId)) {
       throw new ApiError(
         'guide_sold',
         'Someone bought this guide, so its spots cannot be deleted. Set archived true with update_spot to hide it instead.',
       );
     }
-    await spots.delete(spot.spotId);
-    await guidesOf(ctx).update(spot.guideId, {});
+    await ctx.stores.spots.delete(spot.spotId);
     return { ok: true as const, spotId: spot.spotId, deleted: true as const };
   },
 });
@@ -195,13 +193,13 @@ export const upsertSpots = defineOperation({
     spots: z.array(spotSchema).describe('The spots as stored, in the order sent'),
   }),
   async handler(input, ctx) {
-    const guide = await guidesOf(ctx).requireOwned(ctx.principal.creatorId, input.productId);
+    const guide = await ctx.guide(input.productId);
     const keys = input.spots.map((s) => s.spotKey);
     keys.forEach((key, i) => {
       if (keys.indexOf(key) !== i)
         throw refuse(`spots[${i}].spotKey`, `"${key}" is already item ${keys.indexOf(key)} of this batch.`);
     });
-    const spots = spotsOf(ctx);
+    const { spots } = ctx.stores;
     const existing = await spots.findByKeys(guide.id, keys);
     const rules = await spotRules(ctx, guide.id);
     let order = await spots.nextOrder(guide.id);
@@ -227,7 +225,6 @@ export const upsertSpots = defineOperation({
       order += 1;
       created.push(spotKey);
     }
-    await guidesOf(ctx).update(guide.id, {});
     return { productId: guide.id, created, updated, spots: (await spots.getMany(ids)).map(publicSpot) };
   },
 });

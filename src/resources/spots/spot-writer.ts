@@ -1,7 +1,7 @@
 import { refuse } from '../../core/errors.ts';
 import { applyPinPosition } from '../../shared/pin-position.ts';
 import { clearable } from '../../shared/text.ts';
-import type { CustomValues, CustomValuesWriter } from '../properties/custom-values.ts';
+import type { CustomValues, CustomValuesWriter } from '../properties/index.ts';
 import type { SpotFields } from './spot.schema.ts';
 import type { SpotState } from './spots.store.ts';
 

@@ -3,7 +3,7 @@ import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { groupedBy } from '../../db/grouped.ts';
 import type { Database, SpotsTable } from '../../db/tables.ts';
-import type { CustomValues } from '../properties/custom-values.ts';
+import type { CustomValues } from '../properties/index.ts';
 import type { Spot } from './spot.schema.ts';
 
 /** Everything a spot holds, as the domain sees it: ids and times aside. */
@@ -100,6 +100,13 @@ export class SpotsStore {
     return toSpot(row);
   }
 
+  /** The spot, or not_found when it is gone (deleted by a call that committed first). */
+  async require(spotId: string): Promise<OwnedSpot> {
+    const row = await this.db.selectFrom('spots').selectAll().where('id', '=', spotId).executeTakeFirst();
+    if (!row) throw notFound('spot', spotId);
+    return toSpot(row);
+  }
+
   async get(spotId: string): Promise<OwnedSpot> {
     return toSpot(await this.db.selectFrom('spots').selectAll().where('id', '=', spotId).executeTakeFirstOrThrow());
   }
@@ -131,13 +138,13 @@ export class SpotsStore {
     return new Map(rows.map((r) => [r.spot_key, toSpot(r)]));
   }
 
-  /** Keys that may clash with `base` or its `-2`, `-3`… forms, which cut a long base short. */
-  async keysLike(guideId: string, base: string): Promise<Set<string>> {
+  /** The taken values starting with `stem` (see candidateStem). */
+  async keysLike(guideId: string, stem: string): Promise<Set<string>> {
     const rows = await this.db
       .selectFrom('spots')
       .select('spot_key')
       .where('guide_id', '=', guideId)
-      .where('spot_key', 'like', `${base.slice(0, 48)}%`)
+      .where('spot_key', 'like', `${stem}%`)
       .execute();
     return new Set(rows.map((r) => r.spot_key));
   }

@@ -1,6 +1,6 @@
-import type { Fee } from './fees.ts';
-import type { Schedule } from './schedule.ts';
-import type { StatusNotice } from './status.ts';
+import type { Fee } from '../../shared/fees.ts';
+import type { Schedule } from '../../shared/schedule.ts';
+import type { StatusNotice } from '../../shared/status.ts';
 
 export type StaleReason = 'review_due' | 'ended' | 'not_checked_recently';
 

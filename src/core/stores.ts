@@ -1,0 +1,46 @@
+import type { Kysely } from 'kysely';
+import type { Dialect } from '../db/database.ts';
+import type { Database } from '../db/tables.ts';
+import type { Clock } from './clock.ts';
+
+/** What every store is built from: the call's connection (its transaction, for a write) and clock. */
+export interface StoreScope {
+  db: Kysely<Database>;
+  clock: Clock;
+  /** For the few statements the two dialects write differently (row locks). */
+  dialect: Dialect;
+}
+
+/**
+ * The stores a handler reaches through `ctx.stores`. Each resource adds its own from its folder by
+ * declaration merging (`declare module '…/core/stores.ts' { interface Stores { spots: SpotsStore } }`),
+ * as Fastify's decorators do, so the core names no resource and a resource needs no one else's file.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: resources merge their stores into it
+export interface Stores {}
+
+/** How to build each store; the registry of resources supplies one for every key of `Stores`. */
+export type StoreFactories = { readonly [K in keyof Stores]: (scope: StoreScope) => Stores[K] };
+
+/**
+ * Stores built on first use, once per call: a call that reads one table builds one store. The
+ * getters are defined once per process on a prototype, so a call pays for an object, not a Proxy.
+ */
+export function lazyStores(factories: StoreFactories): (scope: StoreScope) => Stores {
+  class CallStores {
+    readonly scope: StoreScope;
+    constructor(scope: StoreScope) {
+      this.scope = scope;
+    }
+  }
+  for (const [name, build] of Object.entries(factories) as [string, (scope: StoreScope) => unknown][]) {
+    Object.defineProperty(CallStores.prototype, name, {
+      get(this: CallStores) {
+        const store = build(this.scope);
+        Object.defineProperty(this, name, { value: store });
+        return store;
+      },
+    });
+  }
+  return (scope) => new CallStores(scope) as unknown as Stores;
+}

@@ -1,0 +1,16 @@
+import type { Resource } from '../../core/resource.ts';
+import { AreasStore } from './areas.store.ts';
+import { areaOperations } from './operations.ts';
+
+declare module '../../core/stores.ts' {
+  interface Stores {
+    areas: AreasStore;
+  }
+}
+
+export const areasResource: Resource = {
+  operations: areaOperations,
+  stores: { areas: (s) => new AreasStore(s.db, () => s.clock.now()) },
+};
+
+export { type Area, areaSchema } from './area.schema.ts';

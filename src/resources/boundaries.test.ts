@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const src = fileURLToPath(new URL('..', import.meta.url));
+const resources = join(src, 'resources');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+/** Every relative module a file imports (or re-exports from), resolved to a path under src/. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const found = [...text.matchAll(/(?:import|export)[^'"]*?from\s+['"](\.[^'"]+)['"]/g)].map((m) => m[1] as string);
+  return found.map((spec) => relative(src, resolve(file, '..', spec)));
+}
+
+/** The top folder of a path under src/ (`core`, `shared`, `resources`…) and, for resources, which one. */
+function placeOf(path: string): { layer: string; resource?: string; file: string } {
+  const [layer = '', resource, ...rest] = path.split(sep);
+  return layer === 'resources' && rest.length > 0
+    ? { layer, resource, file: rest.join('/') }
+    : { layer, file: [resource, ...rest].join('/') };
+}
+
+test('a resource reaches another resource only through its public module (index.ts)', () => {
+  const reaching: string[] = [];
+  for (const file of sourceFiles(resources)) {
+    const from = placeOf(relative(src, file));
+    for (const target of importsOf(file)) {
+      const to = placeOf(target);
+      if (to.layer !== 'resources' || to.resource === undefined || to.resource === from.resource) continue;
+      if (to.file !== 'index.ts') reaching.push(`${relative(src, file)} -> ${target}`);
+    }
+  }
+  assert.deepEqual(reaching, [], "import these through the resource's index.ts, or move what they need there");
+});
+
+test('the floor runs one way: core imports neither shared nor resources; shared imports no resource', () => {
+  const upward: string[] = [];
+  for (const file of sourceFiles(src)) {
+    const from = placeOf(relative(src, file));
+    for (const target of importsOf(file)) {
+      const to = placeOf(target);
+      const wrong =
+        (from.layer === 'core' && (to.layer === 'shared' || to.layer === 'resources' || to.layer === 'transports')) ||
+        (from.layer === 'shared' && (to.layer === 'resources' || to.layer === 'transports'));
+      if (wrong) upward.push(`${relative(src, file)} -> ${target}`);
+    }
+  }
+  assert.deepEqual(upward, [], 'core is the ground shared stands on, and both stand under the resources');
+});
+
+test('handlers reach stores through ctx.stores: no resource builds a store by hand', () => {
+  const byHand = sourceFiles(resources)
+    .filter((file) => !file.endsWith(`${sep}index.ts`))
+    .filter((file) => /new [A-Z]\w*Store\(/.test(readFileSync(file, 'utf8')))
+    .map((file) => relative(src, file));
+  assert.deepEqual(byHand, [], "build stores in the resource's index.ts factory; handlers use ctx.stores");
+});

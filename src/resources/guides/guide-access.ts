@@ -1,0 +1,27 @@
+import { notFound } from '../../core/errors.ts';
+import type { GuideAccess } from '../../core/guide-access.ts';
+import { updateGuideRow } from './guide-row.ts';
+
+/**
+ * The core's way to a caller's guide. A write's UPDATE takes the row lock on PostgreSQL (where
+ * READ COMMITTED would otherwise let two creates of one guide both pass a check-then-insert); the
+ * embedded store begins every write transaction IMMEDIATE, which serializes writers already.
+ */
+export const guideAccess: GuideAccess = {
+  async open(db, creatorId, productId, changedAt) {
+    const row =
+      changedAt === undefined
+        ? await db
+            .selectFrom('guides')
+            .select(['id', 'creator_id', 'slug', 'name'])
+            .where('id', '=', productId)
+            .where('creator_id', '=', creatorId)
+            .executeTakeFirst()
+        : await updateGuideRow(db, productId, () => ({ updated_at: changedAt, last_api_write_at: changedAt }))
+            .where('creator_id', '=', creatorId)
+            .returning(['id', 'creator_id', 'slug', 'name'])
+            .executeTakeFirst();
+    if (!row) throw notFound('guide', productId);
+    return { id: row.id, creatorId: row.creator_id, slug: row.slug, name: row.name };
+  },
+};

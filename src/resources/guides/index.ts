@@ -1,0 +1,18 @@
+import type { Resource } from '../../core/resource.ts';
+import { GuidesStore } from './guides.store.ts';
+import { guideOperations } from './operations.ts';
+
+declare module '../../core/stores.ts' {
+  interface Stores {
+    guides: GuidesStore;
+  }
+}
+
+export const guidesResource: Resource = {
+  operations: guideOperations,
+  stores: { guides: (s) => new GuidesStore(s.db, () => s.clock.now(), s.dialect) },
+};
+
+export type { Guide, MapRegion } from './guide.schema.ts';
+export { guideAccess } from './guide-access.ts';
+export { updateGuideRow } from './guide-row.ts';

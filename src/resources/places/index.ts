@@ -1,0 +1,14 @@
+import type { Resource } from '../../core/resource.ts';
+import { placeOperations } from './operations.ts';
+import { PlacesStore } from './places.store.ts';
+
+declare module '../../core/stores.ts' {
+  interface Stores {
+    places: PlacesStore;
+  }
+}
+
+export const placesResource: Resource = {
+  operations: placeOperations,
+  stores: { places: (s) => new PlacesStore(s.db, () => s.clock.now()) },
+};

@@ -1,0 +1,17 @@
+import type { Resource } from '../../core/resource.ts';
+import { propertyOperations } from './operations.ts';
+import { PropertiesStore } from './properties.store.ts';
+
+declare module '../../core/stores.ts' {
+  interface Stores {
+    properties: PropertiesStore;
+  }
+}
+
+export const propertiesResource: Resource = {
+  operations: propertyOperations,
+  stores: { properties: (s) => new PropertiesStore(s.db, () => s.clock.now()) },
+};
+
+export { type CustomValues, CustomValuesWriter } from './custom-values.ts';
+export { propertySchema } from './property.schema.ts';

@@ -1,0 +1,14 @@
+import type { Resource } from '../../core/resource.ts';
+import { spotOperations } from './operations.ts';
+import { SpotsStore } from './spots.store.ts';
+
+declare module '../../core/stores.ts' {
+  interface Stores {
+    spots: SpotsStore;
+  }
+}
+
+export const spotsResource: Resource = {
+  operations: spotOperations,
+  stores: { spots: (s) => new SpotsStore(s.db, () => s.clock.now()) },
+};
