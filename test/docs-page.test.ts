@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { browserSkip, launchBrowser, type TestBrowser } from './helpers/browser.ts';
@@ -78,7 +79,6 @@ describe('API reference page at /docs', () => {
       await (await fetch(h.origin + bundle, { headers: { 'accept-encoding': 'identity' } })).arrayBuffer(),
     );
     // node:http, unlike fetch, leaves the body as sent.
-    const { request } = await import('node:http');
     const zipped = await new Promise<{ encoding?: string; body: Buffer }>((resolve, reject) => {
       request(h.origin + bundle, { headers: { 'accept-encoding': 'gzip, br' } }, (res) => {
         const chunks: Buffer[] = [];
