@@ -11,6 +11,7 @@ import { RateLimits } from './core/rate-limit.ts';
 import type { Registry } from './core/registry.ts';
 import type { Store } from './db/database.ts';
 import { createRegistry, createStores, guides } from './resources/index.ts';
+import { registerDocsPage } from './transports/docs-page.ts';
 import { type McpAnswerCounts, registerMcp } from './transports/mcp.ts';
 import { buildOpenApi } from './transports/openapi.ts';
 import { API_PREFIX, registerRest, sendError } from './transports/rest.ts';
@@ -126,6 +127,7 @@ export function buildApp(deps: AppDeps): App {
     return openApi;
   });
 
+  registerDocsPage(fastify, runtime.urls);
   registerRest(fastify, registry, runtime, keys);
   const mcpAnswers = registerMcp(fastify, registry, runtime, keys, {
     allowedHosts: config.mcpAllowedHosts,
