@@ -4,6 +4,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import type { z } from 'zod';
 import { errorCatalogue } from '../src/core/errors.ts';
 import type { AnyOperation } from '../src/core/operation.ts';
+import { withoutRequestId } from './helpers/api.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { type Harness, startServer } from './helpers/harness.ts';
 import { rest } from './helpers/http.ts';
@@ -22,13 +23,6 @@ interface Call {
   path: string;
   body?: Record<string, unknown>;
   args: Record<string, unknown>;
-}
-
-/** An error envelope without its request id, which differs from call to call; checks it is there. */
-function withoutRequestId(body: { error: Record<string, unknown> }): unknown {
-  const { requestId, ...rest } = body.error;
-  assert.equal(typeof requestId, 'string', JSON.stringify(body));
-  return { error: rest };
 }
 
 /** The same bad inputs, as a REST request and as MCP arguments. */
