@@ -4,17 +4,19 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Clock } from './core/clock.ts';
-import { ApiError } from './core/errors.ts';
 import type { Runtime } from './core/invoke.ts';
 import { KeyStore } from './core/keys.ts';
-import { RateLimits } from './core/rate-limit.ts';
+import { AuthFailureLimits, RateLimits } from './core/rate-limit.ts';
 import type { Registry } from './core/registry.ts';
 import type { Store } from './db/database.ts';
 import { createRegistry, createStores, guides } from './resources/index.ts';
+import { authenticator } from './transports/authenticate.ts';
 import { registerDocsPage } from './transports/docs-page.ts';
-import { type McpAnswerCounts, registerMcp } from './transports/mcp.ts';
+import { clientErrorHandler, RouteMethods, sendFastifyError, sendNoRoute } from './transports/http-errors.ts';
+import { parseJsonBody } from './transports/json-body.ts';
+import { type McpPath, registerMcp } from './transports/mcp.ts';
 import { buildOpenApi } from './transports/openapi.ts';
-import { API_PREFIX, registerRest, sendError } from './transports/rest.ts';
+import { API_PREFIX, registerRest } from './transports/rest.ts';
 
 export interface AppDeps {
   config: Config;
@@ -22,17 +24,15 @@ export interface AppDeps {
   clock: Clock;
   logger: Logger;
   /**
-   * false sends every MCP request through the SDK's full HTTP entry, without the direct answers of
-   * tool calls (src/transports/mcp-direct.ts): tests compare the two answers byte for byte.
+   * Told which path answered each MCP request (the direct answers of tool calls or the SDK's full
+   * entry): tests compare the two. config.mcpDirect switches the direct path off.
    */
-  mcpDirect?: boolean;
+  observeMcp?: (path: McpPath) => void;
 }
 
 export interface App {
   fastify: FastifyInstance;
   registry: Registry;
-  /** How many MCP requests were answered directly and how many by the SDK's full entry. */
-  mcpAnswers: McpAnswerCounts;
   /** Listens, and points default public addresses at the address actually bound (PORT=0 picks one). */
   listen(host: string, port: number): Promise<string>;
   close(): Promise<void>;
@@ -40,6 +40,11 @@ export interface App {
 
 const JSON_BODY_LIMIT = 2 * 1024 * 1024;
 const REQUEST_ID = /^[\w.:-]{1,100}$/;
+/**
+ * Path parameters are bounded by the URL's own limit, not the router's 100 characters: an id too
+ * long gets the operation's own refusal, the one its MCP tool gives.
+ */
+const MAX_PARAM_LENGTH = 16 * 1024;
 
 /** The HTTP application: REST under /api/v1, MCP at /mcp, the OpenAPI document and liveness. */
 export function buildApp(deps: AppDeps): App {
@@ -59,6 +64,7 @@ export function buildApp(deps: AppDeps): App {
     log: logger,
   };
   const keys = new KeyStore(store.db, clock, { cacheMs: config.authCacheMs });
+  const authenticate = authenticator(keys, new AuthFailureLimits(config.authFailuresPerMinute, redis));
 
   const fastify = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -69,15 +75,25 @@ export function buildApp(deps: AppDeps): App {
       return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
     },
     return503OnClosing: true,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: sendFastifyError,
+    // Slow clients: the whole request (headers and body) must arrive within the timeout, checked
+    // often enough that a short timeout holds.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      headersTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(5000, Math.max(50, Math.floor(config.requestTimeoutMs / 4))),
+    },
+    clientErrorHandler: clientErrorHandler(logger, config.requestTimeoutMs),
   });
+  fastify.server.maxConnections = config.maxConnections;
 
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, text, done) => {
-    if (typeof text !== 'string' || !/\S/.test(text)) return done(null, undefined);
     try {
-      done(null, JSON.parse(text));
+      done(null, parseJsonBody(typeof text === 'string' ? text : text.toString()));
     } catch (err) {
-      done(new ApiError('invalid_argument', `(body): not valid JSON (${(err as Error).message})`), undefined);
+      done(err as Error, undefined);
     }
   });
 
@@ -86,39 +102,10 @@ export function buildApp(deps: AppDeps): App {
     done();
   });
 
-  fastify.setErrorHandler((err, request, reply) => {
-    if (err instanceof ApiError) return sendError(request, reply, err);
-    const e = err as { code?: string; statusCode?: number; message?: string };
-    if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || e.statusCode === 413) {
-      return sendError(request, reply, new ApiError('payload_too_large', 'The request body is over the 2 MB limit.'));
-    }
-    if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || e.statusCode === 415) {
-      return sendError(
-        request,
-        reply,
-        new ApiError('invalid_argument', '(body): send JSON with Content-Type: application/json'),
-      );
-    }
-    if (e.statusCode !== undefined && e.statusCode >= 400 && e.statusCode < 500) {
-      return sendError(
-        request,
-        reply,
-        new ApiError('invalid_argument', `(request): ${e.message ?? 'malformed request'}`),
-      );
-    }
-    return sendError(request, reply, err);
-  });
-
-  fastify.setNotFoundHandler((request, reply) =>
-    sendError(
-      request,
-      reply,
-      new ApiError(
-        'not_found',
-        `No endpoint ${request.method} ${request.url.split('?')[0]}; see ${API_PREFIX}/openapi.json.`,
-      ),
-    ),
-  );
+  const routes = new RouteMethods();
+  fastify.addHook('onRoute', (route) => routes.add(route.url, route.method));
+  fastify.setErrorHandler(sendFastifyError);
+  fastify.setNotFoundHandler(sendNoRoute(routes, `${API_PREFIX}/openapi.json`));
 
   let openApi: Record<string, unknown> | undefined;
   fastify.get('/healthz', async () => ({ status: 'ok' }));
@@ -128,16 +115,16 @@ export function buildApp(deps: AppDeps): App {
   });
 
   registerDocsPage(fastify, runtime.urls);
-  registerRest(fastify, registry, runtime, keys);
-  const mcpAnswers = registerMcp(fastify, registry, runtime, keys, {
+  registerRest(fastify, registry, runtime, authenticate);
+  registerMcp(fastify, registry, runtime, authenticate, {
     allowedHosts: config.mcpAllowedHosts,
-    direct: deps.mcpDirect ?? true,
+    direct: config.mcpDirect,
+    ...(deps.observeMcp && { observe: deps.observeMcp }),
   });
 
   return {
     fastify,
     registry,
-    mcpAnswers,
     async listen(host, port) {
       const address = (await fastify.listen({ host, port })).replace(/\/$/, '');
       if (!config.publicUrlFixed) runtime.urls.publicUrl = address;

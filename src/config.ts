@@ -24,6 +24,13 @@ const envSchema = z.object({
   MCP_ALLOWED_HOSTS: optionalText,
   SHUTDOWN_GRACE_MS: positiveInt(10000),
   AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+  RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: positiveInt(30),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(4096),
+  MCP_DIRECT: z
+    .enum(['true', 'false'], { message: 'must be true or false' })
+    .default('true')
+    .transform((v) => v === 'true'),
 });
 
 export interface Config {
@@ -42,6 +49,14 @@ export interface Config {
   studioUrlFixed: boolean;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   rateLimits: RateLimitSettings;
+  /** Failed authentications per client address per minute, before that address gets 429. */
+  authFailuresPerMinute: number;
+  /** How long a client may take to send a whole request (headers and body). */
+  requestTimeoutMs: number;
+  /** Open connections at most; the server closes any over this at once. */
+  maxConnections: number;
+  /** Whether tool calls take the direct path (src/transports/mcp-direct.ts) or the SDK's full entry. */
+  mcpDirect: boolean;
   /** Host names the MCP endpoint answers to (DNS-rebinding guard). */
   mcpAllowedHosts: string[];
   shutdownGraceMs: number;
@@ -82,5 +97,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : ['localhost', '127.0.0.1', '[::1]', e.HOST],
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     authCacheMs: e.AUTH_CACHE_MS,
+    authFailuresPerMinute: e.RATE_LIMIT_AUTH_FAILURES_PER_MINUTE,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    maxConnections: e.MAX_CONNECTIONS,
+    mcpDirect: e.MCP_DIRECT,
   };
 }

@@ -113,12 +113,12 @@ for (const { dialect, skip } of await testDialects()) {
       for (const [why, key] of Object.entries(bad)) {
         const res = await rest(h.baseUrl, key, 'GET', '/me');
         assertError(res, 401, 'invalid_api_key');
-        assert.equal(res.headers.get('www-authenticate'), 'Bearer', why);
+        assert.equal(res.headers.get('www-authenticate'), 'Bearer error="invalid_token"', why);
         const viaApiKey = await rest(h.baseUrl, undefined, 'POST', '/guides', { name: 'x' }, { 'x-api-key': key });
         assertError(viaApiKey, 401, 'invalid_api_key');
         const mcp = await rawMcp(h.mcpUrl, { authorization: `Bearer ${key}` });
         assertError(mcp, 401, 'invalid_api_key');
-        assert.equal(mcp.headers.get('www-authenticate'), 'Bearer', why);
+        assert.equal(mcp.headers.get('www-authenticate'), 'Bearer error="invalid_token"', why);
         await assertClientRefused(mcpClient(h.mcpUrl, key), 401, 'invalid_api_key');
       }
     });

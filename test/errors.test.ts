@@ -9,7 +9,7 @@ import { type HttpAnswer, rest } from './helpers/http.ts';
 import { callTool } from './helpers/mcp.ts';
 
 const MiB = 1024 * 1024;
-const ENVELOPE_FIELDS = new Set(['code', 'message', 'retryAfterMs', 'details']);
+const ENVELOPE_FIELDS = new Set(['code', 'message', 'requestId', 'retryAfterMs', 'details']);
 
 /** The specification's envelope and nothing else, with the status its code stands for. */
 function assertEnvelope(res: { status: number; headers?: Headers; body: unknown }, status: number, code: string) {
@@ -24,6 +24,7 @@ function assertEnvelope(res: { status: number; headers?: Headers; body: unknown 
   if (res.headers) {
     assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
     assert.ok(res.headers.get('x-request-id'), 'every answer carries X-Request-Id');
+    assert.equal(body.error.requestId, res.headers.get('x-request-id'), 'the body quotes the request id');
   }
   return body.error as { code: string; message: string; details?: Record<string, unknown> };
 }
@@ -78,8 +79,7 @@ for (const { dialect, skip } of await testDialects()) {
       for (const [method, path, k] of [
         ['GET', '/nope', key],
         ['GET', '/nope', undefined],
-        ['DELETE', '/guides', key],
-        ['POST', `/guides/${guideId}`, key],
+        ['GET', `/guides/${guideId}/nowhere`, key],
       ] as const) {
         const error = assertEnvelope(await rest(h.baseUrl, k, method, path), 404, 'not_found');
         assert.match(error.message, /No endpoint/);

@@ -31,32 +31,44 @@ export const errorCatalogue = {
 export type ErrorCode = keyof typeof errorCatalogue;
 
 export interface ErrorBody {
-  error: { code: ErrorCode; message: string; retryAfterMs?: number; details?: Record<string, unknown> };
+  error: {
+    code: ErrorCode;
+    message: string;
+    /** The request's id, so that one line quoted to support finds its log entries. */
+    requestId?: string;
+    retryAfterMs?: number;
+    details?: Record<string, unknown>;
+  };
+}
+
+interface ErrorExtra {
+  retryAfterMs?: number;
+  details?: Record<string, unknown>;
+  /**
+   * An HTTP status other than the code's, for refusals HTTP itself defines (405 with Allow):
+   * docs/decisions.md lists each.
+   */
+  status?: number;
 }
 
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly retryAfterMs: number | undefined;
   readonly details: Record<string, unknown> | undefined;
+  readonly status: number;
 
-  constructor(
-    code: ErrorCode,
-    message: string,
-    extra: { retryAfterMs?: number; details?: Record<string, unknown> } = {},
-  ) {
+  constructor(code: ErrorCode, message: string, extra: ErrorExtra = {}) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
     this.retryAfterMs = extra.retryAfterMs;
     this.details = extra.details;
+    this.status = extra.status ?? errorCatalogue[code].status;
   }
 
-  get status(): number {
-    return errorCatalogue[this.code].status;
-  }
-
-  toBody(): ErrorBody {
+  toBody(requestId?: string): ErrorBody {
     const error: ErrorBody['error'] = { code: this.code, message: this.message };
+    if (requestId !== undefined) error.requestId = requestId;
     if (this.retryAfterMs !== undefined) error.retryAfterMs = this.retryAfterMs;
     if (this.details !== undefined) error.details = this.details;
     return { error };

@@ -117,3 +117,73 @@ function stateOf(policy: Policy, res: RateLimiterRes): RateLimitState {
     windowSeconds: policy.windowSeconds,
   };
 }
+
+const AUTH_FAILURE_WINDOW_SECONDS = 60;
+/** Blocked addresses remembered at most; expired ones are dropped first when the bound is reached. */
+const MAX_BLOCKED = 10_000;
+
+/**
+ * Failed authentications per client address, so that keys cannot be guessed at full speed. Only
+ * failures reach the store (memory or Redis); once an address is over, it is blocked in this
+ * process until its window ends, and every request from it is refused before its key is looked
+ * at (a right guess included). A call with a good key pays one look-up in a map that is empty
+ * unless someone is being refused.
+ */
+export class AuthFailureLimits {
+  private readonly limiter: RateLimiterAbstract;
+  private readonly limit: number;
+  private readonly blockedUntil = new Map<string, number>();
+
+  constructor(perMinute: number, redis?: Redis) {
+    this.limit = perMinute;
+    const options = { points: perMinute, duration: AUTH_FAILURE_WINDOW_SECONDS };
+    this.limiter = redis
+      ? new RateLimiterRedis({ ...options, storeClient: redis, keyPrefix: 'rl:auth-fail', useRedisPackage: false })
+      : new RateLimiterMemory({ ...options, keyPrefix: 'auth-fail' });
+  }
+
+  /** Throws rate_limited while the address is blocked. */
+  refuseIfBlocked(address: () => string): void {
+    if (this.blockedUntil.size === 0) return;
+    const ip = address();
+    const until = this.blockedUntil.get(ip);
+    if (until === undefined) return;
+    const left = until - Date.now();
+    if (left > 0) throw this.refusal(left);
+    this.blockedUntil.delete(ip);
+  }
+
+  /** Counts one failed authentication; once over the limit, the rate_limited error to answer instead. */
+  async fail(address: string): Promise<ApiError | undefined> {
+    try {
+      await this.limiter.consume(address, 1);
+      return undefined;
+    } catch (err) {
+      if (!(err instanceof RateLimiterRes)) throw err;
+      const retryAfterMs = Math.max(1, err.msBeforeNext);
+      this.block(address, Date.now() + retryAfterMs);
+      return this.refusal(retryAfterMs);
+    }
+  }
+
+  private block(address: string, until: number): void {
+    if (this.blockedUntil.size >= MAX_BLOCKED) {
+      const now = Date.now();
+      for (const [ip, end] of this.blockedUntil) if (end <= now) this.blockedUntil.delete(ip);
+      if (this.blockedUntil.size >= MAX_BLOCKED) return;
+    }
+    this.blockedUntil.set(address, until);
+  }
+
+  private refusal(retryAfterMs: number): ApiError {
+    return new ApiError(
+      'rate_limited',
+      `Too many failed authentications from this address: the limit is ${this.limit} a minute. ` +
+        `Check the API key, and wait ${Math.ceil(retryAfterMs / 1000)} s before the next request.`,
+      {
+        retryAfterMs,
+        details: { policy: 'auth-failures-per-address', limit: this.limit, windowSeconds: AUTH_FAILURE_WINDOW_SECONDS },
+      },
+    );
+  }
+}

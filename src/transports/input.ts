@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { ApiError } from '../core/errors.ts';
 import type { AnyOperation } from '../core/operation.ts';
+import { SEND_JSON } from './http-errors.ts';
 
 type Coerce = (value: string) => unknown;
 
@@ -35,6 +36,8 @@ export class InputMerger {
   }
 
   merge(params: Record<string, string>, query: Record<string, unknown>, body: unknown): Record<string, unknown> {
+    // Only Fastify's text/plain parser yields text: JSON sent under the wrong type, as a form would be.
+    if (typeof body === 'string') throw new ApiError('invalid_argument', SEND_JSON);
     if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
       throw new ApiError('invalid_argument', '(body): expected a JSON object');
     }

@@ -8,22 +8,23 @@ import {
   type McpHttpHandler,
   ProtocolError,
   ProtocolErrorCode,
-  Server,
+  type Server,
   SUPPORTED_PROTOCOL_VERSIONS,
   validateHostHeader,
   validateOriginHeader,
 } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { extractKey, type Principal } from '../core/auth.ts';
-import { ApiError, toApiError } from '../core/errors.ts';
+import type { Principal } from '../core/auth.ts';
+import { ApiError, internalError, toApiError } from '../core/errors.ts';
 import { invoke, type Runtime } from '../core/invoke.ts';
 import { jsonOf } from '../core/json.ts';
-import type { KeyStore } from '../core/keys.ts';
 import type { Log } from '../core/log.ts';
 import type { Registry } from '../core/registry.ts';
 import { API_VERSION } from '../core/versions.ts';
+import type { Authenticate } from './authenticate.ts';
+import { sendError } from './http-errors.ts';
 import { MODERN_REVISION, serveDirect } from './mcp-direct.ts';
-import { sendError } from './rest.ts';
+import { ApiServer } from './mcp-server.ts';
 import { describeTool, type ToolDescription } from './tool-list.ts';
 
 export const MCP_PATH = '/mcp';
@@ -32,10 +33,8 @@ const MCP_BODY_LIMIT = 2 * 1024 * 1024;
 /** The 2025 revisions the SDK serves, and the modern revision it serves to clients that discover it. */
 const SERVED_PROTOCOL_VERSIONS = [...SUPPORTED_PROTOCOL_VERSIONS, MODERN_REVISION];
 
-export interface McpAnswerCounts {
-  direct: number;
-  sdk: number;
-}
+/** Which path answered an MCP request: the direct answer of a tool call, or the SDK's full entry. */
+export type McpPath = 'direct' | 'sdk';
 
 /** What the Fastify hook learned about the caller, handed to the per-request server. */
 interface CallerInfo {
@@ -57,16 +56,15 @@ export function registerMcp(
   app: FastifyInstance,
   registry: Registry,
   runtime: Runtime,
-  keys: KeyStore,
-  options: { allowedHosts: string[]; direct: boolean },
-): McpAnswerCounts {
-  const counts: McpAnswerCounts = { direct: 0, sdk: 0 };
-  const { allowedHosts, direct } = options;
+  authenticate: Authenticate,
+  options: { allowedHosts: string[]; direct: boolean; observe?: (path: McpPath) => void },
+): void {
+  const { allowedHosts, direct, observe } = options;
   const tools: ToolDescription[] = registry.tools.map(describeTool);
   const toolsResult = { tools };
 
   const makeServer = (caller: CallerInfo | undefined): Server => {
-    const server = new Server(
+    const server = new ApiServer(
       { name: 'creator-api', version: API_VERSION },
       {
         capabilities: { tools: { listChanged: false } },
@@ -100,7 +98,7 @@ export function registerMcp(
     }
     let principal: Principal;
     try {
-      principal = await keys.authenticate(extractKey(request.headers));
+      principal = await authenticate(request);
     } catch (err) {
       return sendError(request, reply, err);
     }
@@ -125,22 +123,21 @@ export function registerMcp(
           (response) => writeResponse(request, reply.raw, response),
         );
         if (answered) {
-          counts.direct += 1;
+          observe?.('direct');
           return;
         }
       } catch (err) {
         request.log.error({ err }, 'MCP direct answer failed');
         if (reply.raw.headersSent) reply.raw.end();
-        else await writeResponse(request, reply.raw, internalError());
+        else await writeResponse(request, reply.raw, rpcInternalError(request.id));
         return;
       }
     }
-    counts.sdk += 1;
+    observe?.('sdk');
     await answer(handler, request, reply.raw, auth);
   };
 
   app.route({ method: ['POST', 'GET', 'DELETE'], url: MCP_PATH, bodyLimit: MCP_BODY_LIMIT, handler: serve });
-  return counts;
 }
 
 /**
@@ -175,15 +172,16 @@ async function answer(
     response = await handler.fetch(web, { authInfo, ...(request.body !== undefined && { parsedBody: request.body }) });
   } catch (err) {
     request.log.error({ err }, 'MCP handler failed');
-    response = internalError();
+    response = rpcInternalError(request.id);
   }
   await writeResponse(request, res, response);
 }
 
-/** What the SDK answers when it fails unexpectedly: a JSON-RPC internal error, cause not disclosed. */
-function internalError(): Response {
+/** An unexpected failure of our glue around the SDK: REST's internal_error, as a JSON-RPC error. */
+function rpcInternalError(requestId: string): Response {
+  const { message } = internalError(requestId);
   return Response.json(
-    { jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null },
+    { jsonrpc: '2.0', error: { code: ProtocolErrorCode.InternalError, message, data: { requestId } }, id: null },
     { status: 500 },
   );
 }
@@ -246,6 +244,6 @@ async function callTool(
   } catch (err) {
     const apiError = toApiError(err, caller.requestId);
     if (!(err instanceof ApiError)) caller.log.error({ err, tool: operation.name }, 'unexpected failure');
-    return { content: [{ type: 'text', text: JSON.stringify(apiError.toBody()) }], isError: true };
+    return { content: [{ type: 'text', text: JSON.stringify(apiError.toBody(caller.requestId)) }], isError: true };
   }
 }

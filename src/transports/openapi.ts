@@ -18,6 +18,7 @@ const errorEnvelope = {
       properties: {
         code: { type: 'string', enum: Object.keys(errorCatalogue) },
         message: { type: 'string', description: 'For people; clients act on code' },
+        requestId: { type: 'string', description: 'The X-Request-Id of the request; quote it to support' },
         retryAfterMs: { type: 'integer', description: 'With rate_limited: wait this long before the next request' },
         details: { type: 'object', description: 'With not_publishable: { blocking: [{ code, message }] }' },
       },

@@ -57,6 +57,18 @@ export function apiFor(h: Harness, transport: Transport, key: string): Api {
   };
 }
 
+/**
+ * An answer without the request id its error envelope quotes (different on every call), so that
+ * two answers can be compared whole; checks the id is there.
+ */
+export function withoutRequestId<T>(body: T): T {
+  const error = (body as { error?: unknown } | undefined)?.error;
+  if (typeof error !== 'object' || error === null) return body;
+  const { requestId, ...rest } = error as Record<string, unknown>;
+  assert.equal(typeof requestId, 'string', `error.requestId in ${JSON.stringify(body)}`);
+  return { ...body, error: rest };
+}
+
 /** The error envelope with this code (and the catalogue's status over REST); `path` starts the message. */
 export function assertError(a: Answer, code: keyof typeof errorCatalogue, path?: string): void {
   assert.equal(a.ok, false, `expected ${code}, got success ${JSON.stringify(a.body)}`);

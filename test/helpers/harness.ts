@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { type App, buildApp } from '../../src/app.ts';
+import { type App, type AppDeps, buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { ManualClock } from '../../src/core/clock.ts';
 import { KeyStore } from '../../src/core/keys.ts';
@@ -40,6 +40,8 @@ export interface HarnessOptions {
   dialect?: TestDialect;
   env?: Record<string, string>;
   now?: string;
+  /** Told which path answered each MCP request (test/mcp-direct.test.ts). */
+  observeMcp?: AppDeps['observeMcp'];
 }
 
 /** The real server on a free port, on a fresh SQLite file or PostgreSQL schema, two creators ready. */
@@ -55,6 +57,7 @@ export async function startServer(options: HarnessOptions = {}): Promise<Harness
     // Suites about other things make many calls; the rate-limit suite sets its own small limits.
     RATE_LIMIT_KEY_PER_MINUTE: '1000000',
     RATE_LIMIT_CREATOR_PER_HOUR: '10000000',
+    RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '1000000',
     ...(pgSchema ? { DATABASE_URL: pgSchema.url } : {}),
     ...options.env,
   });
@@ -62,7 +65,13 @@ export async function startServer(options: HarnessOptions = {}): Promise<Harness
   const store = await whileNoSchemaIsDropped(config.databaseUrl, () =>
     openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
   );
-  const app = buildApp({ config, store, clock, logger: pino({ level: 'silent' }) });
+  const app = buildApp({
+    config,
+    store,
+    clock,
+    logger: pino({ level: 'silent' }),
+    ...(options.observeMcp && { observeMcp: options.observeMcp }),
+  });
   const address = await app.listen('127.0.0.1', 0);
   const keys = new KeyStore(store.db, clock);
   const creators = new CreatorsStore(store.db, () => clock.now());
