@@ -132,7 +132,8 @@ export function sendNoRoute(routes: RouteMethods, docsPath: string) {
   return (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const path = request.url.split('?')[0] ?? request.url;
     const allowed = routes.allowed(path);
-    if (allowed.length > 0) {
+    // A route of this method that found nothing (an unknown asset) is a 404, not a wrong method.
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
       reply.header('Allow', allowed.join(', '));
       return sendError(
         request,
