@@ -11,6 +11,7 @@ import { RateLimits } from './core/rate-limit.ts';
 import type { Registry } from './core/registry.ts';
 import type { Store } from './db/database.ts';
 import { createRegistry } from './resources/index.ts';
+import { registerCompression } from './transports/compression.ts';
 import { type McpAnswerCounts, registerMcp } from './transports/mcp.ts';
 import { buildOpenApi } from './transports/openapi.ts';
 import { API_PREFIX, registerRest, sendError } from './transports/rest.ts';
@@ -116,13 +117,15 @@ export function buildApp(deps: AppDeps): App {
     ),
   );
 
-  let openApi: Record<string, unknown> | undefined;
+  // The same bytes for every request, so that they are also compressed only once.
+  let openApi: Buffer | undefined;
   fastify.get('/healthz', async () => ({ status: 'ok' }));
-  fastify.get(`${API_PREFIX}/openapi.json`, async () => {
-    openApi ??= buildOpenApi(registry, runtime.urls.publicUrl);
-    return openApi;
+  fastify.get(`${API_PREFIX}/openapi.json`, async (_request, reply) => {
+    openApi ??= Buffer.from(JSON.stringify(buildOpenApi(registry, runtime.urls.publicUrl)));
+    return reply.type('application/json; charset=utf-8').send(openApi);
   });
 
+  registerCompression(fastify);
   registerRest(fastify, registry, runtime, keys);
   const mcpAnswers = registerMcp(fastify, registry, runtime, keys, {
     allowedHosts: config.mcpAllowedHosts,

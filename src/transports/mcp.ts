@@ -22,6 +22,7 @@ import type { KeyStore } from '../core/keys.ts';
 import type { Log } from '../core/log.ts';
 import type { Registry } from '../core/registry.ts';
 import { API_VERSION } from '../core/versions.ts';
+import { writeBody } from './compression.ts';
 import { MODERN_REVISION, serveDirect } from './mcp-direct.ts';
 import { sendError } from './rest.ts';
 import { describeTool, type ToolDescription } from './tool-list.ts';
@@ -198,9 +199,8 @@ async function writeResponse(request: FastifyRequest, res: ServerResponse, respo
   const listens = (request.body as { method?: unknown } | undefined)?.method === 'subscriptions/listen';
   const streaming = (response.headers.get('content-type') ?? '').includes('text/event-stream');
   if (!response.body || !streaming || (request.method === 'POST' && !listens)) {
-    const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
-    res.writeHead(response.status, { ...outHeaders, 'content-length': String(body?.length ?? 0) });
-    res.end(body);
+    const body = Buffer.from(response.body ? await response.arrayBuffer() : new ArrayBuffer(0));
+    await writeBody(res, response.status, outHeaders, body);
     return;
   }
   res.writeHead(response.status, outHeaders);
