@@ -12,6 +12,7 @@ import type { Registry } from './core/registry.ts';
 import type { Store } from './db/database.ts';
 import { createRegistry } from './resources/index.ts';
 import { registerCompression } from './transports/compression.ts';
+import { registerCors } from './transports/cors.ts';
 import { type McpAnswerCounts, registerMcp } from './transports/mcp.ts';
 import { buildOpenApi } from './transports/openapi.ts';
 import { API_PREFIX, registerRest, sendError } from './transports/rest.ts';
@@ -126,6 +127,7 @@ export function buildApp(deps: AppDeps): App {
   });
 
   registerCompression(fastify);
+  registerCors(fastify, config.corsOrigins);
   registerRest(fastify, registry, runtime, keys);
   const mcpAnswers = registerMcp(fastify, registry, runtime, keys, {
     allowedHosts: config.mcpAllowedHosts,
