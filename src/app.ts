@@ -11,6 +11,8 @@ import type { Registry } from './core/registry.ts';
 import type { Store } from './db/database.ts';
 import { createRegistry, createStores, guides } from './resources/index.ts';
 import { authenticator } from './transports/authenticate.ts';
+import { registerCompression } from './transports/compression.ts';
+import { registerCors } from './transports/cors.ts';
 import { registerDocsPage } from './transports/docs-page.ts';
 import { clientErrorHandler, RouteMethods, sendFastifyError, sendNoRoute } from './transports/http-errors.ts';
 import { parseJsonBody } from './transports/json-body.ts';
@@ -107,13 +109,16 @@ export function buildApp(deps: AppDeps): App {
   fastify.setErrorHandler(sendFastifyError);
   fastify.setNotFoundHandler(sendNoRoute(routes, `${API_PREFIX}/openapi.json`));
 
-  let openApi: Record<string, unknown> | undefined;
+  // The same bytes for every request, so that they are also compressed only once.
+  let openApi: Buffer | undefined;
   fastify.get('/healthz', async () => ({ status: 'ok' }));
-  fastify.get(`${API_PREFIX}/openapi.json`, async () => {
-    openApi ??= buildOpenApi(registry, runtime.urls.publicUrl);
-    return openApi;
+  fastify.get(`${API_PREFIX}/openapi.json`, async (_request, reply) => {
+    openApi ??= Buffer.from(JSON.stringify(buildOpenApi(registry, runtime.urls.publicUrl)));
+    return reply.type('application/json; charset=utf-8').send(openApi);
   });
 
+  registerCompression(fastify);
+  registerCors(fastify, config.corsOrigins);
   registerDocsPage(fastify, runtime.urls);
   registerRest(fastify, registry, runtime, authenticate);
   registerMcp(fastify, registry, runtime, authenticate, {

@@ -7,6 +7,34 @@ const optionalText = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
+/**
+ * CORS_ORIGINS: `*`, or origins such as `https://studio.example.com` (scheme, host and port only,
+ * comma-separated), each checked so that a typo cannot silently allow nothing.
+ */
+function parseOrigins(value: string | undefined, ctx: z.RefinementCtx): string[] {
+  if (value === undefined) return [];
+  const origins = value
+    .split(',')
+    .map((o) => o.trim())
+    .filter((o) => o !== '');
+  for (const origin of origins) {
+    if (origin === '*') continue;
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${JSON.stringify(origin)} is not an origin: write scheme://host[:port], no path or trailing slash, or *`,
+      });
+    }
+  }
+  return origins;
+}
+
 /** Every setting, from the environment, validated once at start. The README lists each one. */
 const envSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
@@ -31,6 +59,7 @@ const envSchema = z.object({
     .enum(['true', 'false'], { message: 'must be true or false' })
     .default('true')
     .transform((v) => v === 'true'),
+  CORS_ORIGINS: optionalText.pipe(z.string().optional().transform(parseOrigins)),
 });
 
 export interface Config {
@@ -62,6 +91,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** How long an authenticated key is trusted before the store is read again (0: every request). */
   authCacheMs: number;
+  /** Origins whose browser pages may call the REST API (CORS); empty: CORS off. `*`: any. */
+  corsOrigins: string[];
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -101,5 +132,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     maxConnections: e.MAX_CONNECTIONS,
     mcpDirect: e.MCP_DIRECT,
+    corsOrigins: e.CORS_ORIGINS,
   };
 }

@@ -1,44 +1,57 @@
 import pino from 'pino';
+import { type DemoSeed, seedDemoCreator } from './admin/demo-creator.ts';
 import { buildApp } from './app.ts';
-import { loadConfig } from './config.ts';
+import { type Config, loadConfig } from './config.ts';
 import { systemClock } from './core/clock.ts';
-import { KeyStore } from './core/keys.ts';
 import { openStore, type Store } from './db/database.ts';
-import { CreatorsStore } from './resources/profile/creators.store.ts';
 
-const config = loadConfig();
+/** A failure at start is one line on standard error and exit code 1: what failed and what to do. */
+function fail(message: string): never {
+  process.stderr.write(`creator-api: ${message}\n`);
+  process.exit(1);
+}
+
+const config = (() => {
+  try {
+    return loadConfig();
+  } catch (err) {
+    return fail((err as Error).message);
+  }
+})();
 const logger = pino({ level: config.logLevel });
-const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-const demoKey = await seedDemoCreator(store);
+const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).catch((err: Error) =>
+  fail(`cannot open the store (${config.databaseUrl ? 'DATABASE_URL' : `DATA_DIR ${config.dataDir}`}): ${err.message}`),
+);
 const app = buildApp({ config, store, clock: systemClock, logger });
-const address = await app.listen(config.host, config.port);
+const address = await app.listen(config.host, config.port).catch(async (err: NodeJS.ErrnoException) => {
+  await store.close();
+  return fail(listenFailure(config, err));
+});
+const demo = await seedDemoCreator(store.db, systemClock);
+process.stdout.write(startBanner(address, store, demo));
 
-const base = address.replace(/\/$/, '');
-const lines = [
-  '',
-  `Creator API listening (${store.dialect}${store.dialect === 'sqlite' ? ` in ${config.dataDir}` : ''})`,
-  `  REST     ${base}/api/v1   (OpenAPI: ${base}/api/v1/openapi.json)`,
-  `  MCP      ${base}/mcp`,
-];
-if (demoKey) lines.push(`  Demo key ${demoKey}   (write + publish; shown once, keep it)`);
-else lines.push('  Keys     npm run admin -- key create --creator <id> --scope write --publish');
-process.stdout.write(`${lines.join('\n')}\n\n`);
+function listenFailure(config: Config, err: NodeJS.ErrnoException): string {
+  const where = `${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+  if (err.code === 'EADDRINUSE') return `cannot listen on ${where}: the port is in use; set PORT to another one`;
+  if (err.code === 'EACCES') return `cannot listen on ${where}: permission denied; set PORT above 1023`;
+  if (err.code === 'EADDRNOTAVAIL') return `cannot listen on ${where}: no such address here; check HOST`;
+  return `cannot listen on ${where}: ${err.message}`;
+}
 
-/** On a fresh store: one demo creator and a write+publish key, so a newcomer can call at once. */
-async function seedDemoCreator(store: Store): Promise<string | undefined> {
-  const any = await store.db.selectFrom('creators').select('id').limit(1).executeTakeFirst();
-  if (any) return undefined;
-  const creator = await new CreatorsStore(store.db, systemClock.now).create({
-    email: 'demo@example.com',
-    displayName: 'Demo Creator',
-    agreementAccepted: true,
-  });
-  const { key } = await new KeyStore(store.db, systemClock).create({
-    creatorId: creator.creatorId,
-    scope: 'write',
-    publish: true,
-  });
-  return key;
+function startBanner(address: string, store: Store, demo: DemoSeed): string {
+  const lines = [
+    '',
+    `Creator API listening (${store.dialect}${store.dialect === 'sqlite' ? ` in ${config.dataDir}` : ''})`,
+    `  REST     ${address}/api/v1   (OpenAPI: ${address}/api/v1/openapi.json)`,
+    `  MCP      ${address}/mcp`,
+  ];
+  if (demo.made) lines.push(`  Demo key ${demo.key}   (write + publish; shown once, keep it)`);
+  else if (demo.creatorId) {
+    lines.push(`  Keys     npm run -s admin -- key create --creator ${demo.creatorId} --scope write --publish`);
+  } else {
+    lines.push('  Keys     npm run -s admin -- creator list, then: key create --creator ID --scope write --publish');
+  }
+  return `${lines.join('\n')}\n\n`;
 }
 
 let closing = false;

@@ -1,43 +1,10 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-
-const root = new URL('..', import.meta.url).pathname;
-
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  base: string;
-  exited: Promise<number | null>;
-}
-
-/** `node src/main.ts` as `npm start` runs it, on a port of its own. */
-async function startService(dataDir: string): Promise<Started> {
-  const child = spawn(process.execPath, ['src/main.ts'], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', DATABASE_URL: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (chunk) => {
-    out += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    out += chunk;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 20_000;
-  while (!/REST\s+(http:\/\/\S+)\/api\/v1/.test(out)) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`service did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const base = /REST\s+(http:\/\/\S+)\/api\/v1/.exec(out)?.[1] as string;
-  return { child, output: () => out, base, exited };
-}
+import { startService } from './helpers/service.ts';
 
 describe('npm start', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'creator-api-start-'));

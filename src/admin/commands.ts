@@ -100,6 +100,14 @@ export const commands: Record<string, Command> = {
     },
   },
 
+  'creator list': {
+    usage: 'creator list',
+    options: {},
+    prepare() {
+      return async (ctx) => ({ creators: await ctx.studio.listCreators() });
+    },
+  },
+
   'creator deactivate': {
     usage: 'creator deactivate --creator ID',
     options: { creator: { type: 'string' } },

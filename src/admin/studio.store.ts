@@ -6,6 +6,17 @@ import { updateGuideRow } from '../resources/guides/guide-row.ts';
 export type GuideStatus = GuidesTable['status'];
 export type StoreReviewStatus = NonNullable<GuidesTable['store_review_status']>;
 
+export interface CreatorListing {
+  creatorId: string;
+  email: string;
+  displayName: string;
+  active: boolean;
+  agreementAccepted: boolean;
+  createdAt: number;
+  /** Keys neither revoked nor expired. */
+  workingKeys: number;
+}
+
 /**
  * The studio's moves on guides and purchases: putting on sale, store visibility, the store review
  * and recorded sales. They are not API writes, so they leave `last_api_write_at` alone.
@@ -69,6 +80,40 @@ export class StudioStore {
     })).executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return undefined;
     return { productId: guideId, storeReviewStatus: status, storeReviewNote: note };
+  }
+
+  /** Every creator account, oldest first, with how many of its keys work now (not revoked, not expired). */
+  async listCreators(): Promise<CreatorListing[]> {
+    const now = this.now();
+    const rows = await this.db
+      .selectFrom('creators')
+      .select((eb) => [
+        'id',
+        'email',
+        'display_name',
+        'active',
+        'agreement_accepted',
+        'created_at',
+        eb
+          .selectFrom('api_keys')
+          .select(eb.fn.countAll().as('n'))
+          .whereRef('api_keys.creator_id', '=', 'creators.id')
+          .where('revoked_at', 'is', null)
+          .where((k) => k.or([k('expires_at', 'is', null), k('expires_at', '>', now)]))
+          .as('working_keys'),
+      ])
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => ({
+      creatorId: r.id,
+      email: r.email,
+      displayName: r.display_name,
+      active: r.active === 1,
+      agreementAccepted: r.agreement_accepted === 1,
+      createdAt: Number(r.created_at),
+      workingKeys: Number(r.working_keys ?? 0),
+    }));
   }
 
   /** Records one purchase of the guide, so it counts as sold. */

@@ -10,6 +10,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
+import { writeBody } from './compression.ts';
 
 /** The modern revision answered directly; any other (a newer one the SDK may learn) takes the SDK's entry. */
 export const MODERN_REVISION = '2026-07-28';
@@ -108,9 +109,7 @@ class DirectModernTransport extends PerRequestHTTPServerTransport {
       if (!('result' in message) && !('error' in message)) this.#streamed = true;
       return super.send(message, options);
     }
-    const body = Buffer.from(JSON.stringify(message));
-    this.#res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) });
-    this.#res.end(body);
+    await writeBody(this.#res, 200, { 'content-type': 'application/json' }, Buffer.from(JSON.stringify(message)));
     this.#answered(true);
   }
 }
@@ -157,9 +156,7 @@ class DirectLegacyTransport implements Transport {
     if (this.#res.headersSent) {
       this.#res.end(frame);
     } else {
-      const bytes = Buffer.from(frame);
-      this.#res.writeHead(200, { ...EVENT_STREAM_HEADERS, 'content-length': String(bytes.length) });
-      this.#res.end(bytes);
+      await writeBody(this.#res, 200, EVENT_STREAM_HEADERS, Buffer.from(frame));
     }
     this.#answered();
   }

@@ -22,6 +22,7 @@ import type { Log } from '../core/log.ts';
 import type { Registry } from '../core/registry.ts';
 import { API_VERSION } from '../core/versions.ts';
 import type { Authenticate } from './authenticate.ts';
+import { writeBody } from './compression.ts';
 import { sendError } from './http-errors.ts';
 import { MODERN_REVISION, serveDirect } from './mcp-direct.ts';
 import { ApiServer } from './mcp-server.ts';
@@ -196,9 +197,8 @@ async function writeResponse(request: FastifyRequest, res: ServerResponse, respo
   const listens = (request.body as { method?: unknown } | undefined)?.method === 'subscriptions/listen';
   const streaming = (response.headers.get('content-type') ?? '').includes('text/event-stream');
   if (!response.body || !streaming || (request.method === 'POST' && !listens)) {
-    const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
-    res.writeHead(response.status, { ...outHeaders, 'content-length': String(body?.length ?? 0) });
-    res.end(body);
+    const body = Buffer.from(response.body ? await response.arrayBuffer() : new ArrayBuffer(0));
+    await writeBody(res, response.status, outHeaders, body);
     return;
   }
   res.writeHead(response.status, outHeaders);

@@ -154,6 +154,41 @@ describe('admin command line: creators, keys and the agreement', () => {
       ]);
     }
   });
+  test('creator list shows every creator, oldest first, with its working keys and no secret', async () => {
+    const first = await newCreator();
+    const second = await newCreator('--no-agreement');
+    const kept = await newKey(second, '--scope', 'write');
+    const revoked = await newKey(second, '--scope', 'read');
+    await ok('key', 'revoke', '--key', revoked.keyId);
+    await newKey(second, '--scope', 'read', '--expires-at', String(Date.now() - 1000));
+    await ok('creator', 'deactivate', '--creator', first);
+
+    const result = await cli('creator', 'list');
+    assert.equal(result.code, 0, result.stderr);
+    assert.ok(!result.stdout.includes(kept.key), 'no secret is printed');
+    const { creators } = JSON.parse(result.stdout) as { creators: Array<Record<string, unknown>> };
+    const ids = creators.map((c) => c.creatorId);
+    assert.ok(ids.indexOf(first) >= 0 && ids.indexOf(first) < ids.indexOf(second), 'oldest first');
+    const made = creatorsMade();
+    assert.deepEqual(
+      creators.find((c) => c.creatorId === second),
+      {
+        creatorId: second,
+        email: `creator${made}@example.com`,
+        displayName: `Creator ${made}`,
+        active: true,
+        agreementAccepted: false,
+        createdAt: creators.find((c) => c.creatorId === second)?.createdAt,
+        workingKeys: 1,
+      },
+    );
+    assert.equal(typeof creators.find((c) => c.creatorId === second)?.createdAt, 'number');
+    assert.deepEqual(
+      [creators.find((c) => c.creatorId === first)?.active, creators.find((c) => c.creatorId === first)?.workingKeys],
+      [false, 0],
+    );
+    await fails(/Unknown option '--creator'/, 'creator', 'list', '--creator', first);
+  });
   test('help prints usage and exits 0; no command prints usage to stderr and exits 1', async () => {
     const help = await cli('help');
     assert.equal(help.code, 0);

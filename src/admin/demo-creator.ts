@@ -1,0 +1,36 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../core/clock.ts';
+import { KeyStore } from '../core/keys.ts';
+import type { Database } from '../db/tables.ts';
+import { CreatorsStore } from '../resources/profile/creators.store.ts';
+
+export const DEMO_EMAIL = 'demo@example.com';
+
+/** What `npm start` found or made: a fresh demo key to show, the demo creator, or other creators only. */
+export type DemoSeed = { made: true; creatorId: string; key: string } | { made: false; creatorId: string | undefined };
+
+/**
+ * On a store with no creator: one demo creator and a write+publish key, so a newcomer can call at
+ * once. The server calls this only once it listens, so a start that fails (a port in use) never
+ * makes a key nobody saw; creator and key are written together or not at all.
+ */
+export async function seedDemoCreator(db: Kysely<Database>, clock: Clock): Promise<DemoSeed> {
+  const any = await db.selectFrom('creators').select('id').limit(1).executeTakeFirst();
+  if (any) {
+    const demo = await new CreatorsStore(db, clock.now).findByEmail(DEMO_EMAIL);
+    return { made: false, creatorId: demo?.creatorId };
+  }
+  return db.transaction().execute(async (trx) => {
+    const creator = await new CreatorsStore(trx, clock.now).create({
+      email: DEMO_EMAIL,
+      displayName: 'Demo Creator',
+      agreementAccepted: true,
+    });
+    const { key } = await new KeyStore(trx, clock).create({
+      creatorId: creator.creatorId,
+      scope: 'write',
+      publish: true,
+    });
+    return { made: true, creatorId: creator.creatorId, key };
+  });
+}

@@ -1,0 +1,146 @@
+import type { ServerResponse } from 'node:http';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Answers of at least this many bytes are compressed for clients that accept it. Smaller ones are
+ * sent as they are: compressing a get_guide answer costs more time than the bytes it saves.
+ */
+export const COMPRESS_MIN_BYTES = 4096;
+
+type Encoding = 'br' | 'gzip';
+
+/** How many bodies were compressed, per encoding (the tests check that a cached view is compressed once). */
+export const compressionCounts: Record<Encoding, number> = { br: 0, gzip: 0 };
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/**
+ * Brotli at quality 5 compresses a megabyte-sized JSON answer about as fast as gzip at its default
+ * level and smaller; the default quality (11) would take seconds for the largest lists. Both run
+ * on libuv's thread pool, not on the event loop.
+ */
+function compress(body: Buffer, encoding: Encoding): Promise<Buffer> {
+  compressionCounts[encoding] += 1;
+  if (encoding === 'br') {
+    return brotli(body, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 5,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    });
+  }
+  return gzipAsync(body);
+}
+
+/**
+ * The encoding to answer with: br or gzip, whichever the client weighs more (br on a tie), none
+ * when it accepts neither (no header, `identity`, or q=0). `*` stands for both when unnamed.
+ */
+export function chooseEncoding(acceptEncoding: string | string[] | undefined): Encoding | undefined {
+  if (typeof acceptEncoding !== 'string' || acceptEncoding === '') return undefined;
+  let br: number | undefined;
+  let gz: number | undefined;
+  let any: number | undefined;
+  for (const part of acceptEncoding.split(',')) {
+    const [name = '', ...params] = part.split(';');
+    const coding = name.trim().toLowerCase();
+    const qParam = params.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith('q='));
+    const q = qParam === undefined ? 1 : Number(qParam.slice(2));
+    const weight = Number.isFinite(q) ? q : 0;
+    if (coding === 'br') br = weight;
+    else if (coding === 'gzip' || coding === 'x-gzip') gz = weight;
+    else if (coding === '*') any = weight;
+  }
+  const brWeight = br ?? any ?? 0;
+  const gzWeight = gz ?? any ?? 0;
+  if (brWeight <= 0 && gzWeight <= 0) return undefined;
+  return brWeight >= gzWeight ? 'br' : 'gzip';
+}
+
+/**
+ * Compressed forms of bodies that are sent again and again: a frozen view's bytes (src/core/json.ts
+ * hands out the same Buffer for it each time) and the OpenAPI document are compressed once. A body
+ * made for one request is a fresh Buffer; its entry goes with it.
+ */
+const compressedForms = new WeakMap<Buffer, Partial<Record<Encoding, Promise<Buffer>>>>();
+
+function compressedOnce(body: Buffer, encoding: Encoding): Promise<Buffer> {
+  let forms = compressedForms.get(body);
+  if (!forms) {
+    forms = {};
+    compressedForms.set(body, forms);
+  }
+  let form = forms[encoding];
+  if (!form) {
+    form = compress(body, encoding);
+    forms[encoding] = form;
+    // A failure is not kept: the next request tries again (and this one goes uncompressed).
+    form.catch(() => {
+      if (forms[encoding] === form) delete forms[encoding];
+    });
+  }
+  return form;
+}
+
+/** The body compressed in the encoding, or as it is should compression fail (it should not). */
+async function encode(body: Buffer, encoding: Encoding): Promise<{ body: Buffer; encoding: Encoding | undefined }> {
+  try {
+    return { body: await compressedOnce(body, encoding), encoding };
+  } catch {
+    return { body, encoding: undefined };
+  }
+}
+
+/**
+ * Writes a whole answer on a raw Node response (the MCP paths, which write their own answers):
+ * as it is when small, compressed when large and the request accepts it. `Vary: Accept-Encoding`
+ * marks every answer large enough to be compressed, so that caches keep the forms apart.
+ */
+export async function writeBody(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: Buffer,
+): Promise<void> {
+  if (body.length < COMPRESS_MIN_BYTES) {
+    res.writeHead(status, { ...headers, 'content-length': String(body.length) });
+    res.end(body);
+    return;
+  }
+  const encoding = chooseEncoding(res.req?.headers['accept-encoding']);
+  const sent = encoding === undefined ? { body, encoding } : await encode(body, encoding);
+  const extra: Record<string, string> = { vary: 'Accept-Encoding', 'content-length': String(sent.body.length) };
+  if (sent.encoding) extra['content-encoding'] = sent.encoding;
+  res.writeHead(status, { ...headers, ...extra });
+  res.end(sent.body);
+}
+
+/**
+ * Compression of Fastify's answers (REST and the OpenAPI document): an onSend hook that lets small
+ * bodies through at the cost of a length check, and compresses large Buffer and string bodies.
+ */
+export function registerCompression(app: FastifyInstance): void {
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const size = Buffer.isBuffer(payload) ? payload.length : typeof payload === 'string' ? payload.length : 0;
+    if (size < COMPRESS_MIN_BYTES) return done(null, payload);
+    const vary = reply.getHeader('vary');
+    reply.header('Vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
+    const encoding = chooseEncoding(request.headers['accept-encoding']);
+    if (encoding === undefined) return done(null, payload);
+    const body = Buffer.isBuffer(payload) ? payload : Buffer.from(payload as string);
+    encode(body, encoding).then(
+      (sent) => {
+        if (sent.encoding) {
+          reply.header('Content-Encoding', sent.encoding);
+          reply.removeHeader('Content-Length');
+        }
+        done(null, sent.body);
+      },
+      () => done(null, payload),
+    );
+  });
+}

@@ -1,0 +1,52 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+
+const root = new URL('../..', import.meta.url).pathname;
+
+export interface Started {
+  child: ChildProcess;
+  /** Standard output and standard error, interleaved as they came. */
+  output: () => string;
+  stdout: () => string;
+  stderr: () => string;
+  base: string;
+  exited: Promise<number | null>;
+}
+
+/** `node src/main.ts` as `npm start` runs it, in its own process, without waiting for it to listen. */
+export function spawnService(dataDir: string, env: Record<string, string> = {}): Omit<Started, 'base'> {
+  const child = spawn(process.execPath, ['src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', DATABASE_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk) => {
+    out += chunk;
+    stdout += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    out += chunk;
+    stderr += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, output: () => out, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
+const REST_LINE = /REST\s+(http:\/\/\S+)\/api\/v1/;
+
+/** The service on a port of its own, once it printed its addresses (and key) and listens. */
+export async function startService(dataDir: string, env: Record<string, string> = {}): Promise<Started> {
+  const started = spawnService(dataDir, env);
+  const deadline = Date.now() + 20_000;
+  // The banner is one write; wait for its closing blank line so the key line is there too.
+  while (!(REST_LINE.test(started.output()) && /\n\n$/.test(started.stdout()))) {
+    if (Date.now() > deadline || started.child.exitCode !== null) {
+      throw new Error(`service did not start:\n${started.output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const base = REST_LINE.exec(started.output())?.[1] as string;
+  return { ...started, base };
+}
