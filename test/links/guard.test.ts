@@ -120,6 +120,14 @@ describe('the address guard: refused targets get not one byte', () => {
     assert.equal(answers, 1);
   });
 
+  it('a TLS connection goes to the checked address but keeps the name for SNI and the certificate', async () => {
+    const lookup: Resolver = async () => [{ address: '8.8.4.4', family: 4 }];
+    const { open, asked, servernames } = recordingOpener();
+    await checkerFor([], { lookup, openSocket: open }).check('https://secure.example/');
+    assert.deepEqual(asked, ['8.8.4.4']);
+    assert.deepEqual(servernames, ['secure.example']);
+  });
+
   it('refuses schemes, credentials and browser-refused ports before resolving anything', async () => {
     const lookup = resolverOf({});
     const { open, asked } = recordingOpener();

@@ -63,14 +63,16 @@ export function checkerFor(servers: readonly LocalServer[], options: Partial<Lin
 }
 
 /** A socket opener that records every address it is asked for and connects only to 127.0.0.1. */
-export function recordingOpener(): { open: SocketOpener; asked: string[] } {
+export function recordingOpener(): { open: SocketOpener; asked: string[]; servernames: (string | undefined)[] } {
   const real = buildConnector({ timeout: 2_000 });
   const asked: string[] = [];
+  const servernames: (string | undefined)[] = [];
   const open: SocketOpener = (target, callback) => {
     asked.push(target.hostname);
+    servernames.push(target.servername);
     // Anything else would leave this machine: refuse it here, so even a broken guard sends nothing.
     if (target.hostname === '127.0.0.1') real(target, callback);
     else callback(new Error(`test opener refused ${target.hostname}`), null);
   };
-  return { open, asked };
+  return { open, asked, servernames };
 }
