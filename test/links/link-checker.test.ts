@@ -111,6 +111,15 @@ describe('link checks against local servers', () => {
     assert.ok(Date.now() - started < 2_000);
   });
 
+  it('a name lookup that hangs is an error after the connect timeout', async () => {
+    const lookup = () => new Promise<never>(() => {});
+    const started = Date.now();
+    const result = await checkerFor([], { lookup, connectTimeoutMs: 200 }).check('http://stuck.example/');
+    assert.equal(result.status, 'error');
+    assert.match(result.error ?? '', /did not answer in time/);
+    assert.ok(Date.now() - started < 2_000);
+  });
+
   it('an endless body is read up to the size cap, then the connection is dropped', async () => {
     let written = 0;
     let finished = false;

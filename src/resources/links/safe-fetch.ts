@@ -1,7 +1,9 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { Agent, buildConnector, request } from 'undici';
+import { Agent, buildConnector, errors, request } from 'undici';
 import { addressRefusal, classifyAddress } from './address-guard.ts';
+
+const { ConnectTimeoutError } = errors;
 
 /** One address a name resolves to. */
 export interface ResolvedAddress {
@@ -50,16 +52,23 @@ function loopbackAllowance(ports: readonly number[] | undefined): ReadonlySet<nu
   return new Set(ports);
 }
 
-async function resolve(hostname: string, lookup: Resolver): Promise<ResolvedAddress[]> {
+/** The resolver's answer, or a connect timeout: a stuck lookup would hold the origin's pool. */
+async function resolve(hostname: string, lookup: Resolver, timeoutMs: number): Promise<ResolvedAddress[]> {
   const family = isIP(hostname);
   if (family !== 0) return [{ address: hostname, family }];
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ConnectTimeoutError(`Looking up ${hostname} took too long.`)), timeoutMs);
+  });
   try {
-    return await lookup(hostname);
+    return await Promise.race([lookup(hostname), timeout]);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOTFOUND') {
       throw new UnknownNameError(`The name ${hostname} does not exist.`);
     }
     throw err;
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -72,15 +81,14 @@ async function resolve(hostname: string, lookup: Resolver): Promise<ResolvedAddr
 export async function checkedAddresses(
   hostname: string,
   port: number,
-  lookup: Resolver,
-  loopbackPorts: ReadonlySet<number>,
+  guard: { lookup: Resolver; loopbackPorts: ReadonlySet<number>; timeoutMs: number },
 ): Promise<string[]> {
-  const resolved = await resolve(hostname, lookup);
+  const resolved = await resolve(hostname, guard.lookup, guard.timeoutMs);
   if (resolved.length === 0) throw new UnknownNameError(`The name ${hostname} has no address.`);
   for (const { address } of resolved) {
     const verdict = classifyAddress(address);
     if (verdict.allowed) continue;
-    if (verdict.range === 'loopback' && loopbackPorts.has(port)) continue;
+    if (verdict.range === 'loopback' && guard.loopbackPorts.has(port)) continue;
     const shown = address === hostname ? address : `${hostname} (${address})`;
     throw new BlockedAddressError(addressRefusal(shown, verdict.reason));
   }
@@ -92,12 +100,15 @@ export async function checkedAddresses(
  * on the first URL or on a redirect hop, is checked here, after resolution, before a socket exists.
  */
 export function guardedConnector(options: GuardOptions): SocketOpener {
-  const lookup = options.lookup ?? systemResolver;
-  const loopbackPorts = loopbackAllowance(options.testOnlyLoopbackPorts);
+  const guard = {
+    lookup: options.lookup ?? systemResolver,
+    loopbackPorts: loopbackAllowance(options.testOnlyLoopbackPorts),
+    timeoutMs: options.connectTimeoutMs,
+  };
   const open = options.openSocket ?? buildConnector({ timeout: options.connectTimeoutMs, allowH2: false });
   return (target, callback) => {
     const port = target.port ? Number(target.port) : target.protocol === 'https:' ? 443 : 80;
-    checkedAddresses(target.hostname, port, lookup, loopbackPorts).then(
+    checkedAddresses(target.hostname, port, guard).then(
       (addresses) => {
         // TLS keeps the name for SNI and certificate checks while the socket goes to the address.
         const servername = target.protocol === 'https:' && isIP(target.hostname) === 0 ? target.hostname : undefined;
