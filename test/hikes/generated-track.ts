@@ -1,16 +1,5 @@
+import { seededRandom } from '../../bench/spot-content.ts';
 import type { Position } from '../../src/resources/hikes/track.schema.ts';
-
-/** A small seeded generator (mulberry32), so every run walks the same track. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Roughly normal noise (sum of uniforms), mean 0, deviation 1. */
 function gaussian(random: () => number): number {
@@ -52,7 +41,7 @@ const M_PER_DEG = 111_195;
  */
 export function generateHike(options: TrackOptions = {}): GeneratedTrack {
   const { lengthKm = 30, seed = 7, noise = 1, center = [11.85, 46.55] } = options;
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   const L = lengthKm * 1000;
   // The path as a function of u in [0, 1): a lobed loop with switchback wiggles.
   const shape = (u: number): [number, number] => {
