@@ -5,7 +5,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { z } from 'zod';
 import { ApiError } from '../../src/core/errors.ts';
 import { parseInput } from '../../src/core/validation.ts';
-import { hikeTrackInputSchema } from '../../src/resources/hikes/track.schema.ts';
+import { hikeLineSchema, hikeTrackInputSchema, trackFiguresSchema } from '../../src/resources/hikes/track.schema.ts';
+import { prepareTrack } from '../../src/resources/hikes/track.ts';
 import { jsonSchemaOf } from '../../src/transports/tool-list.ts';
 
 /** The field as an operation will carry it: `track`, HikeTrack or null (null removes the line). */
@@ -189,6 +190,16 @@ describe('HikeTrack JSON Schema', () => {
       assert.equal(draft2020(sample), valid, `2020-12 on ${JSON.stringify(sample)}`);
       // zod agrees on the shape (ranges are the refinement's, and these samples are all in range).
       assert.equal(input.safeParse(sample).success, valid, `zod on ${JSON.stringify(sample)}`);
+    }
+  });
+
+  it('reads back (line and figures) valid under draft-07 and 2020-12', () => {
+    const output = jsonSchemaOf(z.object({ track: hikeLineSchema, trackFigures: trackFiguresSchema }), 'output');
+    assert.doesNotMatch(JSON.stringify(output), /prefixItems|"items":false/);
+    const prepared = prepareTrack({ points: line(5) }, 'track');
+    const record = { track: prepared.line, trackFigures: prepared.figures };
+    for (const validate of [new Ajv({ strict: true }).compile(output), new Ajv2020({ strict: true }).compile(output)]) {
+      assert.equal(validate(record), true, JSON.stringify(validate.errors));
     }
   });
 

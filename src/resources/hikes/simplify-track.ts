@@ -46,9 +46,9 @@ export interface Simplified {
 export function simplifyToCap(points: readonly Position[], cap = STORED_POINTS_MAX): Simplified {
   if (points.length <= cap) return { points: [...points], toleranceM: 0 };
   const projected = project(points);
-  // simplify-js's radial pre-pass only drops points within the tolerance of the last one kept
-  // (a hiker standing still): the same line, several times faster.
-  const run = (tolerance: number) => simplify(projected, tolerance, false) as Projected[];
+  // Douglas-Peucker alone (highQuality): every dropped point stays within the tolerance of the
+  // line. The radial pre-pass would be no faster here and could double that distance.
+  const run = (tolerance: number) => simplify(projected, tolerance, true) as Projected[];
   let low = 0;
   let high = 1;
   let best = run(high);
@@ -67,5 +67,5 @@ export function simplifyToCap(points: readonly Position[], cap = STORED_POINTS_M
       low = middle;
     }
   }
-  return { points: best.map((p) => points[p.index]!), toleranceM: Math.round(high * 100) / 100 };
+  return { points: best.map((p) => points[p.index]!), toleranceM: Math.ceil(high * 100) / 100 };
 }

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { bboxSchema } from '../../shared/geo.ts';
 
 /**
  * A 30 km hike logged at one point a second is about 30,000 points; simplified to 2,000 it keeps
@@ -133,8 +132,12 @@ export const trackFiguresSchema = z
     distanceKm: z.number().describe('Along the line, on the ground plane (haversine), to 10 m'),
     gainM: z.number().nullable().describe('Total climb in whole metres; null when the track has no elevations'),
     descentM: z.number().nullable().describe('Total descent in whole metres; null when the track has no elevations'),
-    pointCount: z.number().int().describe('Points in the track as sent, before simplification'),
-    bbox: bboxSchema,
+    pointCount: z.number().describe('Points in the track as sent, before simplification'),
+    // Four numbers, not a tuple: a tuple's `items: false` reads as "no items" to draft-07.
+    bbox: z
+      .array(z.number())
+      .length(4)
+      .describe('[west, south, east, north] in degrees; west is above east for a line across the antimeridian'),
   })
   .describe('TrackFigures: measured on the track as sent; never written over the figures the creator gave');
 
