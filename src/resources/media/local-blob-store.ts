@@ -98,30 +98,26 @@ export class LocalBlobStore implements BlobStore {
     }
   }
 
-  async get(key: string): Promise<StoredBlob | undefined> {
+  /** The sidecar's facts plus what `load` reads of the file; undefined when either is missing. */
+  private async read<T>(key: string, load: (path: string) => Promise<T>): Promise<(BlobInfo & T) | undefined> {
     const path = this.pathOf(key);
     const info = await this.info(key, path);
     if (!info) return undefined;
     try {
-      return { ...info, bytes: await readFile(path) };
+      return { ...info, ...(await load(path)) };
     } catch (err) {
       if (isMissing(err)) return undefined;
       throw err;
     }
   }
 
-  async open(key: string): Promise<BlobStream | undefined> {
-    const path = this.pathOf(key);
-    const info = await this.info(key, path);
-    if (!info) return undefined;
-    try {
-      // Opened now, so a delete after this answer cannot cut the stream short.
-      const file = await open(path, 'r');
-      return { ...info, stream: file.createReadStream() };
-    } catch (err) {
-      if (isMissing(err)) return undefined;
-      throw err;
-    }
+  get(key: string): Promise<StoredBlob | undefined> {
+    return this.read(key, async (path) => ({ bytes: await readFile(path) }));
+  }
+
+  open(key: string): Promise<BlobStream | undefined> {
+    // Opened now, so a delete after this answer cannot cut the stream short.
+    return this.read(key, async (path) => ({ stream: (await open(path, 'r')).createReadStream() }));
   }
 
   async delete(key: string): Promise<boolean> {
