@@ -1,0 +1,81 @@
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { newId } from '../../core/ids.ts';
+
+/** What is known of a stored file without reading it. */
+export interface BlobInfo {
+  key: string;
+  contentType: string;
+  /** A strong ETag, quoted, from the content's SHA-256. */
+  etag: string;
+  size: number;
+}
+
+export interface StoredBlob extends BlobInfo {
+  bytes: Buffer;
+}
+
+export interface BlobStream extends BlobInfo {
+  /** Must be read to the end or destroyed: it holds an open file. */
+  stream: Readable;
+}
+
+/**
+ * Where photo files live. Keys name files forever: a key is written once, and a file is replaced only
+ * by deleting it and writing under a new key, so an ETag never changes under a key.
+ */
+export interface BlobStore {
+  /** Writes atomically: a reader sees the whole file under the key, or nothing. */
+  put(key: string, bytes: Buffer, contentType: string): Promise<BlobInfo>;
+  get(key: string): Promise<StoredBlob | undefined>;
+  /** The file as a stream, for serving large files without holding them in memory. */
+  open(key: string): Promise<BlobStream | undefined>;
+  /** True when something was deleted; deleting a missing key is not an error. */
+  delete(key: string): Promise<boolean>;
+}
+
+const KEY = /^[A-Za-z0-9_-]{8,128}$/;
+
+/** A fresh unguessable, URL-safe key (96 random bits, as ids are). */
+export function newBlobKey(): string {
+  return newId('blob');
+}
+
+/** Keys become file and object names: only URL-safe characters, so none can climb out of the store. */
+export function assertBlobKey(key: string): void {
+  if (!KEY.test(key)) throw new TypeError(`Not a blob key: ${JSON.stringify(key)}`);
+}
+
+export function etagOf(bytes: Buffer): string {
+  return `"${createHash('sha256').update(bytes).digest('base64url')}"`;
+}
+
+export interface BlobToWrite {
+  /** A fresh key is made when absent. */
+  key?: string;
+  bytes: Buffer;
+  contentType: string;
+}
+
+/**
+ * Files are written before the row that names them. Writes the files, then runs `commit` (the row's
+ * transaction) with what was stored; when a write or the commit fails, deletes every file written
+ * and rethrows, so a failed operation leaves no file behind. A crash between the two leaves files no
+ * row names, which are harmless.
+ */
+export async function storeBlobsThen<T>(
+  store: BlobStore,
+  blobs: readonly BlobToWrite[],
+  commit: (stored: BlobInfo[]) => Promise<T>,
+): Promise<T> {
+  const keys = blobs.map((blob) => blob.key ?? newBlobKey());
+  const puts = await Promise.allSettled(blobs.map((blob, i) => store.put(keys[i]!, blob.bytes, blob.contentType)));
+  const failed = puts.find((put) => put.status === 'rejected');
+  try {
+    if (failed) throw failed.reason;
+    return await commit(puts.map((put) => (put as PromiseFulfilledResult<BlobInfo>).value));
+  } catch (err) {
+    await Promise.allSettled(keys.map((key) => store.delete(key)));
+    throw err;
+  }
+}

@@ -1,0 +1,208 @@
+import { availableParallelism } from 'node:os';
+import pLimit from 'p-limit';
+import sharp, { type Metadata, type Sharp } from 'sharp';
+import { ApiError } from '../../core/errors.ts';
+import {
+  CONTENT_TYPES,
+  corruptRefusal,
+  heicRefusal,
+  identifyUpload,
+  type SourceFormat,
+  type StoredFormat,
+} from './image-formats.ts';
+import { type PhotoFacts, readPhotoFacts } from './photo-facts.ts';
+
+// libvips' operation cache would keep decoded images of past uploads alive: it buys nothing when
+// every upload is a new image, and ten concurrent 12-megapixel uploads must stay well under 600 MB.
+sharp.cache(false);
+
+/**
+ * 50 megapixels: more than any photo that fits the 6 MB upload limit holds, and a decode of it
+ * (150 MB of RGB) stays affordable. Checked from the header, before any pixel is decoded.
+ */
+export const MAX_INPUT_PIXELS = 50_000_000;
+
+/**
+ * Photos rendered at once, one per core; later uploads wait holding only their compressed bytes.
+ * Each photo's four encodes already keep both cores busy, and with glibc's allocator every extra
+ * photo in flight leaves memory behind (ten 12 MP uploads at once: ~450 MB peak RSS this way,
+ * ~570 MB unbounded).
+ */
+const rendering = pLimit(Math.max(1, availableParallelism()));
+
+/** Long edge of each derived size; none is ever larger than the photo itself. */
+export const DISPLAY_SIZES = { large: 2048, medium: 1024, small: 400 } as const;
+
+export const THUMBNAIL_4X5 = { width: 800, height: 1000 } as const;
+
+const ORIGINAL_QUALITY = 90;
+const DISPLAY_QUALITY = 80;
+
+export type RenditionName = 'original' | keyof typeof DISPLAY_SIZES;
+
+export interface Rendition {
+  bytes: Buffer;
+  contentType: string;
+  width: number;
+  height: number;
+}
+
+export interface ProcessedUpload extends PhotoFacts {
+  /** After the EXIF orientation is applied. */
+  width: number;
+  height: number;
+  /** Size of the stored original. */
+  bytes: number;
+  /** Format of the stored original. */
+  format: StoredFormat;
+  /** Format of the uploaded file. */
+  sourceFormat: SourceFormat;
+  files: Record<RenditionName, Rendition>;
+}
+
+/**
+ * The original keeps its family where browsers show it (JPEG, PNG, WebP). TIFF and AVIF become JPEG,
+ * or WebP when they carry transparency: browsers do not show TIFF, and encoding AVIF costs seconds.
+ */
+export function originalFormat(source: SourceFormat, hasAlpha: boolean): StoredFormat {
+  if (source === 'jpeg' || source === 'png' || source === 'webp') return source;
+  return hasAlpha ? 'webp' : 'jpeg';
+}
+
+function encode(image: Sharp, format: StoredFormat, quality: number): Sharp {
+  // Optimised Huffman tables make libjpeg hold the whole image's coefficients (~90 MB more for 12 MP,
+  // twice the CPU) to save 4% of the file: not worth it with ten uploads at once.
+  if (format === 'jpeg') return image.jpeg({ quality, optimiseCoding: false });
+  if (format === 'png') return image.png();
+  return image.webp({ quality, effort: 2 });
+}
+
+async function rendition(image: Sharp, format: StoredFormat): Promise<Rendition> {
+  const { data, info } = await image.toBuffer({ resolveWithObject: true });
+  return { bytes: data, contentType: CONTENT_TYPES[format], width: info.width, height: info.height };
+}
+
+function decoder(bytes: Buffer): Sharp {
+  // failOn 'warning' (sharp's default, said out loud): a file cut short in transit is refused, not
+  // stored with a grey band.
+  return sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'warning' });
+}
+
+/**
+ * The bare sharp work of an upload: orient, then the original and the three display sizes, with no
+ * metadata written (sharp writes none unless asked, and converts to sRGB). The four encodes run
+ * concurrently from clones of one pipeline; JPEG and WebP decode at a reduced scale for the smaller
+ * sizes, so the clones cost less than one full decode shared through a raw buffer would hold in memory.
+ */
+export async function renderRenditions(bytes: Buffer, format: StoredFormat): Promise<Record<RenditionName, Rendition>> {
+  const oriented = decoder(bytes).autoOrient();
+  const display = (edge: number) =>
+    rendition(
+      encode(
+        oriented.clone().resize({ width: edge, height: edge, fit: 'inside', withoutEnlargement: true }),
+        'webp',
+        DISPLAY_QUALITY,
+      ),
+      'webp',
+    );
+  const [original, large, medium, small] = await Promise.all([
+    rendition(encode(oriented.clone(), format, ORIGINAL_QUALITY), format),
+    display(DISPLAY_SIZES.large),
+    display(DISPLAY_SIZES.medium),
+    display(DISPLAY_SIZES.small),
+  ]);
+  return { original, large, medium, small };
+}
+
+function pixelRefusal(width: number, height: number): ApiError {
+  const megapixels = Math.round((width * height) / 1e6);
+  return new ApiError(
+    'invalid_request',
+    `file: the image is ${width} x ${height} pixels (${megapixels} megapixels); at most ` +
+      `${MAX_INPUT_PIXELS / 1e6} megapixels are accepted. Scale it down and send it again.`,
+    { details: { path: 'file' } },
+  );
+}
+
+/** Reads the header only: size, codec, EXIF. Nothing is decoded yet. */
+async function header(bytes: Buffer, format: string): Promise<Metadata> {
+  try {
+    return await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch {
+    throw corruptRefusal(format.toUpperCase());
+  }
+}
+
+/**
+ * Checks, reads and re-encodes one uploaded photo: refuses what is not an accepted image (with what
+ * is accepted), reads capture date, GPS fix and credit from EXIF before anything is stripped, applies
+ * the orientation and answers every file to store, all without metadata.
+ */
+export async function processUpload(bytes: Buffer, declaredContentType: string | undefined): Promise<ProcessedUpload> {
+  const identified = identifyUpload(bytes, declaredContentType);
+  const meta = await header(bytes, identified);
+  let source: SourceFormat;
+  if (meta.format === 'heif') {
+    if (meta.compression !== 'av1') throw heicRefusal();
+    source = 'avif';
+  } else {
+    source = meta.format as SourceFormat;
+  }
+  if (source !== identified && identified !== 'heif') throw corruptRefusal(identified.toUpperCase());
+  if (!meta.width || !meta.height) throw corruptRefusal(identified.toUpperCase());
+  if (meta.width * meta.height > MAX_INPUT_PIXELS) throw pixelRefusal(meta.width, meta.height);
+
+  const format = originalFormat(source, meta.hasAlpha === true);
+  const [files, facts] = await Promise.all([
+    rendering(() => renderRenditions(bytes, format)).catch((err: unknown) => {
+      throw err instanceof Error && /pixel limit/i.test(err.message)
+        ? pixelRefusal(meta.width!, meta.height!)
+        : corruptRefusal(source.toUpperCase());
+    }),
+    // libvips hands over no EXIF block for TIFF, whose tags live in the file's own IFDs: exifr reads those.
+    readPhotoFacts(meta.exif ?? (source === 'tiff' ? bytes : undefined)),
+  ]);
+  return {
+    width: files.original.width,
+    height: files.original.height,
+    bytes: files.original.bytes.length,
+    format,
+    sourceFormat: source,
+    files,
+    ...facts,
+  };
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, value));
+}
+
+/** Where a crop of `size` centred on `focal` (0 to 1 of `full`) starts, kept inside the image. */
+function cropStart(full: number, size: number, focal: number | null): number {
+  const centre = (focal === null || !Number.isFinite(focal) ? 0.5 : clamp(focal, 0, 1)) * full;
+  return clamp(Math.round(centre - size / 2), 0, full - size);
+}
+
+/**
+ * The 4:5 store thumbnail: the largest 4:5 crop of the photo around its focal point (centre when
+ * unset), scaled down to 800 x 1000, never up: a smaller photo gives a smaller 4:5 thumbnail.
+ */
+export function thumbnail4x5(original: Buffer, focalX: number | null, focalY: number | null): Promise<Rendition> {
+  return rendering(() => renderThumbnail(original, focalX, focalY));
+}
+
+async function renderThumbnail(original: Buffer, focalX: number | null, focalY: number | null): Promise<Rendition> {
+  const image = decoder(original).autoOrient();
+  const { width, height } = (await image.metadata()).autoOrient;
+  const cropWidth = Math.max(1, Math.min(width, Math.round((height * 4) / 5)));
+  const cropHeight = Math.max(1, Math.min(height, Math.round((cropWidth * 5) / 4)));
+  const cropped = image
+    .extract({
+      left: cropStart(width, cropWidth, focalX),
+      top: cropStart(height, cropHeight, focalY),
+      width: cropWidth,
+      height: cropHeight,
+    })
+    .resize({ ...THUMBNAIL_4X5, fit: 'cover', withoutEnlargement: true });
+  return rendition(encode(cropped, 'webp', DISPLAY_QUALITY), 'webp');
+}

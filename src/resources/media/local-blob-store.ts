@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import {
+  assertBlobKey,
+  type BlobInfo,
+  type BlobStore,
+  type BlobStream,
+  etagOf,
+  type StoredBlob,
+} from './blob-store.ts';
+
+/** Temporary files older than this are leftovers of a crash (a live write takes milliseconds). */
+const STALE_TEMP_MS = 60 * 60 * 1000;
+
+type Sidecar = Omit<BlobInfo, 'key'>;
+
+function isMissing(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException).code === 'ENOENT';
+}
+
+/**
+ * Blobs as plain files under a folder (DATA_DIR/media by default): `<root>/<last two key
+ * characters>/<key>`, with a `<key>.json` sidecar holding the content type, ETag and size. The
+ * sidecar is written last and deleted first, so it is the mark that a file is complete: a file
+ * without one is never served. Every file is written to `<root>/.tmp` and renamed into place.
+ */
+export class LocalBlobStore implements BlobStore {
+  readonly root: string;
+  private readonly tempDir: string;
+
+  private constructor(root: string) {
+    this.root = root;
+    this.tempDir = join(root, '.tmp');
+  }
+
+  /** Creates the folder when missing and clears temporary files a crash left behind. */
+  static async open(root: string): Promise<LocalBlobStore> {
+    const store = new LocalBlobStore(root);
+    await mkdir(store.tempDir, { recursive: true });
+    await store.sweepTemp(Date.now() - STALE_TEMP_MS);
+    return store;
+  }
+
+  /** Removes temporary files last changed before `before` (ms); other instances may be writing newer ones. */
+  async sweepTemp(before: number): Promise<number> {
+    let removed = 0;
+    for (const name of await readdir(this.tempDir)) {
+      const path = join(this.tempDir, name);
+      const info = await stat(path).catch(() => undefined);
+      if (info && info.mtimeMs < before) {
+        await rm(path, { force: true });
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  private pathOf(key: string): string {
+    assertBlobKey(key);
+    return join(this.root, key.slice(-2), key);
+  }
+
+  /** Whole file, synced, then renamed: the real name never holds a partial file. */
+  private async writeAtomically(path: string, bytes: Buffer): Promise<void> {
+    const temp = join(this.tempDir, randomUUID());
+    try {
+      const file = await open(temp, 'wx');
+      try {
+        await file.writeFile(bytes);
+        await file.sync();
+      } finally {
+        await file.close();
+      }
+      await rename(temp, path);
+    } catch (err) {
+      await rm(temp, { force: true });
+      throw err;
+    }
+  }
+
+  async put(key: string, bytes: Buffer, contentType: string): Promise<BlobInfo> {
+    const path = this.pathOf(key);
+    const sidecar: Sidecar = { contentType, etag: etagOf(bytes), size: bytes.length };
+    await mkdir(dirname(path), { recursive: true });
+    await this.writeAtomically(path, bytes);
+    await this.writeAtomically(`${path}.json`, Buffer.from(JSON.stringify(sidecar)));
+    return { key, ...sidecar };
+  }
+
+  private async info(key: string, path: string): Promise<BlobInfo | undefined> {
+    try {
+      const sidecar = JSON.parse(await readFile(`${path}.json`, 'utf8')) as Sidecar;
+      return { key, contentType: sidecar.contentType, etag: sidecar.etag, size: sidecar.size };
+    } catch (err) {
+      if (isMissing(err) || err instanceof SyntaxError) return undefined;
+      throw err;
+    }
+  }
+
+  /** The sidecar's facts plus what `load` reads of the file; undefined when either is missing. */
+  private async read<T>(key: string, load: (path: string) => Promise<T>): Promise<(BlobInfo & T) | undefined> {
+    const path = this.pathOf(key);
+    const info = await this.info(key, path);
+    if (!info) return undefined;
+    try {
+      return { ...info, ...(await load(path)) };
+    } catch (err) {
+      if (isMissing(err)) return undefined;
+      throw err;
+    }
+  }
+
+  get(key: string): Promise<StoredBlob | undefined> {
+    return this.read(key, async (path) => ({ bytes: await readFile(path) }));
+  }
+
+  open(key: string): Promise<BlobStream | undefined> {
+    // Opened now, so a delete after this answer cannot cut the stream short.
+    return this.read(key, async (path) => ({ stream: (await open(path, 'r')).createReadStream() }));
+  }
+
+  async delete(key: string): Promise<boolean> {
+    const path = this.pathOf(key);
+    // The sidecar first: from then on the file is no longer served, whatever happens next.
+    const sidecar = await unlinkIfPresent(`${path}.json`);
+    const file = await unlinkIfPresent(path);
+    return sidecar || file;
+  }
+}
+
+async function unlinkIfPresent(path: string): Promise<boolean> {
+  try {
+    await unlink(path);
+    return true;
+  } catch (err) {
+    if (isMissing(err)) return false;
+    throw err;
+  }
+}
