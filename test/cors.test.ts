@@ -69,7 +69,7 @@ describe('CORS for the REST API (CORS_ORIGINS set)', () => {
   test('/mcp and the paths outside /api/v1 get no CORS answer', async () => {
     const pre = await preflight(s.h.mcpUrl, STUDIO);
     assert.equal(pre.headers.get('access-control-allow-origin'), null);
-    assert.equal(pre.status, 404);
+    assert.equal(pre.status, 405, 'OPTIONS is not a method /mcp is served with');
     const health = await fetch(`${s.h.origin}/healthz`, { headers: { origin: STUDIO } });
     assert.equal(health.headers.get('access-control-allow-origin'), null);
     const lookalike = await preflight(`${s.h.origin}/api/v1x/guides`, STUDIO);
@@ -80,7 +80,7 @@ describe('CORS for the REST API (CORS_ORIGINS set)', () => {
 describe('CORS off (the default)', () => {
   const s = useServer({ env: noRateLimits });
 
-  test('no CORS header on answers; a preflight is an unknown endpoint', async () => {
+  test('no CORS header on answers; a preflight is a method the path is not served with', async () => {
     const res = await fetch(`${s.h.baseUrl}/me`, {
       headers: { origin: STUDIO, authorization: `Bearer ${s.h.alice.readKey}` },
     });
@@ -88,9 +88,10 @@ describe('CORS off (the default)', () => {
     assert.equal(res.headers.get('access-control-allow-origin'), null);
     assert.equal(res.headers.get('access-control-expose-headers'), null);
     const pre = await preflight(`${s.h.baseUrl}/guides`, STUDIO);
-    assert.equal(pre.status, 404);
+    assert.equal(pre.status, 405);
+    assert.equal(pre.headers.get('allow'), 'GET, HEAD, POST');
     assert.equal(pre.headers.get('access-control-allow-origin'), null);
-    assert.equal(((await pre.json()) as { error: { code: string } }).error.code, 'not_found');
+    assert.equal(((await pre.json()) as { error: { code: string } }).error.code, 'invalid_argument');
   });
 });
 

@@ -126,7 +126,8 @@ export async function writeBody(
 export function registerCompression(app: FastifyInstance): void {
   app.addHook('onSend', (request, reply, payload, done) => {
     const size = Buffer.isBuffer(payload) ? payload.length : typeof payload === 'string' ? payload.length : 0;
-    if (size < COMPRESS_MIN_BYTES) return done(null, payload);
+    // An answer already encoded by its route (the /docs assets) goes as it is.
+    if (size < COMPRESS_MIN_BYTES || reply.hasHeader('content-encoding')) return done(null, payload);
     const vary = reply.getHeader('vary');
     reply.header('Vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
     const encoding = chooseEncoding(request.headers['accept-encoding']);
