@@ -9,8 +9,8 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { systemClock } from '../src/core/clock.ts';
 import { KeyStore } from '../src/core/keys.ts';
-import { openStore } from '../src/db/database.ts';
 import { CreatorsStore } from '../src/resources/profile/creators.store.ts';
+import { openStore } from '../src/store.ts';
 import { onStop, type ReadyMessage } from './ipc.ts';
 
 const config = loadConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0' });

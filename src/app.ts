@@ -8,8 +8,9 @@ import type { Runtime } from './core/invoke.ts';
 import { KeyStore } from './core/keys.ts';
 import { AuthFailureLimits, RateLimits } from './core/rate-limit.ts';
 import type { Registry } from './core/registry.ts';
+import type { Services } from './core/services.ts';
 import type { Store } from './db/database.ts';
-import { createRegistry, createStores, guides } from './resources/index.ts';
+import { createRegistry, createServices, createStores, guides } from './resources/index.ts';
 import { authenticator } from './transports/authenticate.ts';
 import { registerCompression } from './transports/compression.ts';
 import { registerCors } from './transports/cors.ts';
@@ -30,6 +31,8 @@ export interface AppDeps {
    * entry): tests compare the two. config.mcpDirect switches the direct path off.
    */
   observeMcp?: (path: McpPath) => void;
+  /** Services to use instead of the ones built from the settings (tests: a link checker that may reach them). */
+  services?: Partial<Services>;
 }
 
 export interface App {
@@ -60,6 +63,7 @@ export function buildApp(deps: AppDeps): App {
     dialect: store.dialect,
     stores: createStores(),
     guides,
+    services: { ...createServices({ dataDir: config.dataDir }), ...deps.services },
     clock,
     urls: { publicUrl: config.publicUrl, studioUrl: config.studioUrl },
     rateLimits: new RateLimits(config.rateLimits, redis),

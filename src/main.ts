@@ -3,7 +3,7 @@ import { type DemoSeed, seedDemoCreator } from './admin/demo-creator.ts';
 import { buildApp } from './app.ts';
 import { type Config, loadConfig } from './config.ts';
 import { systemClock } from './core/clock.ts';
-import { openStore, type Store } from './db/database.ts';
+import { openStore, type Store } from './store.ts';
 
 /** A failure at start is one line on standard error and exit code 1: what failed and what to do. */
 function fail(message: string): never {

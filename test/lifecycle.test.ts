@@ -60,7 +60,7 @@ describe('npm start', () => {
     test(`SIGTERM lets a ${transport} request in flight finish and write before the process exits`, async () => {
       const service = await startService(dataDir);
       // A key of the demo creator, minted through the admin path the tests trust: the store.
-      const { openStore } = await import('../src/db/database.ts');
+      const { openStore } = await import('../src/store.ts');
       const { KeyStore } = await import('../src/core/keys.ts');
       const { systemClock } = await import('../src/core/clock.ts');
       const store = await openStore({ dataDir });

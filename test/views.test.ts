@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import pino from 'pino';
 import { type App, buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { openStore } from '../src/db/database.ts';
+import { openStore } from '../src/store.ts';
 import { testDialects, whileNoSchemaIsDropped } from './helpers/dialects.ts';
 import { type Harness, startServer } from './helpers/harness.ts';
 import { rest } from './helpers/http.ts';

@@ -34,7 +34,7 @@ async function withStudio(action: (ctx: StudioContext) => Promise<unknown>): Pro
       import('../config.ts'),
       import('../core/clock.ts'),
       import('../core/keys.ts'),
-      import('../db/database.ts'),
+      import('../store.ts'),
       import('../resources/profile/creators.store.ts'),
       import('./studio.store.ts'),
     ]);

@@ -8,6 +8,7 @@ import { plainHttpWarnings } from './link-warnings.ts';
 import type { Log } from './log.ts';
 import type { AnyOperation, CallContext, OperationContext, Upload, Urls } from './operation.ts';
 import type { RateLimitOutcome, RateLimits } from './rate-limit.ts';
+import type { Services } from './services.ts';
 import type { StoreScope, Stores } from './stores.ts';
 import { parseInput } from './validation.ts';
 
@@ -22,6 +23,7 @@ export interface Runtime {
   /** Every resource's stores, built lazily per call (see core/stores.ts). */
   stores: (scope: StoreScope) => Stores;
   guides: GuideAccess;
+  services: Services;
 }
 
 export interface Call {
@@ -65,6 +67,7 @@ export async function invoke(
     requestId: call.requestId,
     log: call.log,
     uploads: call.uploads ?? NO_UPLOADS,
+    services: runtime.services,
     warn: (message) => {
       if (!warnings.includes(message)) warnings.push(message);
     },
@@ -74,9 +77,15 @@ export async function invoke(
   if (operation.readOnly) {
     result = await operation.handler(input, contextOn(runtime, base, runtime.db, false), prepared);
   } else {
-    result = await runtime.db
-      .transaction()
-      .execute((trx) => operation.handler(input, contextOn(runtime, base, trx, true), prepared));
+    try {
+      result = await runtime.db
+        .transaction()
+        .execute((trx) => operation.handler(input, contextOn(runtime, base, trx, true), prepared));
+    } catch (err) {
+      if (operation.discard)
+        await operation.discard(prepared, base).catch((e) => base.log.error({ err: e }, 'discard failed'));
+      throw err;
+    }
   }
   // A copy, never a change: a read may answer a frozen record served to every caller.
   return { result: warnings.length > 0 ? { ...result, warnings } : result, rate };

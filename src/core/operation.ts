@@ -5,6 +5,7 @@ import type { ErrorCode } from './errors.ts';
 import type { OwnedGuide } from './guide-access.ts';
 import type { Log } from './log.ts';
 import type { OperationPolicy } from './rate-limit.ts';
+import type { Services } from './services.ts';
 import type { Stores } from './stores.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -43,6 +44,7 @@ export interface CallContext {
   log: Log;
   /** Files sent with the request; empty for JSON bodies. */
   uploads: readonly Upload[];
+  services: Services;
   /** Records something accepted but worth a look; write answers carry them as `warnings`. */
   warn(message: string): void;
 }
@@ -99,6 +101,8 @@ export interface OperationDeclaration<I extends InputSchema, O extends z.ZodObje
    * first, outside it, and the handler writes its result in one short transaction.
    */
   prepare?(input: z.output<I>, ctx: CallContext): Promise<P>;
+  /** Undoes what `prepare` left outside the store (files written) when the write then fails. */
+  discard?(prepared: P, ctx: CallContext): Promise<void>;
   handler(input: z.output<I>, ctx: OperationContext, prepared: P): Promise<z.input<O>>;
 }
 

@@ -1,9 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import { Migrator } from 'kysely/migration';
+import { type Migration, Migrator } from 'kysely/migration';
 import pg from 'pg';
-import { migrationProvider } from './migrations/index.ts';
 import { NodeSqliteAdapter } from './node-sqlite-adapter.ts';
 import type { Database } from './tables.ts';
 
@@ -24,10 +23,13 @@ export interface StoreOptions {
 const BIGINT_OID = 20;
 const NUMERIC_OID = 1700;
 
-/** Opens the store and brings its schema up to date. */
-export async function openStore(options: StoreOptions): Promise<Store> {
+/**
+ * Opens the store and brings its schema up to date with the migrations given: the foundation's
+ * and every resource's (src/store.ts gathers them), run in the order of their names.
+ */
+export async function openDatabase(options: StoreOptions, migrations: Record<string, Migration>): Promise<Store> {
   const store = options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(options.dataDir);
-  await migrate(store.db, store.dialect === 'postgres' ? await currentSchema(store.db) : undefined);
+  await migrate(store.db, migrations, store.dialect === 'postgres' ? await currentSchema(store.db) : undefined);
   return store;
 }
 
@@ -63,8 +65,13 @@ function openPostgres(connectionString: string): Store {
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
 
-async function migrate(db: Kysely<Database>, migrationTableSchema: string | undefined): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider, migrationTableSchema });
+async function migrate(
+  db: Kysely<Database>,
+  migrations: Record<string, Migration>,
+  migrationTableSchema: string | undefined,
+): Promise<void> {
+  const provider = { getMigrations: async () => migrations };
+  const migrator = new Migrator({ db, provider, migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';

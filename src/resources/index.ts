@@ -1,6 +1,8 @@
+import type { Migration } from 'kysely/migration';
 import type { GuideAccess } from '../core/guide-access.ts';
 import { Registry } from '../core/registry.ts';
 import type { Resource } from '../core/resource.ts';
+import type { ServiceSettings, Services } from '../core/services.ts';
 import { lazyStores, type StoreFactories, type StoreScope, type Stores } from '../core/stores.ts';
 import { areasResource } from './areas/index.ts';
 import { authoringResource } from './authoring/index.ts';
@@ -25,6 +27,16 @@ const resources: readonly Resource[] = [
 
 export function createRegistry(): Registry {
   return new Registry(resources.flatMap((r) => r.operations));
+}
+
+/** Every resource's tables, as migrations named to run in order. */
+export function resourceMigrations(): Record<string, Migration> {
+  return Object.assign({}, ...resources.map((r) => r.migrations ?? {}));
+}
+
+/** Every resource's services, built from the settings. */
+export function createServices(settings: ServiceSettings): Services {
+  return Object.assign({}, ...resources.map((r) => r.services?.(settings) ?? {})) as Services;
 }
 
 /** Every resource's stores, built lazily per call. */

@@ -9,7 +9,7 @@ import pino from 'pino';
 import { type App, buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { systemClock } from '../../src/core/clock.ts';
-import { openStore, type Store } from '../../src/db/database.ts';
+import { openStore, type Store } from '../../src/store.ts';
 import { rest } from './http.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');

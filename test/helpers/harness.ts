@@ -6,8 +6,8 @@ import { type App, type AppDeps, buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { ManualClock } from '../../src/core/clock.ts';
 import { KeyStore } from '../../src/core/keys.ts';
-import { openStore, type Store } from '../../src/db/database.ts';
 import { CreatorsStore } from '../../src/resources/profile/creators.store.ts';
+import { openStore, type Store } from '../../src/store.ts';
 import { freshPostgresSchema, type TestDialect, whileNoSchemaIsDropped } from './dialects.ts';
 
 export interface TestCreator {
@@ -42,6 +42,8 @@ export interface HarnessOptions {
   now?: string;
   /** Told which path answered each MCP request (test/mcp-direct.test.ts). */
   observeMcp?: AppDeps['observeMcp'];
+  /** Services in place of those built from the settings (a link checker allowed to reach local servers). */
+  services?: AppDeps['services'];
 }
 
 /** The real server on a free port, on a fresh SQLite file or PostgreSQL schema, two creators ready. */
@@ -71,6 +73,7 @@ export async function startServer(options: HarnessOptions = {}): Promise<Harness
     clock,
     logger: pino({ level: 'silent' }),
     ...(options.observeMcp && { observeMcp: options.observeMcp }),
+    ...(options.services && { services: options.services }),
   });
   const address = await app.listen('127.0.0.1', 0);
   const keys = new KeyStore(store.db, clock);
