@@ -12,7 +12,7 @@ import type { Services } from './core/services.ts';
 import type { Store } from './db/database.ts';
 import { createRegistry, createServices, createStores, guides } from './resources/index.ts';
 import { authenticator } from './transports/authenticate.ts';
-import { registerCompression } from './transports/compression.ts';
+import { sendJson } from './transports/compression.ts';
 import { registerCors } from './transports/cors.ts';
 import { registerDocsPage } from './transports/docs-page.ts';
 import { clientErrorHandler, RouteMethods, sendFastifyError, sendNoRoute } from './transports/http-errors.ts';
@@ -116,12 +116,11 @@ export function buildApp(deps: AppDeps): App {
   // The same bytes for every request, so that they are also compressed only once.
   let openApi: Buffer | undefined;
   fastify.get('/healthz', async () => ({ status: 'ok' }));
-  fastify.get(`${API_PREFIX}/openapi.json`, async (_request, reply) => {
+  fastify.get(`${API_PREFIX}/openapi.json`, async (request, reply) => {
     openApi ??= Buffer.from(JSON.stringify(buildOpenApi(registry, runtime.urls.publicUrl)));
-    return reply.type('application/json; charset=utf-8').send(openApi);
+    return sendJson(request, reply, openApi);
   });
 
-  registerCompression(fastify);
   registerCors(fastify, config.corsOrigins);
   registerDocsPage(fastify, runtime.urls);
   registerRest(fastify, registry, runtime, authenticate);

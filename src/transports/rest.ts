@@ -4,6 +4,7 @@ import { jsonBytesOf } from '../core/json.ts';
 import type { RateLimitOutcome } from '../core/rate-limit.ts';
 import type { Registry } from '../core/registry.ts';
 import type { Authenticate } from './authenticate.ts';
+import { sendJson } from './compression.ts';
 import { sendError } from './http-errors.ts';
 import { InputMerger } from './input.ts';
 
@@ -33,7 +34,7 @@ export function registerRest(
           const { result }: Invocation = await invoke(runtime, operation, input, call, (rate) =>
             setRateHeaders(reply, rate),
           );
-          return reply.code(operation.successStatus).type('application/json; charset=utf-8').send(jsonBytesOf(result));
+          return sendJson(request, reply.code(operation.successStatus), jsonBytesOf(result));
         } catch (err) {
           return sendError(request, reply, err);
         }
