@@ -53,6 +53,17 @@ const ID_OPERATION_INPUTS: Record<string, Input> = {
   update_facility: { name: 'Taken over' },
   delete_facility: {},
   list_stale_notices: { olderThanDays: 30 },
+  list_routes: {},
+  create_route: { name: 'Taken over' },
+  update_route: { name: 'Taken over' },
+  delete_route: {},
+  set_route_spots: { spotKeys: [] },
+  set_spot_routes: { routeIds: [] },
+  set_route_facilities: { facilities: [] },
+  list_hikes: {},
+  create_hike: { name: 'Taken over' },
+  update_hike: { name: 'Taken over' },
+  delete_hike: {},
 };
 
 /**
@@ -89,6 +100,16 @@ const SEEDS: Array<[string, (h: Harness, key: string, owned: OwnedIds) => Promis
         rest(h.baseUrl, key, 'POST', `/guides/${owned.productId}/facilities`, { kind: 'hut', name: 'Owned hut' }),
         'facilityId',
       ),
+  ],
+  [
+    'routeId',
+    (h, key, owned) =>
+      createdId(rest(h.baseUrl, key, 'POST', `/guides/${owned.productId}/routes`, { name: 'Owned road' }), 'routeId'),
+  ],
+  [
+    'hikeId',
+    (h, key, owned) =>
+      createdId(rest(h.baseUrl, key, 'POST', `/guides/${owned.productId}/hikes`, { name: 'Owned hike' }), 'hikeId'),
   ],
 ];
 

@@ -28,10 +28,11 @@ export interface Upload {
 
 /**
  * How a REST request's body arrives. JSON is the default; the photo uploads take raw image bytes
- * or multipart. Each has its own size limit, answered as 413 payload_too_large.
+ * or multipart. Each has its own size limit, answered as 413 payload_too_large; a JSON body may
+ * raise the 2 MB default over REST (a long GPX track), never over MCP, whose messages stay at 2 MB.
  */
 export type BodyKind =
-  | { kind: 'json' }
+  | { kind: 'json'; maxBytes?: number }
   | { kind: 'image'; maxBytes: number }
   | { kind: 'multipart'; maxBytes: number; maxFiles: number; maxFileBytes: number };
 

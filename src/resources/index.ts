@@ -11,6 +11,7 @@ import { placesResource } from './places/index.ts';
 import { profileResource } from './profile/index.ts';
 import { propertiesResource } from './properties/index.ts';
 import { publishingResource } from './publishing/index.ts';
+import { routesResource } from './routes/index.ts';
 import { spotsResource } from './spots/index.ts';
 
 /** The whole API, one line a resource, in the order the reference lists their operations. */
@@ -22,6 +23,7 @@ const resources: readonly Resource[] = [
   spotsResource,
   areasResource,
   placesResource,
+  routesResource,
   publishingResource,
 ];
 

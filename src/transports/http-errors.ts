@@ -5,7 +5,26 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, toApiError } from '../core/errors.ts';
 import type { Log } from '../core/log.ts';
 
-export const BODY_LIMIT_TEXT = '2 MB';
+/** Sizes are binary (2 MB is 2 MiB), written as people read them. */
+function sizeText(bytes: number): string {
+  return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+}
+
+/**
+ * The limit the refused body went over: the route's own (a track-taking operation's REST endpoint
+ * takes more than 2 MB; MCP messages never do, so a big input there is pointed at REST).
+ */
+function bodyTooLarge(request: FastifyRequest): ApiError {
+  const limit = sizeText(request.routeOptions.bodyLimit ?? 2 * 1024 * 1024);
+  const mcp = request.routeOptions.url === '/mcp';
+  return new ApiError(
+    'payload_too_large',
+    mcp
+      ? `The MCP message is over the ${limit} limit. Send larger input (a long GPX track) through the operation's ` +
+          'REST endpoint, which takes up to 8 MB where the operation allows it, or send less at once.'
+      : `The request body is over the ${limit} limit.`,
+  );
+}
 /** Node's own bound on the request line and headers together (`--max-http-header-size`). */
 const HEADER_LIMIT_TEXT = '16 KB';
 export const SEND_JSON = '(body): send JSON with Content-Type: application/json';
@@ -34,11 +53,7 @@ export function sendFastifyError(err: unknown, request: FastifyRequest, reply: F
   reply.header('X-Request-Id', request.id);
   const e = err as { code?: string; statusCode?: number; message?: string };
   if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || e.statusCode === 413) {
-    return sendError(
-      request,
-      reply,
-      new ApiError('payload_too_large', `The request body is over the ${BODY_LIMIT_TEXT} limit.`),
-    );
+    return sendError(request, reply, bodyTooLarge(request));
   }
   if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || e.statusCode === 415) {
     return sendError(request, reply, new ApiError('invalid_argument', SEND_JSON));

@@ -22,6 +22,7 @@ export function registerRest(
     app.route({
       method: operation.method,
       url: API_PREFIX + operation.path.replace(/\{(\w+)\}/g, ':$1'),
+      ...(operation.body.maxBytes !== undefined && { bodyLimit: operation.body.maxBytes }),
       handler: async (request, reply) => {
         try {
           const principal = await authenticate(request);

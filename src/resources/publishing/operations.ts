@@ -26,7 +26,7 @@ export const listStaleNotices = defineOperation({
   stability: 'beta',
   since: '2026-09-30',
   description:
-    'Lists what ran out across spots, places and areas: status notices past until, fees and hours past validUntil, ' +
+    'Lists what ran out across spots, places, areas and routes: status notices past until, fees and hours past validUntil, ' +
     'timetables that ran out, events whose dates all passed, rows past reviewBy. With olderThanDays, also statuses, ' +
     'fees, hours and factsCheckedOn last checked longer ago than that. Oldest first.',
   input: z.strictObject({
@@ -44,10 +44,11 @@ export const listStaleNotices = defineOperation({
     const guide = await ctx.guide(input.productId);
     const today = ctx.clock.today();
     const { stores } = ctx;
-    const [spots, places, areas] = await Promise.all([
+    const [spots, places, areas, routes] = await Promise.all([
       stores.spots.list(guide.id, { includeArchived: false }),
       stores.places.listForGuide(guide.id),
       stores.areas.listForGuide(guide.id),
+      stores.routes.datedFacts(guide.id),
     ]);
     const rows: DatedFacts[] = [
       ...spots.map((s) => ({
@@ -72,6 +73,7 @@ export const listStaleNotices = defineOperation({
         timetableValidUntil: p.transport?.timetableValidUntil ?? null,
       })),
       ...areas.map((a) => ({ kind: 'area' as const, id: a.id, name: a.name, status: a.status ?? null, fees: a.fees })),
+      ...routes.map((r) => ({ kind: 'route' as const, ...r })),
     ];
     const notices = sortStaleFacts(rows.flatMap((row) => staleFactsOf(row, today, input.olderThanDays)));
     return { productId: guide.id, today, count: notices.length, notices };

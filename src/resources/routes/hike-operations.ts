@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { defineOperation } from '../../core/operation.ts';
+import { productIdSchema } from '../../shared/ids.ts';
+import { requiredText } from '../../shared/text.ts';
+import type { PreparedTrack } from '../hikes/index.ts';
+import { hikeFieldsSchema, hikeIdSchema, hikeSchema } from './hike.schema.ts';
+import { publicHike, writeHike } from './hike-writer.ts';
+import { includeTrackSchema } from './route.schema.ts';
+import { openRoute } from './route-access.ts';
+import { TRACK_BODY } from './track-body.ts';
+import { prepareTrackInput } from './track-fields.ts';
+
+/** Hikes are not in the Versioning section's list; they came with update_hike and delete_hike. */
+const HIKES_SINCE = '2026-10-06.8';
+
+const describeHike =
+  'A GPX file is welcome: send track {gpx: "<the file as text>"} (or {points} / a GeoJSON LineString); long tracks ' +
+  "are simplified to 2,000 points and measured on every point first. The creator's figures are kept: a track " +
+  'that disagrees by more than a fifth answers a warning. Over MCP a message is at most 2 MB: send a bigger GPX ' +
+  'through REST (8 MB). A hikeId works wherever a routeId is asked (set_route_spots, itinerary stops).';
+
+export const listHikes = defineOperation({
+  name: 'list_hikes',
+  title: 'List hikes',
+  method: 'GET',
+  path: '/guides/{productId}/hikes',
+  scope: 'read',
+  stability: 'beta',
+  since: HIKES_SINCE,
+  description:
+    "Lists the guide's hikes in the order they were made, with their figures, spots and places; the lines only " +
+    'with includeTrack.',
+  input: z.strictObject({
+    productId: productIdSchema,
+    includeTrack: includeTrackSchema,
+  }),
+  output: z.object({ productId: z.string(), count: z.number(), hikes: z.array(hikeSchema) }),
+  async handler(input, ctx) {
+    const guide = await ctx.guide(input.productId);
+    const hikes = await ctx.stores.routes.list(guide.id, 'hike', input.includeTrack ?? false);
+    return { productId: guide.id, count: hikes.length, hikes: hikes.map(publicHike) };
+  },
+});
+
+export const createHike = defineOperation({
+  name: 'create_hike',
+  title: 'Create a hike',
+  method: 'POST',
+  path: '/guides/{productId}/hikes',
+  scope: 'write',
+  stability: 'beta',
+  since: HIKES_SINCE,
+  successStatus: 201,
+  body: TRACK_BODY,
+  description: `Adds a hike; only name is required. ${describeHike}`,
+  input: hikeFieldsSchema
+    .partial()
+    .extend({ productId: productIdSchema, name: requiredText(120).describe('1 to 120 characters') })
+    .strict(),
+  output: hikeSchema,
+  prepare: (input, ctx): Promise<PreparedTrack | undefined> => prepareTrackInput(input, ctx),
+  async handler({ productId, ...fields }, ctx, prepared) {
+    const guide = await ctx.guide(productId);
+    const { routes } = ctx.stores;
+    const id = await routes.insert(guide.id, 'hike', writeHike(undefined, fields, prepared, ctx.warn));
+    const { track: _line, ...hike } = publicHike(await routes.require(id, 'hike'));
+    return hike;
+  },
+});
+
+export const updateHike = defineOperation({
+  name: 'update_hike',
+  title: 'Update a hike',
+  method: 'PATCH',
+  path: '/hikes/{hikeId}',
+  scope: 'write',
+  stability: 'beta',
+  since: HIKES_SINCE,
+  body: TRACK_BODY,
+  description:
+    'Changes only the fields sent. Strings clear on ""; difficulty, the figures, equipment and track clear on null; ' +
+    'equipment [] means no special gear; lists replace whole; transit rows with an empty note are dropped; ' +
+    `descentM is never derived from gainM. ${describeHike}`,
+  input: hikeFieldsSchema.partial().extend({ hikeId: hikeIdSchema }).strict(),
+  output: z.object({ ok: z.literal(true), hikeId: z.string() }),
+  prepare: (input, ctx): Promise<PreparedTrack | undefined> => prepareTrackInput(input, ctx),
+  async handler({ hikeId, ...fields }, ctx, prepared) {
+    const current = await openRoute(ctx, hikeId, { kind: 'hike', field: 'hikeId', action: 'update' });
+    await ctx.stores.routes.replace(current.id, writeHike(current, fields, prepared, ctx.warn));
+    return { ok: true as const, hikeId: current.id };
+  },
+});
+
+export const deleteHike = defineOperation({
+  name: 'delete_hike',
+  title: 'Delete a hike',
+  method: 'DELETE',
+  path: '/hikes/{hikeId}',
+  scope: 'write',
+  stability: 'beta',
+  since: HIKES_SINCE,
+  description:
+    'Deletes a hike for good with its links and its itinerary stops; spots and places remain. Confirm with the ' +
+    'creator first.',
+  input: z.strictObject({ hikeId: hikeIdSchema }),
+  output: z.object({ ok: z.literal(true), hikeId: z.string(), deleted: z.literal(true) }),
+  async handler(input, ctx) {
+    const hike = await openRoute(ctx, input.hikeId, { kind: 'hike', field: 'hikeId', action: 'delete' });
+    await ctx.stores.routes.delete(hike.id);
+    return { ok: true as const, hikeId: hike.id, deleted: true as const };
+  },
+});
+
+export const hikeOperations = [listHikes, createHike, updateHike, deleteHike];

@@ -1,0 +1,30 @@
+import type { Resource } from '../../core/resource.ts';
+import { hikeOperations } from './hike-operations.ts';
+import { linkOperations } from './link-operations.ts';
+import { routeMigrations } from './migrations.ts';
+import type { RouteFacilitiesTable, RouteSpotsTable, RoutesTable } from './route.tables.ts';
+import { routeOperations } from './route-operations.ts';
+import { RoutesStore } from './routes.store.ts';
+
+export type { RouteKind, RouteRef, RoutesStore } from './routes.store.ts';
+
+declare module '../../core/stores.ts' {
+  interface Stores {
+    /** Routes and hikes (one id space); `requireInGuide` checks a reference to either. */
+    routes: RoutesStore;
+  }
+}
+
+declare module '../../db/tables.ts' {
+  interface Database {
+    routes: RoutesTable;
+    route_spots: RouteSpotsTable;
+    route_facilities: RouteFacilitiesTable;
+  }
+}
+
+export const routesResource: Resource = {
+  operations: [...routeOperations, ...linkOperations, ...hikeOperations],
+  stores: { routes: (scope) => new RoutesStore(scope) },
+  migrations: routeMigrations,
+};
