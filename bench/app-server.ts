@@ -18,7 +18,7 @@ const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config
 const app = buildApp({ config, store, clock: systemClock, logger: pino({ level: 'silent' }) });
 const origin = await app.fastify.listen({ host: '127.0.0.1', port: 0 });
 
-const creator = await new CreatorsStore(store.db, systemClock.now).create({
+const creator = await new CreatorsStore({ db: store.db, clock: systemClock, dialect: store.dialect }).create({
   email: 'bench@example.com',
   displayName: 'Bench Creator',
   agreementAccepted: true,

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
+import type { Clock } from '../core/clock.ts';
 import { newId } from '../core/ids.ts';
+import type { StoreScope } from '../core/stores.ts';
 import type { Database, GuidesTable } from '../db/tables.ts';
 import { updateGuideRow } from '../resources/guides/guide-row.ts';
 
@@ -24,11 +26,11 @@ export interface CreatorListing {
  */
 export class StudioStore {
   private readonly db: Kysely<Database>;
-  private readonly now: () => number;
+  private readonly clock: Clock;
 
-  constructor(db: Kysely<Database>, now: () => number) {
-    this.db = db;
-    this.now = now;
+  constructor(scope: StoreScope) {
+    this.db = scope.db;
+    this.clock = scope.clock;
   }
 
   /** Moves a guide to a status; the first move to `published` stamps `published_at`, later ones keep it. */
@@ -36,7 +38,7 @@ export class StudioStore {
     guideId: string,
     status: GuideStatus,
   ): Promise<{ productId: string; status: GuideStatus; publishedAt: number | null } | undefined> {
-    const now = this.now();
+    const now = this.clock.now();
     const result = await updateGuideRow(this.db, guideId, (eb) => ({
       status,
       updated_at: now,
@@ -61,7 +63,7 @@ export class StudioStore {
   ): Promise<{ productId: string; visibleOnStore: boolean } | undefined> {
     const result = await updateGuideRow(this.db, guideId, () => ({
       visible_on_store: visible ? 1 : 0,
-      updated_at: this.now(),
+      updated_at: this.clock.now(),
     })).executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return undefined;
     return { productId: guideId, visibleOnStore: visible };
@@ -76,7 +78,7 @@ export class StudioStore {
     const result = await updateGuideRow(this.db, guideId, () => ({
       store_review_status: status,
       store_review_note: note,
-      updated_at: this.now(),
+      updated_at: this.clock.now(),
     })).executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return undefined;
     return { productId: guideId, storeReviewStatus: status, storeReviewNote: note };
@@ -84,7 +86,7 @@ export class StudioStore {
 
   /** Every creator account, oldest first, with how many of its keys work now (not revoked, not expired). */
   async listCreators(): Promise<CreatorListing[]> {
-    const now = this.now();
+    const now = this.clock.now();
     const rows = await this.db
       .selectFrom('creators')
       .select((eb) => [
@@ -123,7 +125,7 @@ export class StudioStore {
     const purchaseId = newId('pur');
     await this.db
       .insertInto('purchases')
-      .values({ id: purchaseId, guide_id: guideId, created_at: this.now() })
+      .values({ id: purchaseId, guide_id: guideId, created_at: this.clock.now() })
       .execute();
     return { productId: guideId, purchaseId };
   }

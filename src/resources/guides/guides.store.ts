@@ -1,5 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { Clock } from '../../core/clock.ts';
 import { newId } from '../../core/ids.ts';
+import type { StoreScope } from '../../core/stores.ts';
 import type { Dialect } from '../../db/database.ts';
 import type { Database, GuidesTable } from '../../db/tables.ts';
 import { candidateStem, firstFree } from '../../shared/text.ts';
@@ -25,13 +27,13 @@ const json = (value: unknown) => JSON.stringify(value);
 /** Guides and their prices. All SQL about guides lives here. */
 export class GuidesStore {
   private readonly db: Kysely<Database>;
-  private readonly now: () => number;
+  private readonly clock: Clock;
   private readonly dialect: Dialect;
 
-  constructor(db: Kysely<Database>, now: () => number, dialect: Dialect) {
-    this.db = db;
-    this.now = now;
-    this.dialect = dialect;
+  constructor(scope: StoreScope) {
+    this.db = scope.db;
+    this.clock = scope.clock;
+    this.dialect = scope.dialect;
   }
 
   private selectGuides() {
@@ -74,7 +76,7 @@ export class GuidesStore {
 
   async create(creatorId: string, name: string, slug: string): Promise<string> {
     const id = newId('gd');
-    const now = this.now();
+    const now = this.clock.now();
     await this.db
       .insertInto('guides')
       .values({
@@ -141,7 +143,7 @@ export class GuidesStore {
 
   async insertPrice(guideId: string, amountMinor: number, currency: string): Promise<string> {
     const id = newId('price');
-    const now = this.now();
+    const now = this.clock.now();
     // Ids are random, so created_at alone orders the rows: a change in the same millisecond as
     // the previous one must still come after it, or the latest price would be a coin toss.
     const previous = await this.db

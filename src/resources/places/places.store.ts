@@ -1,6 +1,8 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { Clock } from '../../core/clock.ts';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import type { StoreScope } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
 import type { Database, FacilitiesTable } from '../../db/tables.ts';
 import type { Place } from './place.schema.ts';
@@ -55,11 +57,11 @@ export function publicPlace({ guideId: _guideId, ...place }: OwnedPlace): Place 
 /** Places (facilities) and their links to spots. All SQL about places lives here. */
 export class PlacesStore {
   private readonly db: Kysely<Database>;
-  private readonly now: () => number;
+  private readonly clock: Clock;
 
-  constructor(db: Kysely<Database>, now: () => number) {
-    this.db = db;
-    this.now = now;
+  constructor(scope: StoreScope) {
+    this.db = scope.db;
+    this.clock = scope.clock;
   }
 
   async requireOwned(creatorId: string, facilityId: string): Promise<OwnedPlace> {
@@ -131,7 +133,7 @@ export class PlacesStore {
 
   async insert(guideId: string, state: PlaceState, spotIds: readonly string[]): Promise<string> {
     const id = newId('fac');
-    const now = this.now();
+    const now = this.clock.now();
     await this.db
       .insertInto('facilities')
       .values({ id, guide_id: guideId, ...toColumns(state), created_at: now, updated_at: now })
@@ -143,7 +145,7 @@ export class PlacesStore {
   async replace(facilityId: string, state: PlaceState, spotIds?: readonly string[]): Promise<void> {
     await this.db
       .updateTable('facilities')
-      .set({ ...toColumns(state), updated_at: this.now() })
+      .set({ ...toColumns(state), updated_at: this.clock.now() })
       .where('id', '=', facilityId)
       .execute();
     if (spotIds !== undefined) {
@@ -164,7 +166,7 @@ export class PlacesStore {
   async delete(facilityId: string): Promise<void> {
     await this.db
       .updateTable('facilities')
-      .set({ inside_id: null, updated_at: this.now() })
+      .set({ inside_id: null, updated_at: this.clock.now() })
       .where('inside_id', '=', facilityId)
       .execute();
     await this.db.deleteFrom('facility_spots').where('facility_id', '=', facilityId).execute();

@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
+import type { Clock } from '../../core/clock.ts';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { forgetCachedKeys } from '../../core/keys.ts';
+import type { StoreScope } from '../../core/stores.ts';
 import type { CreatorsTable, Database } from '../../db/tables.ts';
 import { candidateStem, firstFree, slugify } from '../../shared/text.ts';
 import type { SocialLink } from './profile.schema.ts';
@@ -24,11 +26,11 @@ export interface Creator {
 /** Creator accounts: the profile the API edits and the flags the studio sets. */
 export class CreatorsStore {
   private readonly db: Kysely<Database>;
-  private readonly now: () => number;
+  private readonly clock: Clock;
 
-  constructor(db: Kysely<Database>, now: () => number) {
-    this.db = db;
-    this.now = now;
+  constructor(scope: StoreScope) {
+    this.db = scope.db;
+    this.clock = scope.clock;
   }
 
   async find(creatorId: string): Promise<Creator | undefined> {
@@ -53,7 +55,7 @@ export class CreatorsStore {
 
   async create(input: { email: string; displayName: string; agreementAccepted: boolean }): Promise<Creator> {
     const id = newId('cr');
-    const now = this.now();
+    const now = this.clock.now();
     const slug = await this.freeSlug(slugify(input.displayName, 'creator'));
     await this.db
       .insertInto('creators')
@@ -94,7 +96,7 @@ export class CreatorsStore {
       agreementAccepted?: boolean;
     },
   ): Promise<boolean> {
-    const set: Partial<CreatorsTable> = { updated_at: this.now() };
+    const set: Partial<CreatorsTable> = { updated_at: this.clock.now() };
     if (patch.displayName !== undefined) set.display_name = patch.displayName;
     if (patch.realName !== undefined) set.real_name = patch.realName;
     if (patch.socials !== undefined) set.socials = JSON.stringify(patch.socials);

@@ -1,6 +1,8 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { Clock } from '../../core/clock.ts';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import type { StoreScope } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
 import type { Database, PropertyDefsTable } from '../../db/tables.ts';
 import type { Property, PropertyKind, PropertyOption } from './property.schema.ts';
@@ -27,11 +29,11 @@ export type PropertyPatch = Partial<
 /** Custom spot property definitions. Every change bumps the guide's property schema version. */
 export class PropertiesStore {
   private readonly db: Kysely<Database>;
-  private readonly now: () => number;
+  private readonly clock: Clock;
 
-  constructor(db: Kysely<Database>, now: () => number) {
-    this.db = db;
-    this.now = now;
+  constructor(scope: StoreScope) {
+    this.db = scope.db;
+    this.clock = scope.clock;
   }
 
   async listForGuide(guideId: string): Promise<OwnedProperty[]> {
@@ -103,7 +105,7 @@ export class PropertiesStore {
 
   async create(guideId: string, input: NewProperty, schemaVersion: number): Promise<string> {
     const id = newId('prop');
-    const now = this.now();
+    const now = this.clock.now();
     const last = await this.db
       .selectFrom('property_defs')
       .select((eb) => eb.fn.max('order_key').as('max'))
@@ -133,7 +135,7 @@ export class PropertiesStore {
   }
 
   async update(propertyDefId: string, patch: PropertyPatch, schemaVersion: number): Promise<void> {
-    const set: Partial<PropertyDefsTable> = { updated_at: this.now(), schema_version: schemaVersion };
+    const set: Partial<PropertyDefsTable> = { updated_at: this.clock.now(), schema_version: schemaVersion };
     if (patch.label !== undefined) set.label = patch.label;
     if (patch.kind !== undefined) set.kind = patch.kind;
     if (patch.required !== undefined) set.required = patch.required ? 1 : 0;

@@ -1,6 +1,8 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { Clock } from '../../core/clock.ts';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import type { StoreScope } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
 import type { Database, SpotsTable } from '../../db/tables.ts';
 import type { CustomValues } from '../properties/index.ts';
@@ -81,11 +83,11 @@ export function publicSpot({ guideId: _guideId, ...spot }: OwnedSpot): Spot {
 /** Spots. All SQL about spots lives here. */
 export class SpotsStore {
   private readonly db: Kysely<Database>;
-  private readonly now: () => number;
+  private readonly clock: Clock;
 
-  constructor(db: Kysely<Database>, now: () => number) {
-    this.db = db;
-    this.now = now;
+  constructor(scope: StoreScope) {
+    this.db = scope.db;
+    this.clock = scope.clock;
   }
 
   async requireOwned(creatorId: string, spotId: string): Promise<OwnedSpot> {
@@ -160,7 +162,7 @@ export class SpotsStore {
 
   async insert(guideId: string, state: SpotState, order: number): Promise<string> {
     const id = newId('sp');
-    const now = this.now();
+    const now = this.clock.now();
     await this.db
       .insertInto('spots')
       .values({ id, guide_id: guideId, ...toColumns(state), order_key: order, created_at: now, updated_at: now })
@@ -171,7 +173,7 @@ export class SpotsStore {
   async replace(spotId: string, state: SpotState): Promise<void> {
     await this.db
       .updateTable('spots')
-      .set({ ...toColumns(state), updated_at: this.now() })
+      .set({ ...toColumns(state), updated_at: this.clock.now() })
       .where('id', '=', spotId)
       .execute();
   }
@@ -212,7 +214,7 @@ export class SpotsStore {
   async setCustomValues(spotId: string, values: CustomValues): Promise<void> {
     await this.db
       .updateTable('spots')
-      .set({ custom_values: JSON.stringify(values), updated_at: this.now() })
+      .set({ custom_values: JSON.stringify(values), updated_at: this.clock.now() })
       .where('id', '=', spotId)
       .execute();
   }
@@ -221,7 +223,7 @@ export class SpotsStore {
   async clearArea(areaId: string): Promise<void> {
     await this.db
       .updateTable('spots')
-      .set({ area_id: null, updated_at: this.now() })
+      .set({ area_id: null, updated_at: this.clock.now() })
       .where('area_id', '=', areaId)
       .execute();
   }
