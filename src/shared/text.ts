@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { characterCount } from '../core/validation.ts';
+import { longerThan } from '../core/validation.ts';
 
 /**
  * Text of at most `max` characters, counted by code point as the specification, the tool schemas
@@ -9,8 +9,7 @@ export function text(max: number) {
   return z
     .string()
     .superRefine((value, ctx) => {
-      // Code points never outnumber UTF-16 units: only a long string needs counting.
-      if (value.length > max && characterCount(value) > max) {
+      if (longerThan(value, max)) {
         ctx.addIssue({ code: 'too_big', origin: 'string', maximum: max, inclusive: true, input: value });
       }
     })
