@@ -1,8 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Clock } from '../core/clock.ts';
 import { newId } from '../core/ids.ts';
-import type { StoreScope } from '../core/stores.ts';
-import type { Database, GuidesTable } from '../db/tables.ts';
+import { ScopedStore } from '../core/stores.ts';
+import type { GuidesTable } from '../db/tables.ts';
 import { updateGuideRow } from '../resources/guides/guide-row.ts';
 
 export type GuideStatus = GuidesTable['status'];
@@ -24,15 +22,7 @@ export interface CreatorListing {
  * and recorded sales. They are not API writes, so they leave `last_api_write_at` alone.
  * Each method answers undefined when no guide has the id.
  */
-export class StudioStore {
-  private readonly db: Kysely<Database>;
-  private readonly clock: Clock;
-
-  constructor(scope: StoreScope) {
-    this.db = scope.db;
-    this.clock = scope.clock;
-  }
-
+export class StudioStore extends ScopedStore {
   /** Moves a guide to a status; the first move to `published` stamps `published_at`, later ones keep it. */
   async setStatus(
     guideId: string,

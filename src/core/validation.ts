@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ApiError } from './errors.ts';
-import { forEachString } from './walk.ts';
+import { forEachString, formatPath } from './walk.ts';
 
 type Issue = z.core.$ZodIssue;
 
@@ -17,15 +17,6 @@ const shapeIssues = new Set<Issue['code']>([
   'invalid_key',
   'invalid_element',
 ]);
-
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else out += out === '' ? String(key) : `.${String(key)}`;
-  }
-  return out === '' ? '(input)' : out;
-}
 
 function show(value: unknown): string {
   if (value === undefined) return 'nothing';

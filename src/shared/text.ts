@@ -16,9 +16,19 @@ export function text(max: number) {
     .meta({ maxLength: max });
 }
 
-/** A name that must say something: not empty, not only spaces. */
+const saysSomething = (s: string) => s.trim().length > 0;
+
+/** A name that must say something: not empty, not only spaces (both refused as empty). */
 export function requiredText(max: number) {
-  return text(max).refine((s) => s.trim().length > 0, { message: 'must not be empty' });
+  return text(max).refine(saysSomething, { message: 'must not be empty' });
+}
+
+/**
+ * A record's name: 1 to `max` characters (minLength 1 in the tool schemas), refused as empty or as
+ * only spaces, each in its own words.
+ */
+export function nameText(max: number) {
+  return text(max).min(1).refine(saysSomething, { message: 'must not be only spaces' });
 }
 
 /** Lowercase letters, digits and hyphens, starting with a letter or digit; 1 to 63 characters. */

@@ -1,10 +1,9 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { Clock } from '../../core/clock.ts';
+import type { Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import type { StoreScope } from '../../core/stores.ts';
+import { ScopedStore } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
-import type { AreasTable, Database } from '../../db/tables.ts';
+import type { AreasTable } from '../../db/tables.ts';
 import type { Area, AreaFields } from './area.schema.ts';
 
 function toColumns(fields: AreaFields) {
@@ -39,15 +38,7 @@ function toArea(row: Selectable<AreasTable>): Area {
 }
 
 /** Areas of a guide. All SQL about areas lives here. */
-export class AreasStore {
-  private readonly db: Kysely<Database>;
-  private readonly clock: Clock;
-
-  constructor(scope: StoreScope) {
-    this.db = scope.db;
-    this.clock = scope.clock;
-  }
-
+export class AreasStore extends ScopedStore {
   async count(guideId: string): Promise<number> {
     const row = await this.db
       .selectFrom('areas')

@@ -1,9 +1,7 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { Clock } from '../../core/clock.ts';
+import type { Selectable } from 'kysely';
 import { newId } from '../../core/ids.ts';
-import type { StoreScope } from '../../core/stores.ts';
-import type { Dialect } from '../../db/database.ts';
-import type { Database, GuidesTable } from '../../db/tables.ts';
+import { ScopedStore } from '../../core/stores.ts';
+import type { GuidesTable } from '../../db/tables.ts';
 import { candidateStem, firstFree } from '../../shared/text.ts';
 import type { MapRegion } from './guide.schema.ts';
 import { updateGuideRow } from './guide-row.ts';
@@ -25,17 +23,7 @@ export interface GuidePatch {
 const json = (value: unknown) => JSON.stringify(value);
 
 /** Guides and their prices. All SQL about guides lives here. */
-export class GuidesStore {
-  private readonly db: Kysely<Database>;
-  private readonly clock: Clock;
-  private readonly dialect: Dialect;
-
-  constructor(scope: StoreScope) {
-    this.db = scope.db;
-    this.clock = scope.clock;
-    this.dialect = scope.dialect;
-  }
-
+export class GuidesStore extends ScopedStore {
   private selectGuides() {
     return this.db
       .selectFrom('guides')

@@ -1,10 +1,9 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { Clock } from '../../core/clock.ts';
+import type { Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import type { StoreScope } from '../../core/stores.ts';
+import { ScopedStore } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
-import type { Database, FacilitiesTable } from '../../db/tables.ts';
+import type { FacilitiesTable } from '../../db/tables.ts';
 import type { Place } from './place.schema.ts';
 import type { PlaceState } from './place-writer.ts';
 
@@ -55,15 +54,7 @@ export function publicPlace({ guideId: _guideId, ...place }: OwnedPlace): Place 
 }
 
 /** Places (facilities) and their links to spots. All SQL about places lives here. */
-export class PlacesStore {
-  private readonly db: Kysely<Database>;
-  private readonly clock: Clock;
-
-  constructor(scope: StoreScope) {
-    this.db = scope.db;
-    this.clock = scope.clock;
-  }
-
+export class PlacesStore extends ScopedStore {
   async requireOwned(creatorId: string, facilityId: string): Promise<OwnedPlace> {
     const row = await this.db
       .selectFrom('facilities')

@@ -1,10 +1,8 @@
-import type { Kysely } from 'kysely';
-import type { Clock } from '../../core/clock.ts';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { forgetCachedKeys } from '../../core/keys.ts';
-import type { StoreScope } from '../../core/stores.ts';
-import type { CreatorsTable, Database } from '../../db/tables.ts';
+import { ScopedStore } from '../../core/stores.ts';
+import type { CreatorsTable } from '../../db/tables.ts';
 import { candidateStem, firstFree, slugify } from '../../shared/text.ts';
 import type { SocialLink } from './profile.schema.ts';
 
@@ -24,15 +22,7 @@ export interface Creator {
 }
 
 /** Creator accounts: the profile the API edits and the flags the studio sets. */
-export class CreatorsStore {
-  private readonly db: Kysely<Database>;
-  private readonly clock: Clock;
-
-  constructor(scope: StoreScope) {
-    this.db = scope.db;
-    this.clock = scope.clock;
-  }
-
+export class CreatorsStore extends ScopedStore {
   async find(creatorId: string): Promise<Creator | undefined> {
     const row = await this.db.selectFrom('creators').selectAll().where('id', '=', creatorId).executeTakeFirst();
     return row && toCreator(row);

@@ -1,10 +1,9 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { Clock } from '../../core/clock.ts';
+import type { Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import type { StoreScope } from '../../core/stores.ts';
+import { ScopedStore } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
-import type { Database, PropertyDefsTable } from '../../db/tables.ts';
+import type { PropertyDefsTable } from '../../db/tables.ts';
 import type { Property, PropertyKind, PropertyOption } from './property.schema.ts';
 
 export interface OwnedProperty extends Property {
@@ -27,15 +26,7 @@ export type PropertyPatch = Partial<
 > & { order?: number };
 
 /** Custom spot property definitions. Every change bumps the guide's property schema version. */
-export class PropertiesStore {
-  private readonly db: Kysely<Database>;
-  private readonly clock: Clock;
-
-  constructor(scope: StoreScope) {
-    this.db = scope.db;
-    this.clock = scope.clock;
-  }
-
+export class PropertiesStore extends ScopedStore {
   async listForGuide(guideId: string): Promise<OwnedProperty[]> {
     return (await this.listForGuides([guideId])).get(guideId) ?? [];
   }

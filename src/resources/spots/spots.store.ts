@@ -1,10 +1,9 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { Clock } from '../../core/clock.ts';
+import type { Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import type { StoreScope } from '../../core/stores.ts';
+import { ScopedStore } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
-import type { Database, SpotsTable } from '../../db/tables.ts';
+import type { SpotsTable } from '../../db/tables.ts';
 import type { CustomValues } from '../properties/index.ts';
 import type { Spot } from './spot.schema.ts';
 
@@ -81,15 +80,7 @@ export function publicSpot({ guideId: _guideId, ...spot }: OwnedSpot): Spot {
 }
 
 /** Spots. All SQL about spots lives here. */
-export class SpotsStore {
-  private readonly db: Kysely<Database>;
-  private readonly clock: Clock;
-
-  constructor(scope: StoreScope) {
-    this.db = scope.db;
-    this.clock = scope.clock;
-  }
-
+export class SpotsStore extends ScopedStore {
   async requireOwned(creatorId: string, spotId: string): Promise<OwnedSpot> {
     const row = await this.db
       .selectFrom('spots')
