@@ -2,7 +2,7 @@
  * Child process: the real Creator API (buildApp, as src/main.ts wires it) on a free loopback port,
  * over the SQLite store in DATA_DIR, with one creator and a write+publish key made through the
  * stores as the test harness does. Reports { origin, key } to the parent over IPC and stops on
- * { type: 'stop' } (or when the parent goes away), so a --cpu-prof profile is written on exit.
+ * { type: 'stop' } (or when the parent goes away).
  */
 import pino from 'pino';
 import { buildApp } from '../src/app.ts';
@@ -34,4 +34,6 @@ onStop(async () => {
   await store.close();
 });
 const ready: ReadyMessage = { type: 'ready', origin, key, dialect: store.dialect };
-process.send?.(ready);
+// Run alone (to profile it with node --cpu-prof), it says where it listens and with which key.
+if (process.send) process.send(ready);
+else process.stdout.write(`${origin} ${key}\n`);
