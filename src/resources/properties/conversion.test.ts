@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ApiError } from '../../core/errors.ts';
+import { thrown } from '../../../test/helpers/refusals.ts';
 import { planConversion } from './conversion.ts';
 import type { CustomValue, CustomValues } from './custom-values.ts';
 import { type PropertyKind, propertyKinds, SHORT_LABEL_MAX } from './property.schema.ts';
@@ -13,16 +13,6 @@ const spot = (
   spotKey,
   customValues: { other: 1, k: value },
 });
-
-/** The ApiError a plan throws, for its code, path and message. */
-function refusal(run: () => unknown): ApiError {
-  try {
-    run();
-  } catch (error) {
-    return error as ApiError;
-  }
-  assert.fail('the conversion was not refused');
-}
 
 describe('planConversion: the conversion table', () => {
   const allowed = new Set([
@@ -40,7 +30,7 @@ describe('planConversion: the conversion table', () => {
         if (allowed.has(pair)) {
           assert.doesNotThrow(() => planConversion(from, to, 'k', []), pair);
         } else {
-          const error = refusal(() => planConversion(from, to, 'k', []));
+          const error = thrown(() => planConversion(from, to, 'k', []));
           assert.equal(error.code, 'invalid_request', pair);
           assert.equal(error.details?.path, 'toKind', pair);
           assert.match(error.message, /create a new property and archive this one/, pair);
@@ -51,7 +41,7 @@ describe('planConversion: the conversion table', () => {
 
   it('refuses a conversion to the kind the property already has', () => {
     for (const kind of propertyKinds) {
-      assert.match(refusal(() => planConversion(kind, kind as PropertyKind, 'k', [])).message, /already/);
+      assert.match(thrown(() => planConversion(kind, kind as PropertyKind, 'k', [])).message, /already/);
     }
   });
 
@@ -66,7 +56,7 @@ describe('planConversion: the conversion table', () => {
   it('checkbox → singleSelect keeps the one option, and is refused while a spot holds two', () => {
     const plan = planConversion('checkbox', 'singleSelect', 'k', [spot('a', ['lake'])]);
     assert.deepEqual(plan.changes, [{ spotId: 'id-a', customValues: { other: 1, k: 'lake' } }]);
-    const error = refusal(() =>
+    const error = thrown(() =>
       planConversion('checkbox', 'singleSelect', 'k', [spot('a', ['lake']), spot('b', ['lake', 'peak'])]),
     );
     assert.match(error.message, /more than one option.*Spots in the way: b\.$/);
@@ -80,15 +70,15 @@ describe('planConversion: the conversion table', () => {
   it('longSection → shortLabel is refused by a line break or by more than 200 characters, emoji counting one', () => {
     const fits = '🏔'.repeat(SHORT_LABEL_MAX);
     assert.deepEqual(planConversion('longSection', 'shortLabel', 'k', [spot('a', fits)]).changes, []);
-    const tooLong = refusal(() => planConversion('longSection', 'shortLabel', 'k', [spot('a', `${fits}🏔`)]));
+    const tooLong = thrown(() => planConversion('longSection', 'shortLabel', 'k', [spot('a', `${fits}🏔`)]));
     assert.match(tooLong.message, /one line of at most 200 characters.*Spots in the way: a\.$/);
-    const twoLines = refusal(() => planConversion('longSection', 'shortLabel', 'k', [spot('b', 'one\ntwo')]));
+    const twoLines = thrown(() => planConversion('longSection', 'shortLabel', 'k', [spot('b', 'one\ntwo')]));
     assert.match(twoLines.message, /Spots in the way: b\.$/);
   });
 
   it('names at most 20 spots in the way, then how many more', () => {
     const spots = Array.from({ length: 23 }, (_, i) => spot(`s${i}`, ['a', 'b']));
-    const error = refusal(() => planConversion('checkbox', 'singleSelect', 'k', spots));
+    const error = thrown(() => planConversion('checkbox', 'singleSelect', 'k', spots));
     const named = /Spots in the way: (.*) and 3 more\.$/.exec(error.message)?.[1]?.split(', ');
     assert.deepEqual(
       named,
