@@ -2,7 +2,7 @@
  * Child process: the real Creator API (buildApp, as src/main.ts wires it) on a free loopback port,
  * over the SQLite store in DATA_DIR, with one creator and a write+publish key made through the
  * stores as the test harness does. Reports { origin, key } to the parent over IPC and stops on
- * { type: 'stop' } (or when the parent goes away), so a --cpu-prof profile is written on exit.
+ * { type: 'stop' } (or when the parent goes away).
  */
 import pino from 'pino';
 import { buildApp } from '../src/app.ts';
@@ -18,7 +18,7 @@ const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config
 const app = buildApp({ config, store, clock: systemClock, logger: pino({ level: 'silent' }) });
 const origin = await app.fastify.listen({ host: '127.0.0.1', port: 0 });
 
-const creator = await new CreatorsStore(store.db, systemClock.now).create({
+const creator = await new CreatorsStore({ db: store.db, clock: systemClock, dialect: store.dialect }).create({
   email: 'bench@example.com',
   displayName: 'Bench Creator',
   agreementAccepted: true,
@@ -34,4 +34,6 @@ onStop(async () => {
   await store.close();
 });
 const ready: ReadyMessage = { type: 'ready', origin, key, dialect: store.dialect };
-process.send?.(ready);
+// Run alone (to profile it with node --cpu-prof), it says where it listens and with which key.
+if (process.send) process.send(ready);
+else process.stdout.write(`${origin} ${key}\n`);

@@ -43,7 +43,7 @@ export interface Answer {
   body: Buffer;
 }
 
-export function fixtureOf(ctx: BenchContext, name: FixtureName): Fixture {
+export function fixtureOf(ctx: Pick<BenchContext, 'fixtures'>, name: FixtureName): Fixture {
   const fixture = ctx.fixtures[name];
   if (fixture === undefined) throw new Error(`fixture ${name} was not set up`);
   return fixture;

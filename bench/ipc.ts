@@ -13,15 +13,16 @@ export interface Child {
   name: string;
   ready: ReadyMessage;
   process: ChildProcess;
-  /** Sends a message the child handles with onRequest, and waits until it has been handled. */
-  request(message: { type: string; [key: string]: unknown }): Promise<void>;
   /** Asks the child to close and exit; kills it (by its pid) if it has not within the grace time. */
   stop(graceMs?: number): Promise<void>;
 }
 
 const STARTUP_TIMEOUT_MS = 60_000;
 
-/** Child side: run `close` once on { type: 'stop' } or when the parent disappears, then exit. */
+/**
+ * Child side: run `close` once on { type: 'stop' }, when the parent disappears or on Ctrl-C, then
+ * exit normally (so `node --cpu-prof` writes its profile).
+ */
 export function onStop(close: () => Promise<void>): void {
   let stopping = false;
   const stop = async () => {
@@ -34,39 +35,20 @@ export function onStop(close: () => Promise<void>): void {
       process.stderr.write(`bench child: close failed: ${(err as Error).message}\n`);
       code = 1;
     }
-    process.exit(code); // a normal exit, so --cpu-prof writes its profile
+    process.exit(code);
   };
   process.on('message', (m: { type?: string }) => {
     if (m?.type === 'stop') void stop();
   });
   process.on('disconnect', () => void stop());
-}
-
-/** Child side: handle messages of one type from the parent; the parent's request() waits for the handler. */
-export function onRequest(type: string, handle: (message: Record<string, unknown>) => void | Promise<void>): void {
-  process.on('message', async (m: { type?: string; id?: number }) => {
-    if (m?.type !== type) return;
-    let error: string | undefined;
-    try {
-      await handle(m as Record<string, unknown>);
-    } catch (err) {
-      error = (err as Error).message;
-    }
-    process.send?.({ type: 'handled', id: m.id, ...(error === undefined ? {} : { error }) });
-  });
+  process.on('SIGINT', () => void stop());
 }
 
 /** Parent side: fork a bench/*.ts child on this Node and wait for its ready message. */
-export function startChild(
-  name: string,
-  file: string,
-  env: Record<string, string>,
-  execArgv: string[] = [],
-): Promise<Child> {
+export function startChild(name: string, file: string, env: Record<string, string>): Promise<Child> {
   const path = fileURLToPath(new URL(file, import.meta.url));
   const child = fork(path, [], {
     env: { ...process.env, ...env },
-    execArgv,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const exited = new Promise<void>((resolve) => {
@@ -80,25 +62,6 @@ export function startChild(
     await exited;
     clearTimeout(timer);
   };
-  let nextId = 1;
-  const request = (message: { type: string; [key: string]: unknown }) =>
-    new Promise<void>((resolve, reject) => {
-      const id = nextId++;
-      const onMessage = (m: { type?: string; id?: number; error?: string }) => {
-        if (m?.type !== 'handled' || m.id !== id) return;
-        child.off('message', onMessage);
-        child.off('exit', onExit);
-        if (m.error === undefined) resolve();
-        else reject(new Error(`${name}: ${message.type} failed: ${m.error}`));
-      };
-      const onExit = () => {
-        child.off('message', onMessage);
-        reject(new Error(`${name}: exited before it handled ${message.type}`));
-      };
-      child.on('message', onMessage);
-      child.once('exit', onExit);
-      child.send({ ...message, id });
-    });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -113,7 +76,7 @@ export function startChild(
       if (m?.type !== 'ready') return;
       clearTimeout(timer);
       child.off('exit', early);
-      resolve({ name, ready: m, process: child, stop, request });
+      resolve({ name, ready: m, process: child, stop });
     });
   });
 }

@@ -1,13 +1,14 @@
 /**
  * Child process: the baseline. A bare node:http server on a free loopback port that answers each
  * path it was given with fixed bytes and content type, whatever the method: the exact answers the
- * app gave at setup (GET /api/v1/guides/{id}, GET …/spots, POST …/spots/batch). The parent sets
- * them after start-up with a { type: 'routes', routes: { [path]: { body (base64), contentType } } }
- * request over IPC (a megabyte does not fit in an environment variable). Other paths answer 404.
+ * app gave at setup (GET /api/v1/guides/{id}, GET …/spots, POST …/spots/batch). The parent writes
+ * them to the JSON file BENCH_ROUTES names, { [path]: { body (base64), contentType } } (a megabyte
+ * does not fit in an environment variable). Other paths answer 404.
  */
-import { createServer, type OutgoingHttpHeaders } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { onRequest, onStop, type ReadyMessage } from './ipc.ts';
+import { onStop, type ReadyMessage } from './ipc.ts';
 
 /** What the parent sends for one path. */
 export interface RawRoute {
@@ -15,18 +16,14 @@ export interface RawRoute {
   contentType: string;
 }
 
-let routes = new Map<string, { body: Buffer; headers: OutgoingHttpHeaders }>();
+const given = JSON.parse(readFileSync(process.env.BENCH_ROUTES ?? '', 'utf8')) as Record<string, RawRoute>;
+const routes = new Map(
+  Object.entries(given).map(([path, { body, contentType }]) => {
+    const bytes = Buffer.from(body, 'base64');
+    return [path, { body: bytes, headers: { 'content-type': contentType, 'content-length': String(bytes.length) } }];
+  }),
+);
 const notFound = Buffer.from('{"error":"no such path on the raw bench server"}');
-
-onRequest('routes', (message) => {
-  const given = message.routes as Record<string, RawRoute>;
-  routes = new Map(
-    Object.entries(given).map(([path, { body, contentType }]) => {
-      const bytes = Buffer.from(body, 'base64');
-      return [path, { body: bytes, headers: { 'content-type': contentType, 'content-length': String(bytes.length) } }];
-    }),
-  );
-});
 
 const server = createServer((req, res) => {
   const url = req.url ?? '/';

@@ -15,13 +15,11 @@
  *   BENCH_ROUNDS          the targets take turns this many times, BENCH_SECONDS/rounds each (default 4),
  *                         so a burst of other work on the machine hits every target alike
  *   BENCH_ONLY            comma-separated parts of target names to run (with the raw baseline each needs)
- *   BENCH_CPU_PROF        a directory: run the app child with --cpu-prof writing there; read the
- *                         profile with `node bench/profile-summary.ts DIR [top] [regex]`
  *   BENCH_STRICT          1: exit non-zero when a target is BELOW its goal (errors always do)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { type BenchContext, fixtureOf } from './context.ts';
 import { type Child, startChild } from './ipc.ts';
 import { type LoadSettings, type Measurement, newTally, probe, runLoad, summarize } from './load.ts';
@@ -69,7 +67,7 @@ function selectTargets(all: Target[]): Target[] {
 }
 
 /** The raw server's answers: per path, the reference bytes of each chosen raw target's fixture. */
-function rawRoutes(chosen: Target[], ctx: BenchContext): Record<string, RawRoute> {
+function rawRoutes(chosen: Target[], ctx: Pick<BenchContext, 'fixtures'>): Record<string, RawRoute> {
   const routes: Record<string, RawRoute> = {};
   for (const t of chosen.filter((x) => x.baseline)) {
     const { path, reference } = fixtureOf(ctx, t.fixture);
@@ -111,26 +109,22 @@ async function measureAll(
 async function main(): Promise<number> {
   const chosen = selectTargets(targets);
   const dataDir = mkdtempSync(join(tmpdir(), 'creator-api-bench-'));
-  const profDir = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
   const children: Child[] = [];
   try {
-    const app = await startChild(
-      'app',
-      './app-server.ts',
-      {
-        DATA_DIR: dataDir,
-        DATABASE_URL: '',
-        REDIS_URL: '',
-        LOG_LEVEL: 'silent',
-        RATE_LIMIT_KEY_PER_MINUTE: '1000000000',
-        RATE_LIMIT_CREATOR_PER_HOUR: '1000000000',
-      },
-      profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [],
-    );
+    const app = await startChild('app', './app-server.ts', {
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      LOG_LEVEL: 'silent',
+      RATE_LIMIT_KEY_PER_MINUTE: '1000000000',
+      RATE_LIMIT_CREATOR_PER_HOUR: '1000000000',
+    });
     children.push(app);
     const started = Date.now();
     const fixtures = await seedFixtures(app.ready.origin, app.ready.key!, new Set(chosen.map((t) => t.fixture)));
-    const raw = await startChild('raw', './raw-server.ts', {});
+    const routesFile = join(dataDir, 'raw-routes.json');
+    writeFileSync(routesFile, JSON.stringify(rawRoutes(chosen, { fixtures })));
+    const raw = await startChild('raw', './raw-server.ts', { BENCH_ROUTES: routesFile });
     children.push(raw);
     const ctx: BenchContext = {
       rawOrigin: raw.ready.origin,
@@ -138,7 +132,6 @@ async function main(): Promise<number> {
       key: app.ready.key!,
       fixtures,
     };
-    await raw.request({ type: 'routes', routes: rawRoutes(chosen, ctx) });
     log(`app ${ctx.appOrigin} (${app.ready.dialect}), raw ${ctx.rawOrigin}; set up in ${Date.now() - started} ms:`);
     for (const [name, f] of Object.entries(fixtures)) {
       log(`  ${name}: ${f.method} ${f.path} answers ${f.reference.body.length} bytes of ${f.reference.contentType}`);
@@ -164,7 +157,6 @@ async function main(): Promise<number> {
     const bodyBytes = Object.fromEntries(Object.entries(fixtures).map(([name, f]) => [name, f.reference.body.length]));
     const file = writeResults(rows, settings, { dialect: app.ready.dialect, bodyBytes });
     process.stdout.write(`Results written to ${file}\n`);
-    if (profDir) process.stdout.write(`CPU profile of the app child goes to ${profDir} when it exits\n`);
     const below = rows.some((r) => r.verdict === 'BELOW');
     return withErrors.length > 0 || (below && process.env.BENCH_STRICT === '1') ? 1 : 0;
   } finally {

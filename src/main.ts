@@ -27,7 +27,7 @@ const address = await app.listen(config.host, config.port).catch(async (err: Nod
   await store.close();
   return fail(listenFailure(config, err));
 });
-const demo = await seedDemoCreator(store.db, systemClock);
+const demo = await seedDemoCreator(store, systemClock);
 process.stdout.write(startBanner(address, store, demo));
 
 function listenFailure(config: Config, err: NodeJS.ErrnoException): string {

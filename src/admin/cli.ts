@@ -41,11 +41,11 @@ async function withStudio(action: (ctx: StudioContext) => Promise<unknown>): Pro
   const config = loadConfig();
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
-    const now = () => systemClock.now();
+    const scope = { db: store.db, clock: systemClock, dialect: store.dialect };
     return await action({
-      creators: new CreatorsStore(store.db, now),
+      creators: new CreatorsStore(scope),
       keys: new KeyStore(store.db, systemClock),
-      studio: new StudioStore(store.db, now),
+      studio: new StudioStore(scope),
     });
   } finally {
     await store.close();

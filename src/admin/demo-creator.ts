@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely';
 import type { Clock } from '../core/clock.ts';
 import { KeyStore } from '../core/keys.ts';
-import type { Database } from '../db/tables.ts';
+import type { Store } from '../db/database.ts';
 import { CreatorsStore } from '../resources/profile/creators.store.ts';
 
 export const DEMO_EMAIL = 'demo@example.com';
@@ -14,14 +13,15 @@ export type DemoSeed = { made: true; creatorId: string; key: string } | { made: 
  * once. The server calls this only once it listens, so a start that fails (a port in use) never
  * makes a key nobody saw; creator and key are written together or not at all.
  */
-export async function seedDemoCreator(db: Kysely<Database>, clock: Clock): Promise<DemoSeed> {
+export async function seedDemoCreator(store: Store, clock: Clock): Promise<DemoSeed> {
+  const { db, dialect } = store;
   const any = await db.selectFrom('creators').select('id').limit(1).executeTakeFirst();
   if (any) {
-    const demo = await new CreatorsStore(db, clock.now).findByEmail(DEMO_EMAIL);
+    const demo = await new CreatorsStore({ db, clock, dialect }).findByEmail(DEMO_EMAIL);
     return { made: false, creatorId: demo?.creatorId };
   }
   return db.transaction().execute(async (trx) => {
-    const creator = await new CreatorsStore(trx, clock.now).create({
+    const creator = await new CreatorsStore({ db: trx, clock, dialect }).create({
       email: DEMO_EMAIL,
       displayName: 'Demo Creator',
       agreementAccepted: true,

@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely';
 import { newId } from '../core/ids.ts';
-import type { Database, GuidesTable } from '../db/tables.ts';
+import { ScopedStore } from '../core/stores.ts';
+import type { GuidesTable } from '../db/tables.ts';
 import { updateGuideRow } from '../resources/guides/guide-row.ts';
 
 export type GuideStatus = GuidesTable['status'];
@@ -22,21 +22,13 @@ export interface CreatorListing {
  * and recorded sales. They are not API writes, so they leave `last_api_write_at` alone.
  * Each method answers undefined when no guide has the id.
  */
-export class StudioStore {
-  private readonly db: Kysely<Database>;
-  private readonly now: () => number;
-
-  constructor(db: Kysely<Database>, now: () => number) {
-    this.db = db;
-    this.now = now;
-  }
-
+export class StudioStore extends ScopedStore {
   /** Moves a guide to a status; the first move to `published` stamps `published_at`, later ones keep it. */
   async setStatus(
     guideId: string,
     status: GuideStatus,
   ): Promise<{ productId: string; status: GuideStatus; publishedAt: number | null } | undefined> {
-    const now = this.now();
+    const now = this.clock.now();
     const result = await updateGuideRow(this.db, guideId, (eb) => ({
       status,
       updated_at: now,
@@ -61,7 +53,7 @@ export class StudioStore {
   ): Promise<{ productId: string; visibleOnStore: boolean } | undefined> {
     const result = await updateGuideRow(this.db, guideId, () => ({
       visible_on_store: visible ? 1 : 0,
-      updated_at: this.now(),
+      updated_at: this.clock.now(),
     })).executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return undefined;
     return { productId: guideId, visibleOnStore: visible };
@@ -76,7 +68,7 @@ export class StudioStore {
     const result = await updateGuideRow(this.db, guideId, () => ({
       store_review_status: status,
       store_review_note: note,
-      updated_at: this.now(),
+      updated_at: this.clock.now(),
     })).executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return undefined;
     return { productId: guideId, storeReviewStatus: status, storeReviewNote: note };
@@ -84,7 +76,7 @@ export class StudioStore {
 
   /** Every creator account, oldest first, with how many of its keys work now (not revoked, not expired). */
   async listCreators(): Promise<CreatorListing[]> {
-    const now = this.now();
+    const now = this.clock.now();
     const rows = await this.db
       .selectFrom('creators')
       .select((eb) => [
@@ -123,7 +115,7 @@ export class StudioStore {
     const purchaseId = newId('pur');
     await this.db
       .insertInto('purchases')
-      .values({ id: purchaseId, guide_id: guideId, created_at: this.now() })
+      .values({ id: purchaseId, guide_id: guideId, created_at: this.clock.now() })
       .execute();
     return { productId: guideId, purchaseId };
   }

@@ -1,5 +1,6 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ApiError } from './errors.ts';
+import { type HeaderValue, headerText } from './headers.ts';
 
 export type KeyScope = 'read' | 'write';
 export type Role = 'owner' | 'editor';
@@ -33,15 +34,13 @@ export function hashesMatch(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-type HeaderValue = string | string[] | undefined;
-
 /** Reads the key from `Authorization: Bearer` or `X-Api-Key`; refuses two different keys. */
 export function extractKey(headers: { authorization?: HeaderValue; 'x-api-key'?: HeaderValue }): string {
-  const bearer = single(headers.authorization);
-  const apiKey = single(headers['x-api-key'])?.trim();
+  const bearer = headerText(headers.authorization);
+  const apiKey = headerText(headers['x-api-key']);
   let fromBearer: string | undefined;
-  if (bearer !== undefined && bearer.trim() !== '') {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(bearer.trim());
+  if (bearer !== undefined && bearer !== '') {
+    const match = /^Bearer\s+(\S+)$/i.exec(bearer);
     if (!match) {
       throw new ApiError('unauthenticated', 'The Authorization header must read "Bearer <API_KEY>".');
     }
@@ -61,10 +60,6 @@ export function extractKey(headers: { authorization?: HeaderValue; 'x-api-key'?:
     );
   }
   return key;
-}
-
-function single(value: HeaderValue): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 export function looksLikeKey(key: string): boolean {

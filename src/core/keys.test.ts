@@ -17,7 +17,7 @@ describe('the key cache', () => {
   before(async () => {
     store = await openStore({ dataDir: dir });
     creatorId = (
-      await new CreatorsStore(store.db, () => clock.now()).create({
+      await new CreatorsStore({ db: store.db, clock, dialect: store.dialect }).create({
         email: 'k@example.com',
         displayName: 'K',
         agreementAccepted: true,
@@ -63,7 +63,7 @@ describe('the key cache', () => {
 
     const live = await server.create({ creatorId, scope: 'read', publish: false });
     await server.authenticate(live.key);
-    await new CreatorsStore(store.db, () => clock.now()).update(creatorId, { active: false });
+    await new CreatorsStore({ db: store.db, clock, dialect: store.dialect }).update(creatorId, { active: false });
     assert.equal(await refusal(server.authenticate(live.key)), 'forbidden');
   });
 });

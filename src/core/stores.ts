@@ -11,6 +11,19 @@ export interface StoreScope {
   dialect: Dialect;
 }
 
+/** What a store reads from its scope; each store class extends it, so all are built alike: `new XStore(scope)`. */
+export abstract class ScopedStore {
+  protected readonly db: Kysely<Database>;
+  protected readonly clock: Clock;
+  protected readonly dialect: Dialect;
+
+  constructor(scope: StoreScope) {
+    this.db = scope.db;
+    this.clock = scope.clock;
+    this.dialect = scope.dialect;
+  }
+}
+
 /**
  * The stores a handler reaches through `ctx.stores`. Each resource adds its own from its folder by
  * declaration merging (`declare module '…/core/stores.ts' { interface Stores { spots: SpotsStore } }`),

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ApiError } from './errors.ts';
-import { forEachString } from './walk.ts';
+import { forEachString, formatPath } from './walk.ts';
 
 type Issue = z.core.$ZodIssue;
 
@@ -17,15 +17,6 @@ const shapeIssues = new Set<Issue['code']>([
   'invalid_key',
   'invalid_element',
 ]);
-
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else out += out === '' ? String(key) : `.${String(key)}`;
-  }
-  return out === '' ? '(input)' : out;
-}
 
 function show(value: unknown): string {
   if (value === undefined) return 'nothing';
@@ -72,11 +63,20 @@ export function characterCount(value: string): number {
   return count;
 }
 
+/** Whether `value` has more than `max` characters (code points). */
+export function longerThan(value: string, max: number): boolean {
+  // Code points never outnumber UTF-16 units: only a long string needs counting.
+  return value.length > max && characterCount(value) > max;
+}
+
+/** The refusal of a text longer than `max` characters, in the words every such refusal uses. */
+export function tooManyCharacters(max: number | bigint, value: unknown): string {
+  return `must be at most ${String(max)} characters (got ${typeof value === 'string' ? characterCount(value) : '?'})`;
+}
+
 function tooBig(issue: Extract<Issue, { code: 'too_big' }>, input: unknown): string {
   const max = String(issue.maximum);
-  if (issue.origin === 'string') {
-    return `must be at most ${max} characters (got ${typeof input === 'string' ? characterCount(input) : '?'})`;
-  }
+  if (issue.origin === 'string') return tooManyCharacters(issue.maximum, input);
   if (issue.origin === 'array' || issue.origin === 'set') {
     return `must have at most ${max} items (got ${(input as unknown[])?.length ?? '?'})`;
   }

@@ -4,3 +4,5 @@ export const API_VERSION = '2026-09-30.2';
 export const AUTHORING_GUIDE_VERSION = '2026-09-30.3';
 /** The since-marker of the operations the specification first published. */
 export const STABLE_SINCE = '2026-09-17';
+/** The since-marker of the operations the 2026-09-30 revision added (set_area, convert_property, list_stale_notices). */
+export const SINCE_2026_09_30 = '2026-09-30';

@@ -1,9 +1,11 @@
-type Segment = string | number;
-
-function formatSegments(segments: readonly Segment[]): string {
+/** A field's path as messages name it: `fees[3].label`; the input itself is `(input)`. */
+export function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
-  for (const s of segments) out += typeof s === 'number' ? `[${s}]` : out === '' ? s : `.${s}`;
-  return out;
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out === '' ? '(input)' : out;
 }
 
 /**
@@ -12,8 +14,8 @@ function formatSegments(segments: readonly Segment[]): string {
  * to tens of kilobytes and most strings need no path.
  */
 export function forEachString(value: unknown, visit: (text: string, field: string, path: () => string) => void): void {
-  const segments: Segment[] = [];
-  const path = () => formatSegments(segments);
+  const segments: (string | number)[] = [];
+  const path = () => formatPath(segments);
   const walk = (item: unknown, field: string): void => {
     if (typeof item === 'string') visit(item, field, path);
     else if (Array.isArray(item)) {

@@ -16,3 +16,16 @@ export function bboxContains([west, south, east, north]: Bbox, lat: number, lon:
   if (lat < south || lat > north) return false;
   return west <= east ? lon >= west && lon <= east : lon >= west || lon <= east;
 }
+
+/**
+ * A coordinate pair given by halves: one half alone would put a pin on a line, not a point. Names
+ * the missing half and says so, or undefined when both or neither are given.
+ */
+export function unpairedCoordinate(
+  value: Readonly<Record<string, unknown>>,
+  lat: string,
+  lon: string,
+): { missing: string; message: string } | undefined {
+  if ((value[lat] === undefined) === (value[lon] === undefined)) return undefined;
+  return { missing: value[lat] === undefined ? lat : lon, message: `give ${lat} and ${lon} together` };
+}

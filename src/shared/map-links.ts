@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseUrl } from './urls.ts';
 
 /**
  * Map links a buyer's phone opens in a map app: https on one of the big map providers' hosts, or
@@ -34,14 +35,8 @@ export function isGeoUri(text: string): boolean {
 
 /** Whether an https address is on an allowlisted map host (any subdomain, e.g. www.). */
 export function isAllowlistedMapUrl(text: string): boolean {
-  if (!/^https:\/\//i.test(text)) return false;
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return false;
-  }
-  if (url.protocol !== 'https:') return false;
+  const url = /^https:\/\//i.test(text) ? parseUrl(text) : undefined;
+  if (url?.protocol !== 'https:') return false;
   const host = url.hostname.toLowerCase();
   return mapHostAllowlist.some(
     (entry) =>

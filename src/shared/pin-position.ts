@@ -1,5 +1,6 @@
 import tzLookup from '@photostructure/tz-lookup';
 import { refuse } from '../core/errors.ts';
+import { unpairedCoordinate } from './geo.ts';
 
 /** Where a record sits on the map, and the time zone that follows from it. */
 export interface PinPosition {
@@ -27,9 +28,8 @@ export function applyPinPosition(
   input: { lat?: number | null | undefined; lon?: number | null | undefined },
   at: (field: string) => string = (field) => field,
 ): void {
-  if ((input.lat === undefined) !== (input.lon === undefined) && input.lat !== null && input.lon !== null) {
-    throw refuse(at(input.lat === undefined ? 'lat' : 'lon'), 'give lat and lon together (null clears the pin).');
-  }
+  const unpaired = input.lat === null || input.lon === null ? undefined : unpairedCoordinate(input, 'lat', 'lon');
+  if (unpaired) throw refuse(at(unpaired.missing), `${unpaired.message} (null clears the pin).`);
   if (input.lat === null || input.lon === null) {
     next.lat = null;
     next.lon = null;

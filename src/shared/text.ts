@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { characterCount } from '../core/validation.ts';
+import { longerThan } from '../core/validation.ts';
 
 /**
  * Text of at most `max` characters, counted by code point as the specification, the tool schemas
@@ -9,17 +9,26 @@ export function text(max: number) {
   return z
     .string()
     .superRefine((value, ctx) => {
-      // Code points never outnumber UTF-16 units: only a long string needs counting.
-      if (value.length > max && characterCount(value) > max) {
+      if (longerThan(value, max)) {
         ctx.addIssue({ code: 'too_big', origin: 'string', maximum: max, inclusive: true, input: value });
       }
     })
     .meta({ maxLength: max });
 }
 
-/** A name that must say something: not empty, not only spaces. */
+const saysSomething = (s: string) => s.trim().length > 0;
+
+/** A name that must say something: not empty, not only spaces (both refused as empty). */
 export function requiredText(max: number) {
-  return text(max).refine((s) => s.trim().length > 0, { message: 'must not be empty' });
+  return text(max).refine(saysSomething, { message: 'must not be empty' });
+}
+
+/**
+ * A record's name: 1 to `max` characters (minLength 1 in the tool schemas), refused as empty or as
+ * only spaces, each in its own words.
+ */
+export function nameText(max: number) {
+  return text(max).min(1).refine(saysSomething, { message: 'must not be only spaces' });
 }
 
 /** Lowercase letters, digits and hyphens, starting with a letter or digit; 1 to 63 characters. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-function parseUrl(text: string): URL | undefined {
+/** The parsed URL, or undefined where the text is none. */
+export function parseUrl(text: string): URL | undefined {
   try {
     return new URL(text);
   } catch {

@@ -10,6 +10,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
+import { headerText } from '../core/headers.ts';
 import { writeBody } from './compression.ts';
 
 /** The modern revision answered directly; any other (a newer one the SDK may learn) takes the SDK's entry. */
@@ -38,9 +39,9 @@ export async function serveDirect(
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
   const method = (body as { method?: unknown }).method;
   if (typeof method !== 'string' || !DIRECT_METHODS.has(method)) return false;
-  const protocolVersionHeader = single(headers['mcp-protocol-version']);
-  const mcpMethodHeader = single(headers['mcp-method']);
-  const mcpNameHeader = single(headers['mcp-name']);
+  const protocolVersionHeader = headerText(headers['mcp-protocol-version']);
+  const mcpMethodHeader = headerText(headers['mcp-method']);
+  const mcpNameHeader = headerText(headers['mcp-name']);
   const route = classifyInboundRequest({
     httpMethod: 'POST',
     ...(protocolVersionHeader !== undefined && { protocolVersionHeader }),
@@ -64,7 +65,7 @@ export async function serveDirect(
 
   if (route.kind === 'legacy' && route.reason === 'no-claim') {
     // What the SDK's stateless 2025 transport checks before it dispatches.
-    const accept = single(headers.accept) ?? '';
+    const accept = headerText(headers.accept) ?? '';
     if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return false;
     if (protocolVersionHeader !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersionHeader))
       return false;
@@ -166,8 +167,4 @@ class DirectLegacyTransport implements Transport {
     this.#answered();
     this.onclose?.();
   }
-}
-
-function single(value: string | string[] | undefined): string | undefined {
-  return typeof value === 'string' ? value.trim() : undefined;
 }

@@ -77,7 +77,7 @@ export async function startServer(options: HarnessOptions = {}): Promise<Harness
   });
   const address = await app.listen('127.0.0.1', 0);
   const keys = new KeyStore(store.db, clock);
-  const creators = new CreatorsStore(store.db, () => clock.now());
+  const creators = new CreatorsStore({ db: store.db, clock, dialect: store.dialect });
 
   let counter = 0;
   const newCreator = async (name: string, opts: { agreementAccepted?: boolean } = {}): Promise<TestCreator> => {

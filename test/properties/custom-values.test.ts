@@ -103,6 +103,17 @@ for (const { dialect, skip } of await testDialects()) {
           await refuses('story', { text: 'x' }, 'invalid_argument');
         });
 
+        it('lengths count characters, an emoji being one, as every text field counts them', async () => {
+          await accepts('label', '🏔'.repeat(200));
+          await refuses('label', '🏔'.repeat(201), 'invalid_request');
+          assert.match(
+            (await write('label', '🏔'.repeat(201))).body.error.message,
+            /at most 200 characters \(got 201\)/,
+          );
+          await accepts('story', '🌲'.repeat(10_000));
+          await refuses('story', '🌲'.repeat(10_001), 'invalid_request');
+        });
+
         it('singleSelect: one live option id', async () => {
           await accepts('type', 'lake');
           await accepts('type', 'peak');

@@ -4,7 +4,7 @@ import { feesSchema } from '../../shared/fees.ts';
 import { guideLinksSchema } from '../../shared/links.ts';
 import { sourcesSchema } from '../../shared/sources.ts';
 import { statusNoticeSchema } from '../../shared/status.ts';
-import { text } from '../../shared/text.ts';
+import { nameText, text } from '../../shared/text.ts';
 import { webUrlSchema } from '../../shared/urls.ts';
 
 export const AREAS_PER_GUIDE = 50;
@@ -28,10 +28,7 @@ export const areaIdSchema = z.string().min(1).max(100).describe('The area id fro
 
 /** The fields set_area takes; left out means cleared when an area is replaced. */
 export const areaFieldsSchema = z.object({
-  name: text(100)
-    .min(1)
-    .refine((s) => s.trim().length > 0, { message: 'must not be only spaces' })
-    .describe('Required, at most 100'),
+  name: nameText(100).describe('Required, at most 100'),
   kind: z.enum(areaKinds).optional().describe('park, reserve, island, region, city or other; absent reads as other'),
   note: text(1000).optional().describe('At most 1,000'),
   season: text(300).optional().describe('At most 300'),

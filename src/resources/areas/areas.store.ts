@@ -1,8 +1,9 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { ScopedStore } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
-import type { AreasTable, Database } from '../../db/tables.ts';
+import type { AreasTable } from '../../db/tables.ts';
 import type { Area, AreaFields } from './area.schema.ts';
 
 function toColumns(fields: AreaFields) {
@@ -37,15 +38,7 @@ function toArea(row: Selectable<AreasTable>): Area {
 }
 
 /** Areas of a guide. All SQL about areas lives here. */
-export class AreasStore {
-  private readonly db: Kysely<Database>;
-  private readonly now: () => number;
-
-  constructor(db: Kysely<Database>, now: () => number) {
-    this.db = db;
-    this.now = now;
-  }
-
+export class AreasStore extends ScopedStore {
   async count(guideId: string): Promise<number> {
     const row = await this.db
       .selectFrom('areas')
@@ -72,7 +65,7 @@ export class AreasStore {
 
   async insert(guideId: string, fields: AreaFields): Promise<string> {
     const id = newId('ar');
-    const now = this.now();
+    const now = this.clock.now();
     const last = await this.db
       .selectFrom('areas')
       .select((eb) => eb.fn.max('position').as('max'))
@@ -95,7 +88,7 @@ export class AreasStore {
   async replace(areaId: string, fields: AreaFields): Promise<void> {
     await this.db
       .updateTable('areas')
-      .set({ ...toColumns(fields), updated_at: this.now() })
+      .set({ ...toColumns(fields), updated_at: this.clock.now() })
       .where('id', '=', areaId)
       .execute();
   }

@@ -10,7 +10,7 @@ declare module '../../core/stores.ts' {
 
 export const areasResource: Resource = {
   operations: areaOperations,
-  stores: { areas: (s) => new AreasStore(s.db, () => s.clock.now()) },
+  stores: { areas: (s) => new AreasStore(s) },
 };
 
 export { type Area, areaSchema } from './area.schema.ts';

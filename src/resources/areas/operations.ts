@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { refuse } from '../../core/errors.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
-import { STABLE_SINCE } from '../../core/versions.ts';
+import { SINCE_2026_09_30, STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/ids.ts';
 import {
   AREAS_PER_GUIDE,
@@ -28,7 +28,7 @@ export const setArea = defineOperation({
   path: '/guides/{productId}/areas',
   scope: 'write',
   stability: 'beta',
-  since: '2026-09-30',
+  since: SINCE_2026_09_30,
   // Without areaId every call creates another area: not idempotent, whatever PUT suggests.
   annotations: { idempotent: false },
   description:

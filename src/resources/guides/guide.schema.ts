@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { countryOrWorldwideSchema } from '../../shared/codes.ts';
 import { bboxSchema, latitudeSchema, longitudeSchema, zoomSchema } from '../../shared/geo.ts';
-import { text } from '../../shared/text.ts';
+import { nameText, text } from '../../shared/text.ts';
 import { areaSchema } from '../areas/index.ts';
 import { propertySchema } from '../properties/index.ts';
 
@@ -20,10 +20,7 @@ export const storeTags = [
   'wild-camping',
 ] as const;
 
-export const guideNameSchema = text(120)
-  .min(1)
-  .refine((s) => s.trim().length > 0, { message: 'must not be only spaces' })
-  .describe('The guide title, 1 to 120 characters');
+export const guideNameSchema = nameText(120).describe('The guide title, 1 to 120 characters');
 
 export const mapRegionSchema = z
   .strictObject({

@@ -1,7 +1,7 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { newId } from '../../core/ids.ts';
-import type { Dialect } from '../../db/database.ts';
-import type { Database, GuidesTable } from '../../db/tables.ts';
+import { ScopedStore } from '../../core/stores.ts';
+import type { GuidesTable } from '../../db/tables.ts';
 import { candidateStem, firstFree } from '../../shared/text.ts';
 import type { MapRegion } from './guide.schema.ts';
 import { updateGuideRow } from './guide-row.ts';
@@ -23,17 +23,7 @@ export interface GuidePatch {
 const json = (value: unknown) => JSON.stringify(value);
 
 /** Guides and their prices. All SQL about guides lives here. */
-export class GuidesStore {
-  private readonly db: Kysely<Database>;
-  private readonly now: () => number;
-  private readonly dialect: Dialect;
-
-  constructor(db: Kysely<Database>, now: () => number, dialect: Dialect) {
-    this.db = db;
-    this.now = now;
-    this.dialect = dialect;
-  }
-
+export class GuidesStore extends ScopedStore {
   private selectGuides() {
     return this.db
       .selectFrom('guides')
@@ -74,7 +64,7 @@ export class GuidesStore {
 
   async create(creatorId: string, name: string, slug: string): Promise<string> {
     const id = newId('gd');
-    const now = this.now();
+    const now = this.clock.now();
     await this.db
       .insertInto('guides')
       .values({
@@ -141,7 +131,7 @@ export class GuidesStore {
 
   async insertPrice(guideId: string, amountMinor: number, currency: string): Promise<string> {
     const id = newId('price');
-    const now = this.now();
+    const now = this.clock.now();
     // Ids are random, so created_at alone orders the rows: a change in the same millisecond as
     // the previous one must still come after it, or the latest price would be a coin toss.
     const previous = await this.db

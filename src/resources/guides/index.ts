@@ -10,7 +10,7 @@ declare module '../../core/stores.ts' {
 
 export const guidesResource: Resource = {
   operations: guideOperations,
-  stores: { guides: (s) => new GuidesStore(s.db, () => s.clock.now(), s.dialect) },
+  stores: { guides: (s) => new GuidesStore(s) },
 };
 
 export type { Guide, MapRegion } from './guide.schema.ts';

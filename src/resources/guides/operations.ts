@@ -3,7 +3,7 @@ import { ApiError, notFound, refuse } from '../../core/errors.ts';
 import { defineOperation } from '../../core/operation.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { currencyCodeSchema } from '../../shared/codes.ts';
-import { bboxContains } from '../../shared/geo.ts';
+import { bboxContains, unpairedCoordinate } from '../../shared/geo.ts';
 import { productIdSchema } from '../../shared/ids.ts';
 import { clearable, slugify, slugSchema, text } from '../../shared/text.ts';
 import {
@@ -161,12 +161,8 @@ export const setGuideRegion = defineOperation({
   output: z.object({ ok: z.literal(true), productId: z.string(), region: mapRegionSchema.nullable() }),
   async handler({ productId, ...region }, ctx) {
     const guide = await ctx.guide(productId);
-    if ((region.centerLat === undefined) !== (region.centerLon === undefined)) {
-      throw refuse(
-        region.centerLat === undefined ? 'centerLat' : 'centerLon',
-        'give centerLat and centerLon together.',
-      );
-    }
+    const unpaired = unpairedCoordinate(region, 'centerLat', 'centerLon');
+    if (unpaired) throw refuse(unpaired.missing, `${unpaired.message}.`);
     if (region.bbox && region.centerLat !== undefined && region.centerLon !== undefined) {
       if (!bboxContains(region.bbox, region.centerLat, region.centerLon)) {
         ctx.warn('The map centre lies outside the bbox: the map would open away from the region.');

@@ -10,5 +10,5 @@ declare module '../../core/stores.ts' {
 
 export const placesResource: Resource = {
   operations: placeOperations,
-  stores: { places: (s) => new PlacesStore(s.db, () => s.clock.now()) },
+  stores: { places: (s) => new PlacesStore(s) },
 };

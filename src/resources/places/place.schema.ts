@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { countryCodeSchema } from '../../shared/codes.ts';
 import { dateSchema, orderedDates, weekdaysSchema } from '../../shared/dates.ts';
 import { feesSchema } from '../../shared/fees.ts';
-import { latitudeSchema, longitudeSchema } from '../../shared/geo.ts';
+import { latitudeSchema, longitudeSchema, unpairedCoordinate } from '../../shared/geo.ts';
 import { guideLinksSchema } from '../../shared/links.ts';
 import { mapsUrlSchema } from '../../shared/map-links.ts';
 import { scheduleSchema } from '../../shared/schedule.ts';
 import { sourcesSchema } from '../../shared/sources.ts';
 import { statusNoticeSchema } from '../../shared/status.ts';
-import { text } from '../../shared/text.ts';
+import { nameText, text } from '../../shared/text.ts';
 import { webUrlSchema } from '../../shared/urls.ts';
 
 export const placeKinds = ['hut', 'cable_car', 'activity', 'food', 'parking'] as const;
@@ -55,10 +55,8 @@ export const costUnits = [
 
 /** Both halves of a coordinate pair, or neither. */
 function pairedCoordinates(ctx: z.RefinementCtx, value: Record<string, unknown>, lat: string, lon: string): void {
-  if ((value[lat] === undefined) !== (value[lon] === undefined)) {
-    const missing = value[lat] === undefined ? lat : lon;
-    ctx.addIssue({ code: 'custom', path: [missing], input: undefined, message: `give ${lat} and ${lon} together` });
-  }
+  const unpaired = unpairedCoordinate(value, lat, lon);
+  if (unpaired) ctx.addIssue({ code: 'custom', path: [unpaired.missing], input: undefined, message: unpaired.message });
 }
 
 export const parkingInfoSchema = z
@@ -138,10 +136,7 @@ export const osmIdSchema = z
 export const placeFieldsSchema = z.object({
   kind: z.enum(placeKinds).describe('hut (a stay), cable_car (transport), activity (tours), food, parking'),
   type: z.string().nullable().describe("Sub-type of the kind; null reads as the kind's default"),
-  name: text(120)
-    .min(1)
-    .refine((s) => s.trim().length > 0, { message: 'must not be only spaces' })
-    .describe('At most 120, not empty'),
+  name: nameText(120).describe('At most 120, not empty'),
   operator: text(120).nullable().describe('Who runs it, at most 120; "" or null clears'),
   description: text(5000).nullable().describe('At most 5,000; "" or null clears'),
   costRaw: text(300).nullable().describe('The creator\'s words for the cost, never parsed; "" clears'),

@@ -1,8 +1,9 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { ScopedStore } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
-import type { Database, FacilitiesTable } from '../../db/tables.ts';
+import type { FacilitiesTable } from '../../db/tables.ts';
 import type { Place } from './place.schema.ts';
 import type { PlaceState } from './place-writer.ts';
 
@@ -53,15 +54,7 @@ export function publicPlace({ guideId: _guideId, ...place }: OwnedPlace): Place 
 }
 
 /** Places (facilities) and their links to spots. All SQL about places lives here. */
-export class PlacesStore {
-  private readonly db: Kysely<Database>;
-  private readonly now: () => number;
-
-  constructor(db: Kysely<Database>, now: () => number) {
-    this.db = db;
-    this.now = now;
-  }
-
+export class PlacesStore extends ScopedStore {
   async requireOwned(creatorId: string, facilityId: string): Promise<OwnedPlace> {
     const row = await this.db
       .selectFrom('facilities')
@@ -131,7 +124,7 @@ export class PlacesStore {
 
   async insert(guideId: string, state: PlaceState, spotIds: readonly string[]): Promise<string> {
     const id = newId('fac');
-    const now = this.now();
+    const now = this.clock.now();
     await this.db
       .insertInto('facilities')
       .values({ id, guide_id: guideId, ...toColumns(state), created_at: now, updated_at: now })
@@ -143,7 +136,7 @@ export class PlacesStore {
   async replace(facilityId: string, state: PlaceState, spotIds?: readonly string[]): Promise<void> {
     await this.db
       .updateTable('facilities')
-      .set({ ...toColumns(state), updated_at: this.now() })
+      .set({ ...toColumns(state), updated_at: this.clock.now() })
       .where('id', '=', facilityId)
       .execute();
     if (spotIds !== undefined) {
@@ -164,7 +157,7 @@ export class PlacesStore {
   async delete(facilityId: string): Promise<void> {
     await this.db
       .updateTable('facilities')
-      .set({ inside_id: null, updated_at: this.now() })
+      .set({ inside_id: null, updated_at: this.clock.now() })
       .where('inside_id', '=', facilityId)
       .execute();
     await this.db.deleteFrom('facility_spots').where('facility_id', '=', facilityId).execute();

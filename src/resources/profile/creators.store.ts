@@ -1,8 +1,8 @@
-import type { Kysely } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { forgetCachedKeys } from '../../core/keys.ts';
-import type { CreatorsTable, Database } from '../../db/tables.ts';
+import { ScopedStore } from '../../core/stores.ts';
+import type { CreatorsTable } from '../../db/tables.ts';
 import { candidateStem, firstFree, slugify } from '../../shared/text.ts';
 import type { SocialLink } from './profile.schema.ts';
 
@@ -22,15 +22,7 @@ export interface Creator {
 }
 
 /** Creator accounts: the profile the API edits and the flags the studio sets. */
-export class CreatorsStore {
-  private readonly db: Kysely<Database>;
-  private readonly now: () => number;
-
-  constructor(db: Kysely<Database>, now: () => number) {
-    this.db = db;
-    this.now = now;
-  }
-
+export class CreatorsStore extends ScopedStore {
   async find(creatorId: string): Promise<Creator | undefined> {
     const row = await this.db.selectFrom('creators').selectAll().where('id', '=', creatorId).executeTakeFirst();
     return row && toCreator(row);
@@ -53,7 +45,7 @@ export class CreatorsStore {
 
   async create(input: { email: string; displayName: string; agreementAccepted: boolean }): Promise<Creator> {
     const id = newId('cr');
-    const now = this.now();
+    const now = this.clock.now();
     const slug = await this.freeSlug(slugify(input.displayName, 'creator'));
     await this.db
       .insertInto('creators')
@@ -94,7 +86,7 @@ export class CreatorsStore {
       agreementAccepted?: boolean;
     },
   ): Promise<boolean> {
-    const set: Partial<CreatorsTable> = { updated_at: this.now() };
+    const set: Partial<CreatorsTable> = { updated_at: this.clock.now() };
     if (patch.displayName !== undefined) set.display_name = patch.displayName;
     if (patch.realName !== undefined) set.real_name = patch.realName;
     if (patch.socials !== undefined) set.socials = JSON.stringify(patch.socials);

@@ -10,7 +10,7 @@ declare module '../../core/stores.ts' {
 
 export const profileResource: Resource = {
   operations: profileOperations,
-  stores: { creators: (s) => new CreatorsStore(s.db, () => s.clock.now()) },
+  stores: { creators: (s) => new CreatorsStore(s) },
 };
 
 export { type Creator, CreatorsStore } from './creators.store.ts';

@@ -1,4 +1,5 @@
 import { refuse } from '../../core/errors.ts';
+import { longerThan } from '../../core/validation.ts';
 import type { CustomValue, CustomValues } from './custom-values.ts';
 import { type PropertyKind, SHORT_LABEL_MAX } from './property.schema.ts';
 
@@ -44,7 +45,7 @@ const conversions: Partial<Record<`${PropertyKind}->${PropertyKind}`, Converter>
   'longSection->shortLabel': (key, spots) => {
     const blocking = spots.filter((s) => {
       const text = s.customValues[key] as string;
-      return /[\r\n]/.test(text) || text.length > SHORT_LABEL_MAX;
+      return /[\r\n]/.test(text) || longerThan(text, SHORT_LABEL_MAX);
     });
     if (blocking.length > 0) {
       refuseFor(blocking, `Every value must fit one line of at most ${SHORT_LABEL_MAX} characters.`);

@@ -1,4 +1,5 @@
 import { ApiError, refuse } from '../../core/errors.ts';
+import { longerThan, tooManyCharacters } from '../../core/validation.ts';
 import { isCalendarDate } from '../../shared/dates.ts';
 import type { OwnedProperty } from './properties.store.ts';
 import { LONG_SECTION_MAX, type PropertyKind, SHORT_LABEL_MAX } from './property.schema.ts';
@@ -22,6 +23,11 @@ function wrongType(path: string, kind: PropertyKind, value: unknown): ApiError {
     'invalid_argument',
     `${path}: a ${kind} property takes ${expected[kind]}, got ${JSON.stringify(value)}`,
   );
+}
+
+/** Lengths are counted in characters (code points), as every text field of the API counts them. */
+function checkLength(path: string, value: string, max: number): void {
+  if (longerThan(value, max)) throw refuse(path, `${tooManyCharacters(max, value)}.`);
 }
 
 /**
@@ -74,8 +80,7 @@ export class CustomValuesWriter {
       if (typeof raw !== 'string') {
         throw new ApiError('invalid_argument', `${path}.${key}: a note is a string, got ${JSON.stringify(raw)}`);
       }
-      if (raw.length > NOTE_MAX)
-        throw refuse(`${path}.${key}`, `must be at most ${NOTE_MAX} characters (got ${raw.length}).`);
+      checkLength(`${path}.${key}`, raw, NOTE_MAX);
       next[key] = raw;
     }
     return next;
@@ -97,14 +102,12 @@ export class CustomValuesWriter {
         if (typeof raw !== 'string') throw wrongType(path, property.kind, raw);
         if (raw === '') return null;
         if (/[\r\n]/.test(raw)) throw refuse(path, 'a shortLabel value is one line: remove the line breaks.');
-        if (raw.length > SHORT_LABEL_MAX)
-          throw refuse(path, `must be at most ${SHORT_LABEL_MAX} characters (got ${raw.length}).`);
+        checkLength(path, raw, SHORT_LABEL_MAX);
         return raw;
       case 'longSection':
         if (typeof raw !== 'string') throw wrongType(path, property.kind, raw);
         if (raw === '') return null;
-        if (raw.length > LONG_SECTION_MAX)
-          throw refuse(path, `must be at most ${LONG_SECTION_MAX} characters (got ${raw.length}).`);
+        checkLength(path, raw, LONG_SECTION_MAX);
         return raw;
       case 'number':
         if (typeof raw !== 'number' || !Number.isFinite(raw)) throw wrongType(path, property.kind, raw);

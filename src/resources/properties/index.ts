@@ -10,7 +10,7 @@ declare module '../../core/stores.ts' {
 
 export const propertiesResource: Resource = {
   operations: propertyOperations,
-  stores: { properties: (s) => new PropertiesStore(s.db, () => s.clock.now()) },
+  stores: { properties: (s) => new PropertiesStore(s) },
 };
 
 export { type CustomValues, CustomValuesWriter } from './custom-values.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { refuse } from '../../core/errors.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
-import { STABLE_SINCE } from '../../core/versions.ts';
+import { SINCE_2026_09_30, STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/ids.ts';
 import { candidateStem, clearable, firstFree, text } from '../../shared/text.ts';
 import { planConversion } from './conversion.ts';
@@ -241,7 +241,7 @@ export const convertProperty = defineOperation({
   path: '/properties/{propertyDefId}/convert',
   scope: 'write',
   stability: 'beta',
-  since: '2026-09-30',
+  since: SINCE_2026_09_30,
   description:
     "Changes a property's kind along the conversion table only: singleSelect→checkbox (values become one-item lists), " +
     'checkbox→singleSelect (refused while a spot holds more than one option), shortLabel→longSection, and ' +

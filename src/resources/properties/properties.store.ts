@@ -1,8 +1,9 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { ScopedStore } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
-import type { Database, PropertyDefsTable } from '../../db/tables.ts';
+import type { PropertyDefsTable } from '../../db/tables.ts';
 import type { Property, PropertyKind, PropertyOption } from './property.schema.ts';
 
 export interface OwnedProperty extends Property {
@@ -25,15 +26,7 @@ export type PropertyPatch = Partial<
 > & { order?: number };
 
 /** Custom spot property definitions. Every change bumps the guide's property schema version. */
-export class PropertiesStore {
-  private readonly db: Kysely<Database>;
-  private readonly now: () => number;
-
-  constructor(db: Kysely<Database>, now: () => number) {
-    this.db = db;
-    this.now = now;
-  }
-
+export class PropertiesStore extends ScopedStore {
   async listForGuide(guideId: string): Promise<OwnedProperty[]> {
     return (await this.listForGuides([guideId])).get(guideId) ?? [];
   }
@@ -103,7 +96,7 @@ export class PropertiesStore {
 
   async create(guideId: string, input: NewProperty, schemaVersion: number): Promise<string> {
     const id = newId('prop');
-    const now = this.now();
+    const now = this.clock.now();
     const last = await this.db
       .selectFrom('property_defs')
       .select((eb) => eb.fn.max('order_key').as('max'))
@@ -133,7 +126,7 @@ export class PropertiesStore {
   }
 
   async update(propertyDefId: string, patch: PropertyPatch, schemaVersion: number): Promise<void> {
-    const set: Partial<PropertyDefsTable> = { updated_at: this.now(), schema_version: schemaVersion };
+    const set: Partial<PropertyDefsTable> = { updated_at: this.clock.now(), schema_version: schemaVersion };
     if (patch.label !== undefined) set.label = patch.label;
     if (patch.kind !== undefined) set.kind = patch.kind;
     if (patch.required !== undefined) set.required = patch.required ? 1 : 0;

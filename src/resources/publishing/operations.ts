@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/operation.ts';
+import { SINCE_2026_09_30 } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/ids.ts';
 import { type DatedFacts, sortStaleFacts, staleFactsOf } from './staleness.ts';
 
@@ -24,7 +25,7 @@ export const listStaleNotices = defineOperation({
   path: '/guides/{productId}/stale-notices',
   scope: 'read',
   stability: 'beta',
-  since: '2026-09-30',
+  since: SINCE_2026_09_30,
   description:
     'Lists what ran out across spots, places, areas and routes: status notices past until, fees and hours past validUntil, ' +
     'timetables that ran out, events whose dates all passed, rows past reviewBy. With olderThanDays, also statuses, ' +

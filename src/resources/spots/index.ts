@@ -10,5 +10,5 @@ declare module '../../core/stores.ts' {
 
 export const spotsResource: Resource = {
   operations: spotOperations,
-  stores: { spots: (s) => new SpotsStore(s.db, () => s.clock.now()) },
+  stores: { spots: (s) => new SpotsStore(s) },
 };

@@ -7,7 +7,7 @@ import { mapLinkSchema, spotPinSchema } from '../../shared/pins.ts';
 import { scheduleSchema } from '../../shared/schedule.ts';
 import { sourcesSchema } from '../../shared/sources.ts';
 import { statusNoticeSchema } from '../../shared/status.ts';
-import { text } from '../../shared/text.ts';
+import { nameText, text } from '../../shared/text.ts';
 
 export const spotIdSchema = z.string().min(1).max(100).describe('The spot id (spotId)');
 
@@ -30,10 +30,7 @@ const clearableDate = z.union([z.literal(''), dateSchema]);
  * key (null removes one).
  */
 export const spotFieldsSchema = z.object({
-  name: text(120)
-    .min(1)
-    .refine((s) => s.trim().length > 0, { message: 'must not be only spaces' })
-    .describe('The spot name, 1 to 120 characters'),
+  name: nameText(120).describe('The spot name, 1 to 120 characters'),
   description: text(10_000).describe('What the buyer finds there, at most 10,000; "" clears'),
   lat: latitudeSchema.nullable().describe('Pin latitude; give lat and lon together; null clears both'),
   lon: longitudeSchema.nullable().describe('Pin longitude; give lat and lon together; null clears both'),

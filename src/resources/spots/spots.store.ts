@@ -1,8 +1,9 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { ScopedStore } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
-import type { Database, SpotsTable } from '../../db/tables.ts';
+import type { SpotsTable } from '../../db/tables.ts';
 import type { CustomValues } from '../properties/index.ts';
 import type { Spot } from './spot.schema.ts';
 
@@ -79,15 +80,7 @@ export function publicSpot({ guideId: _guideId, ...spot }: OwnedSpot): Spot {
 }
 
 /** Spots. All SQL about spots lives here. */
-export class SpotsStore {
-  private readonly db: Kysely<Database>;
-  private readonly now: () => number;
-
-  constructor(db: Kysely<Database>, now: () => number) {
-    this.db = db;
-    this.now = now;
-  }
-
+export class SpotsStore extends ScopedStore {
   async requireOwned(creatorId: string, spotId: string): Promise<OwnedSpot> {
     const row = await this.db
       .selectFrom('spots')
@@ -160,7 +153,7 @@ export class SpotsStore {
 
   async insert(guideId: string, state: SpotState, order: number): Promise<string> {
     const id = newId('sp');
-    const now = this.now();
+    const now = this.clock.now();
     await this.db
       .insertInto('spots')
       .values({ id, guide_id: guideId, ...toColumns(state), order_key: order, created_at: now, updated_at: now })
@@ -171,7 +164,7 @@ export class SpotsStore {
   async replace(spotId: string, state: SpotState): Promise<void> {
     await this.db
       .updateTable('spots')
-      .set({ ...toColumns(state), updated_at: this.now() })
+      .set({ ...toColumns(state), updated_at: this.clock.now() })
       .where('id', '=', spotId)
       .execute();
   }
@@ -212,7 +205,7 @@ export class SpotsStore {
   async setCustomValues(spotId: string, values: CustomValues): Promise<void> {
     await this.db
       .updateTable('spots')
-      .set({ custom_values: JSON.stringify(values), updated_at: this.now() })
+      .set({ custom_values: JSON.stringify(values), updated_at: this.clock.now() })
       .where('id', '=', spotId)
       .execute();
   }
@@ -221,7 +214,7 @@ export class SpotsStore {
   async clearArea(areaId: string): Promise<void> {
     await this.db
       .updateTable('spots')
-      .set({ area_id: null, updated_at: this.now() })
+      .set({ area_id: null, updated_at: this.clock.now() })
       .where('area_id', '=', areaId)
       .execute();
   }
