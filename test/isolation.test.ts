@@ -53,6 +53,14 @@ const ID_OPERATION_INPUTS: Record<string, Input> = {
   update_facility: { name: 'Taken over' },
   delete_facility: {},
   list_stale_notices: { olderThanDays: 30 },
+  list_chapters: {},
+  create_chapter: { name: 'Taken over', kind: 'chapter' },
+  update_chapter: { name: 'Taken over' },
+  reorder_chapter: {},
+  delete_chapter: {},
+  set_chapter_members: { members: [] },
+  set_chapter_intro: { intro: null },
+  set_chapter_pages: { pages: [] },
 };
 
 /**
@@ -88,6 +96,14 @@ const SEEDS: Array<[string, (h: Harness, key: string, owned: OwnedIds) => Promis
       createdId(
         rest(h.baseUrl, key, 'POST', `/guides/${owned.productId}/facilities`, { kind: 'hut', name: 'Owned hut' }),
         'facilityId',
+      ),
+  ],
+  [
+    'collectionId',
+    (h, key, owned) =>
+      createdId(
+        rest(h.baseUrl, key, 'POST', `/guides/${owned.productId}/chapters`, { name: 'Owned chapter', kind: 'chapter' }),
+        'collectionId',
       ),
   ],
 ];
