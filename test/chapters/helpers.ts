@@ -22,3 +22,6 @@ export async function newSpots(api: Api, productId: string, keys: readonly strin
     assertOk(await api.call('upsert_spots', { productId, spots }));
   }
 }
+
+/** n values made by `make`. */
+export const many = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));

@@ -2,9 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { chaptersOf, newChapter } from './helpers.ts';
-
-const many = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));
+import { chaptersOf, many, newChapter } from './helpers.ts';
 
 for (const { dialect, skip } of await testDialects()) {
   describe(`set_chapter_intro (${dialect})`, { skip }, () => {

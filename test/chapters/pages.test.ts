@@ -2,9 +2,8 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { chaptersOf, newChapter, newSpots } from './helpers.ts';
+import { chaptersOf, many, newChapter, newSpots } from './helpers.ts';
 
-const many = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));
 const para = (text = 'Words') => ({ kind: 'paragraph', text });
 
 for (const { dialect, skip } of await testDialects()) {

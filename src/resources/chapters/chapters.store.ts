@@ -310,7 +310,7 @@ export class ChaptersStore {
     for (const row of intros) {
       const intro = JSON.parse(row.intro as string) as ChapterIntro;
       const kept = withoutChapter(intro, chapterId);
-      if (kept !== intro) await this.setJson(row.id, { intro: JSON.stringify(kept) });
+      if (kept !== intro) await this.touch([row.id], { intro: JSON.stringify(kept) });
     }
     await this.db.deleteFrom('chapters').where('id', '=', chapterId).execute();
   }
@@ -334,23 +334,16 @@ export class ChaptersStore {
     for (const row of paged) {
       const pages = JSON.parse(row.pages) as Page[];
       const kept = withoutSpot(pages, spotKey);
-      if (kept !== pages) await this.setJson(row.id, { pages: JSON.stringify(kept) });
+      if (kept !== pages) await this.touch([row.id], { pages: JSON.stringify(kept) });
     }
   }
 
-  private async setJson(chapterId: string, columns: { intro?: string; pages?: string }): Promise<void> {
-    await this.db
-      .updateTable('chapters')
-      .set({ ...columns, updated_at: this.nextUpdatedAt() })
-      .where('id', '=', chapterId)
-      .execute();
-  }
-
-  private async touch(chapterIds: readonly string[]): Promise<void> {
+  /** Moves the chapters' updatedAt on, writing the JSON columns given. */
+  private async touch(chapterIds: readonly string[], columns: { intro?: string; pages?: string } = {}): Promise<void> {
     if (chapterIds.length === 0) return;
     await this.db
       .updateTable('chapters')
-      .set({ updated_at: this.nextUpdatedAt() })
+      .set({ ...columns, updated_at: this.nextUpdatedAt() })
       .where('id', 'in', chapterIds)
       .execute();
   }
