@@ -64,6 +64,14 @@ const ID_OPERATION_INPUTS: Record<string, Input> = {
   create_hike: { name: 'Taken over' },
   update_hike: { name: 'Taken over' },
   delete_hike: {},
+  list_chapters: {},
+  create_chapter: { name: 'Taken over', kind: 'chapter' },
+  update_chapter: { name: 'Taken over' },
+  reorder_chapter: {},
+  delete_chapter: {},
+  set_chapter_members: { members: [] },
+  set_chapter_intro: { intro: null },
+  set_chapter_pages: { pages: [] },
 };
 
 /**
@@ -110,6 +118,14 @@ const SEEDS: Array<[string, (h: Harness, key: string, owned: OwnedIds) => Promis
     'hikeId',
     (h, key, owned) =>
       createdId(rest(h.baseUrl, key, 'POST', `/guides/${owned.productId}/hikes`, { name: 'Owned hike' }), 'hikeId'),
+  ],
+  [
+    'collectionId',
+    (h, key, owned) =>
+      createdId(
+        rest(h.baseUrl, key, 'POST', `/guides/${owned.productId}/chapters`, { name: 'Owned chapter', kind: 'chapter' }),
+        'collectionId',
+      ),
   ],
 ];
 

@@ -6,6 +6,7 @@ import type { ServiceSettings, Services } from '../core/services.ts';
 import { lazyStores, type StoreFactories, type StoreScope, type Stores } from '../core/stores.ts';
 import { areasResource } from './areas/index.ts';
 import { authoringResource } from './authoring/index.ts';
+import { chaptersResource } from './chapters/index.ts';
 import { guideAccess, guidesResource } from './guides/index.ts';
 import { placesResource } from './places/index.ts';
 import { profileResource } from './profile/index.ts';
@@ -22,6 +23,7 @@ const resources: readonly Resource[] = [
   propertiesResource,
   spotsResource,
   areasResource,
+  chaptersResource,
   placesResource,
   routesResource,
   publishingResource,

@@ -39,10 +39,14 @@ export function cachedGuideRecord(
   productId: string,
   urls: Urls,
 ): Promise<GuideWithCounts> {
-  return stores.guides.cachedView(creatorId, productId, `record ${urls.publicUrl} ${urls.studioUrl}`, async (id) =>
-    // Chapters and photos arrive with their resources; until then a guide has none.
-    ({ ...(await guideRecord(stores, id, urls)), chapterCount: 0, photoCount: 0 }),
-  );
+  return stores.guides.cachedView(creatorId, productId, `record ${urls.publicUrl} ${urls.studioUrl}`, async (id) => {
+    const [record, chapterCounts] = await Promise.all([
+      guideRecord(stores, id, urls),
+      stores.chapters.countByGuide([id]),
+    ]);
+    // Photos arrive with their resource; until then a guide has none.
+    return { ...record, chapterCount: chapterCounts.get(id) ?? 0, photoCount: 0 };
+  });
 }
 
 /** What a guide record gathers from other tables. */

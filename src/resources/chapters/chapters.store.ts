@@ -1,0 +1,350 @@
+import { type Kysely, type Selectable, sql } from 'kysely';
+import { notFound } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import type { StoreScope } from '../../core/stores.ts';
+import { groupedBy } from '../../db/grouped.ts';
+import type { Database } from '../../db/tables.ts';
+import type { Chapter, ChapterKind, Member } from './chapter.schema.ts';
+import type { ChaptersTable } from './chapter.tables.ts';
+import { coverUrlOf } from './images.ts';
+import type { ChapterIntro } from './intro.schema.ts';
+import { withoutChapter } from './intro-writer.ts';
+import type { Page } from './pages.schema.ts';
+import { withoutSpot } from './pages-writer.ts';
+
+/** What a chapter holds, as the writers see it: ids, order, members and times aside. */
+export interface ChapterState {
+  kind: ChapterKind;
+  name: string;
+  slug: string | null;
+  description: string | null;
+  body: string[];
+  intro: ChapterIntro | null;
+  pages: Page[];
+  coverStorageId: string | null;
+}
+
+export interface OwnedChapter extends ChapterState {
+  id: string;
+  guideId: string;
+  order: number;
+  members: Member[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A member to store: a spot, or another chapter shown as a card. */
+export type MemberRef = { spotId: string; chapterId?: undefined } | { chapterId: string; spotId?: undefined };
+
+/** Rows per insert: well under both dialects' limits on bound parameters. */
+const CHUNK = 500;
+
+function toColumns(state: ChapterState) {
+  return {
+    kind: state.kind,
+    name: state.name,
+    slug: state.slug,
+    description: state.description,
+    body: JSON.stringify(state.body),
+    intro: state.intro === null ? null : JSON.stringify(state.intro),
+    pages: JSON.stringify(state.pages),
+    cover_storage_id: state.coverStorageId,
+  };
+}
+
+function toChapter(row: Selectable<ChaptersTable>, members: Member[]): OwnedChapter {
+  return {
+    id: row.id,
+    guideId: row.guide_id,
+    kind: row.kind,
+    name: row.name,
+    slug: row.slug,
+    description: row.description,
+    body: JSON.parse(row.body) as string[],
+    intro: row.intro === null ? null : (JSON.parse(row.intro) as ChapterIntro),
+    pages: JSON.parse(row.pages) as Page[],
+    coverStorageId: row.cover_storage_id,
+    order: Number(row.order_key),
+    members,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+/** The record buyers' editors read, keys in the specification's order. */
+export function publicChapter(chapter: OwnedChapter): Chapter {
+  return {
+    collectionId: chapter.id,
+    productId: chapter.guideId,
+    name: chapter.name,
+    slug: chapter.slug,
+    description: chapter.description,
+    kind: chapter.kind,
+    body: chapter.body,
+    intro: chapter.intro,
+    pages: chapter.pages,
+    order: chapter.order,
+    coverUrl: coverUrlOf(chapter.coverStorageId),
+    coverStorageId: chapter.coverStorageId,
+    members: chapter.members,
+    createdAt: chapter.createdAt,
+    updatedAt: chapter.updatedAt,
+  };
+}
+
+/** Chapters, collections and their members. All SQL about them lives here. */
+export class ChaptersStore {
+  private readonly db: Kysely<Database>;
+  private readonly now: () => number;
+
+  constructor(scope: StoreScope) {
+    this.db = scope.db;
+    this.now = () => scope.clock.now();
+  }
+
+  /** updatedAt moves on with every write of a row, even twice in one millisecond. */
+  private nextUpdatedAt() {
+    const now = this.now();
+    return sql<number>`case when updated_at >= ${now} then updated_at + 1 else ${now} end`;
+  }
+
+  /** The chapter's guide if this creator owns it; not_found alike for a missing and a foreign one. */
+  async requireOwned(creatorId: string, chapterId: string): Promise<{ guideId: string }> {
+    const row = await this.db
+      .selectFrom('chapters')
+      .innerJoin('guides', 'guides.id', 'chapters.guide_id')
+      .select('chapters.guide_id')
+      .where('chapters.id', '=', chapterId)
+      .where('guides.creator_id', '=', creatorId)
+      .executeTakeFirst();
+    if (!row) throw notFound('chapter', chapterId);
+    return { guideId: row.guide_id };
+  }
+
+  /** The chapter, or not_found when it is gone (deleted by a call that committed first). */
+  async require(chapterId: string): Promise<OwnedChapter> {
+    const row = await this.db.selectFrom('chapters').selectAll().where('id', '=', chapterId).executeTakeFirst();
+    if (!row) throw notFound('chapter', chapterId);
+    return toChapter(row, (await this.membersOf([row.id])).get(row.id) ?? []);
+  }
+
+  /** The guide's chapters and collections in order, with their members. */
+  async list(guideId: string): Promise<OwnedChapter[]> {
+    const rows = await this.db
+      .selectFrom('chapters')
+      .selectAll()
+      .where('guide_id', '=', guideId)
+      .orderBy('order_key')
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    const members = await this.membersOf(rows.map((r) => r.id));
+    return rows.map((row) => toChapter(row, members.get(row.id) ?? []));
+  }
+
+  private async membersOf(chapterIds: readonly string[]): Promise<Map<string, Member[]>> {
+    if (chapterIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('chapter_members')
+      .leftJoin('spots', 'spots.id', 'chapter_members.spot_id')
+      .select([
+        'chapter_members.chapter_id',
+        'chapter_members.position',
+        'chapter_members.member_chapter_id',
+        'spots.spot_key',
+      ])
+      .where('chapter_members.chapter_id', 'in', chapterIds)
+      .orderBy('chapter_members.position')
+      .execute();
+    return groupedBy(
+      chapterIds,
+      rows,
+      (row) => row.chapter_id,
+      (row) => ({ spotKey: row.spot_key, memberCollectionId: row.member_chapter_id, order: Number(row.position) }),
+    );
+  }
+
+  async countByGuide(guideIds: readonly string[]): Promise<Map<string, number>> {
+    if (guideIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('chapters')
+      .select((eb) => ['guide_id', eb.fn.countAll().as('n')])
+      .where('guide_id', 'in', guideIds)
+      .groupBy('guide_id')
+      .execute();
+    return new Map(rows.map((r) => [r.guide_id as string, Number(r.n)]));
+  }
+
+  /** The chapter of this guide holding the slug, if any. */
+  async slugHolder(guideId: string, slug: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('chapters')
+      .select('id')
+      .where('guide_id', '=', guideId)
+      .where('slug', '=', slug)
+      .executeTakeFirst();
+    return row?.id;
+  }
+
+  /** The kinds of the given ids that are chapters of this guide; others are absent. */
+  async kindsIn(guideId: string, ids: readonly string[]): Promise<Map<string, ChapterKind>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('chapters')
+      .select(['id', 'kind'])
+      .where('guide_id', '=', guideId)
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
+    return new Map(rows.map((r) => [r.id, r.kind]));
+  }
+
+  async insert(guideId: string, state: ChapterState): Promise<string> {
+    const id = newId('col');
+    const now = this.now();
+    const last = await this.db
+      .selectFrom('chapters')
+      .select((eb) => eb.fn.max('order_key').as('max'))
+      .where('guide_id', '=', guideId)
+      .executeTakeFirst();
+    await this.db
+      .insertInto('chapters')
+      .values({
+        id,
+        guide_id: guideId,
+        ...toColumns(state),
+        order_key: Math.floor(Number(last?.max ?? 0)) + 1,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    return id;
+  }
+
+  async write(chapterId: string, state: ChapterState): Promise<void> {
+    await this.db
+      .updateTable('chapters')
+      .set({ ...toColumns(state), updated_at: this.nextUpdatedAt() })
+      .where('id', '=', chapterId)
+      .execute();
+  }
+
+  /** Replaces the members, in order (positions 1, 2, 3…). */
+  async setMembers(chapterId: string, members: readonly MemberRef[]): Promise<void> {
+    await this.db.deleteFrom('chapter_members').where('chapter_id', '=', chapterId).execute();
+    for (let i = 0; i < members.length; i += CHUNK) {
+      await this.db
+        .insertInto('chapter_members')
+        .values(
+          members.slice(i, i + CHUNK).map((m, j) => ({
+            chapter_id: chapterId,
+            position: i + j + 1,
+            spot_id: m.spotId ?? null,
+            member_chapter_id: m.chapterId ?? null,
+          })),
+        )
+        .execute();
+    }
+    await this.touch([chapterId]);
+  }
+
+  /** Whether any of the chapter's members is another chapter (a card). */
+  async hasCards(chapterId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('chapter_members')
+      .select('position')
+      .where('chapter_id', '=', chapterId)
+      .where('member_chapter_id', 'is not', null)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Every chapter's order key in the guide, in order. */
+  async orderKeys(guideId: string): Promise<Array<{ id: string; order: number }>> {
+    const rows = await this.db
+      .selectFrom('chapters')
+      .select(['id', 'order_key'])
+      .where('guide_id', '=', guideId)
+      .orderBy('order_key')
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => ({ id: r.id, order: Number(r.order_key) }));
+  }
+
+  async setOrder(chapterId: string, order: number): Promise<void> {
+    await this.db
+      .updateTable('chapters')
+      .set({ order_key: order, updated_at: this.nextUpdatedAt() })
+      .where('id', '=', chapterId)
+      .execute();
+  }
+
+  /** Order keys 1, 2, 3… in the current order: only when two neighbours left no room between them. */
+  async renumber(guideId: string): Promise<void> {
+    for (const [i, { id }] of (await this.orderKeys(guideId)).entries()) {
+      await this.db
+        .updateTable('chapters')
+        .set({ order_key: i + 1 })
+        .where('id', '=', id)
+        .execute();
+    }
+  }
+
+  /** Deletes the chapter with its members, its cards in collections and its items in intros. */
+  async delete(guideId: string, chapterId: string): Promise<void> {
+    const holders = await this.db
+      .selectFrom('chapter_members')
+      .select('chapter_id')
+      .distinct()
+      .where('member_chapter_id', '=', chapterId)
+      .execute();
+    await this.db.deleteFrom('chapter_members').where('member_chapter_id', '=', chapterId).execute();
+    await this.touch(holders.map((h) => h.chapter_id));
+    const intros = await this.db
+      .selectFrom('chapters')
+      .select(['id', 'intro'])
+      .where('guide_id', '=', guideId)
+      .where('intro', 'is not', null)
+      .execute();
+    for (const row of intros) {
+      const intro = JSON.parse(row.intro as string) as ChapterIntro;
+      const kept = withoutChapter(intro, chapterId);
+      if (kept !== intro) await this.touch([row.id], { intro: JSON.stringify(kept) });
+    }
+    await this.db.deleteFrom('chapters').where('id', '=', chapterId).execute();
+  }
+
+  /** A spot about to be deleted leaves every member list and page of its guide. */
+  async removeSpot(guideId: string, spotId: string, spotKey: string): Promise<void> {
+    const holders = await this.db
+      .selectFrom('chapter_members')
+      .select('chapter_id')
+      .distinct()
+      .where('spot_id', '=', spotId)
+      .execute();
+    await this.db.deleteFrom('chapter_members').where('spot_id', '=', spotId).execute();
+    await this.touch(holders.map((h) => h.chapter_id));
+    const paged = await this.db
+      .selectFrom('chapters')
+      .select(['id', 'pages'])
+      .where('guide_id', '=', guideId)
+      .where('pages', '<>', '[]')
+      .execute();
+    for (const row of paged) {
+      const pages = JSON.parse(row.pages) as Page[];
+      const kept = withoutSpot(pages, spotKey);
+      if (kept !== pages) await this.touch([row.id], { pages: JSON.stringify(kept) });
+    }
+  }
+
+  /** Moves the chapters' updatedAt on, writing the JSON columns given. */
+  private async touch(chapterIds: readonly string[], columns: { intro?: string; pages?: string } = {}): Promise<void> {
+    if (chapterIds.length === 0) return;
+    await this.db
+      .updateTable('chapters')
+      .set({ ...columns, updated_at: this.nextUpdatedAt() })
+      .where('id', 'in', chapterIds)
+      .execute();
+  }
+}

@@ -1,0 +1,24 @@
+import type { Resource } from '../../core/resource.ts';
+import type { ChapterMembersTable, ChaptersTable } from './chapter.tables.ts';
+import * as chaptersMigration from './chapters.migration.ts';
+import { ChaptersStore } from './chapters.store.ts';
+import { chapterOperations } from './operations.ts';
+
+declare module '../../core/stores.ts' {
+  interface Stores {
+    chapters: ChaptersStore;
+  }
+}
+
+declare module '../../db/tables.ts' {
+  interface Database {
+    chapters: ChaptersTable;
+    chapter_members: ChapterMembersTable;
+  }
+}
+
+export const chaptersResource: Resource = {
+  operations: chapterOperations,
+  stores: { chapters: (scope) => new ChaptersStore(scope) },
+  migrations: { '0007-chapters': chaptersMigration },
+};

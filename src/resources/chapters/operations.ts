@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { refuse } from '../../core/errors.ts';
+import { defineOperation } from '../../core/operation.ts';
+import { STABLE_SINCE } from '../../core/versions.ts';
+import { productIdSchema } from '../../shared/ids.ts';
+import { chapterFieldsSchema, chapterSchema, collectionIdSchema, expectedUpdatedAtSchema } from './chapter.schema.ts';
+import { chapterRules, openChapter, requireFresh } from './chapter-rules.ts';
+import { applyChapterFields, emptyChapter } from './chapter-writer.ts';
+import { publicChapter } from './chapters.store.ts';
+import { contentOperations } from './content-operations.ts';
+import { orderBetween } from './order.ts';
+
+const kinds =
+  'kind chapter is prose and front matter (body, intro, pages); kind collection (the default) is a plain set of spots.';
+
+export const createChapter = defineOperation({
+  name: 'create_chapter',
+  title: 'Create a chapter or collection',
+  method: 'POST',
+  path: '/guides/{productId}/chapters',
+  scope: 'write',
+  stability: 'stable',
+  since: STABLE_SINCE,
+  successStatus: 201,
+  description: `Adds a chapter or collection at the end of the guide. ${kinds} Add members afterwards with set_chapter_members.`,
+  input: chapterFieldsSchema
+    .partial()
+    .extend({ productId: productIdSchema, name: chapterFieldsSchema.shape.name })
+    .strict(),
+  output: chapterSchema,
+  async handler({ productId, ...fields }, ctx) {
+    const guide = await ctx.guide(productId);
+    const state = await applyChapterFields(emptyChapter(fields.name), fields, chapterRules(ctx, guide.id));
+    const { chapters } = ctx.stores;
+    return publicChapter(await chapters.require(await chapters.insert(guide.id, state)));
+  },
+});
+
+export const listChapters = defineOperation({
+  name: 'list_chapters',
+  title: 'List chapters and collections',
+  method: 'GET',
+  path: '/guides/{productId}/chapters',
+  scope: 'read',
+  stability: 'stable',
+  since: STABLE_SINCE,
+  description: "Lists the guide's chapters and collections in reading order, each with its members, intro and pages.",
+  input: z.strictObject({ productId: productIdSchema }),
+  output: z.object({ productId: z.string(), count: z.number(), chapters: z.array(chapterSchema) }),
+  async handler(input, ctx) {
+    return ctx.stores.guides.cachedView(ctx.principal.creatorId, input.productId, 'chapters', async (guideId) => {
+      const chapters = (await ctx.stores.chapters.list(guideId)).map(publicChapter);
+      return { productId: guideId, count: chapters.length, chapters };
+    });
+  },
+});
+
+export const updateChapter = defineOperation({
+  name: 'update_chapter',
+  title: 'Update a chapter or collection',
+  method: 'PATCH',
+  path: '/chapters/{collectionId}',
+  scope: 'write',
+  stability: 'stable',
+  since: STABLE_SINCE,
+  errors: ['stale_editor'],
+  description:
+    'Changes only the fields sent: "" clears description and slug, body replaces whole ([] clears). ' +
+    'Send expectedUpdatedAt from your last read; on stale_editor read again and merge, never overwrite. ' +
+    'kind changes only when nothing is lost: clear body, intro and pages before making a chapter a collection.',
+  input: chapterFieldsSchema
+    .partial()
+    .extend({ collectionId: collectionIdSchema, expectedUpdatedAt: expectedUpdatedAtSchema.optional() })
+    .strict(),
+  output: chapterSchema,
+  async handler({ collectionId, expectedUpdatedAt, ...fields }, ctx) {
+    const chapter = await openChapter(ctx, collectionId);
+    requireFresh(chapter, expectedUpdatedAt);
+    const { chapters } = ctx.stores;
+    const hasCards = fields.kind === 'chapter' && (await chapters.hasCards(chapter.id));
+    const state = await applyChapterFields(chapter, fields, chapterRules(ctx, chapter.guideId), {
+      id: chapter.id,
+      hasCards,
+    });
+    await chapters.write(chapter.id, state);
+    return publicChapter(await chapters.require(chapter.id));
+  },
+});
+
+export const reorderChapter = defineOperation({
+  name: 'reorder_chapter',
+  title: 'Move a chapter',
+  method: 'PUT',
+  path: '/chapters/{collectionId}/position',
+  scope: 'write',
+  stability: 'stable',
+  since: STABLE_SINCE,
+  description:
+    'Moves a chapter or collection between two others: previousId should precede it, nextId follow it (give either, ' +
+    'or both when they are neighbours). With neither it moves to the end. Other chapters keep their order.',
+  input: z.strictObject({
+    collectionId: collectionIdSchema,
+    previousId: collectionIdSchema.optional().describe('The chapter that should precede it'),
+    nextId: collectionIdSchema.optional().describe('The chapter that should follow it'),
+  }),
+  output: z.object({ ok: z.literal(true), collectionId: z.string(), order: z.number() }),
+  async handler({ collectionId, previousId, nextId }, ctx) {
+    const chapter = await openChapter(ctx, collectionId);
+    const { chapters } = ctx.stores;
+    const place = async () => {
+      const others = (await chapters.orderKeys(chapter.guideId)).filter((c) => c.id !== chapter.id);
+      const at = (field: 'previousId' | 'nextId', id: string | undefined) => {
+        if (id === undefined) return undefined;
+        if (id === chapter.id) throw refuse(field, 'is the chapter being moved; name a neighbour.');
+        const index = others.findIndex((c) => c.id === id);
+        if (index < 0) throw refuse(field, 'no other chapter of this guide has this id.');
+        return index;
+      };
+      const before = at('previousId', previousId);
+      const after = at('nextId', nextId);
+      if (before !== undefined && after !== undefined && after !== before + 1) {
+        throw refuse('nextId', 'does not directly follow previousId; send only one of the two.');
+      }
+      if (before !== undefined) return orderBetween(others[before]?.order, others[before + 1]?.order);
+      if (after !== undefined) return orderBetween(others[after - 1]?.order, others[after]?.order);
+      return orderBetween(others.at(-1)?.order, undefined);
+    };
+    let order = await place();
+    if (order === undefined) {
+      // Halving ran out of room between two neighbours: space every key out once, then place.
+      await chapters.renumber(chapter.guideId);
+      order = (await place()) as number;
+    }
+    await chapters.setOrder(chapter.id, order);
+    return { ok: true as const, collectionId: chapter.id, order };
+  },
+});
+
+export const deleteChapter = defineOperation({
+  name: 'delete_chapter',
+  title: 'Delete a chapter or collection',
+  method: 'DELETE',
+  path: '/chapters/{collectionId}',
+  scope: 'write',
+  stability: 'stable',
+  since: STABLE_SINCE,
+  description:
+    'Deletes a chapter or collection for good; confirm with the creator first. Its member links go, and so do its ' +
+    'cards in collections and its items in intro sections. Spots stay.',
+  input: z.strictObject({ collectionId: collectionIdSchema }),
+  output: z.object({ ok: z.literal(true), collectionId: z.string(), deleted: z.literal(true) }),
+  async handler(input, ctx) {
+    const chapter = await openChapter(ctx, input.collectionId);
+    await ctx.stores.chapters.delete(chapter.guideId, chapter.id);
+    return { ok: true as const, collectionId: chapter.id, deleted: true as const };
+  },
+});
+
+export const chapterOperations = [
+  listChapters,
+  createChapter,
+  updateChapter,
+  reorderChapter,
+  deleteChapter,
+  ...contentOperations,
+];
