@@ -14,7 +14,8 @@
  *   BENCH_WARMUP_SECONDS  uncounted warm-up per target, same connections (default 2; 0 disables)
  *   BENCH_ROUNDS          the targets take turns this many times, BENCH_SECONDS/rounds each (default 4),
  *                         so a burst of other work on the machine hits every target alike
- *   BENCH_ONLY            comma-separated parts of target names to run (with the raw baseline each needs)
+ *   BENCH_ONLY            comma-separated parts of target names to run (with the raw baseline each needs);
+ *                         `upload` names the photo upload bench (bench/media-upload.ts), which runs last
  *   BENCH_CPU_PROF        a directory: run the app child with --cpu-prof writing there; read the
  *                         profile with `node bench/profile-summary.ts DIR [top] [regex]`
  *   BENCH_STRICT          1: exit non-zero when a target is BELOW its goal (errors always do)
@@ -26,6 +27,7 @@ import { type BenchContext, fixtureOf } from './context.ts';
 import { type Child, startChild } from './ipc.ts';
 import { type LoadSettings, type Measurement, newTally, probe, runLoad, summarize } from './load.ts';
 import { CpuTally } from './machine.ts';
+import { benchUploads, UPLOAD_RATIO_GOAL, UPLOAD_RSS_GOAL_MB } from './media-upload.ts';
 import type { RawRoute } from './raw-server.ts';
 import { formatNotes, formatTable, hasErrors, judge, type Row, writeResults } from './report.ts';
 import { seedFixtures } from './seed.ts';
@@ -48,6 +50,13 @@ const settings: LoadSettings = {
   rounds: Math.max(1, Math.round(positive('BENCH_ROUNDS', 4))),
 };
 
+function onlyNames(): string[] {
+  return (process.env.BENCH_ONLY ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+}
+
 /** The targets BENCH_ONLY names (all without it), with the raw baseline of each: in list order. */
 function selectTargets(all: Target[]): Target[] {
   for (const t of all) {
@@ -57,10 +66,8 @@ function selectTargets(all: Target[]): Target[] {
       throw new Error(`${t.name}: against "${t.against}" must name a raw target of fixture ${t.fixture}`);
     }
   }
-  const only = (process.env.BENCH_ONLY ?? '')
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter(Boolean);
+  const only = onlyNames().filter((o) => !o.includes('upload'));
+  if (only.length === 0 && onlyNames().length > 0) return [];
   const named = all.filter((t) => only.length === 0 || only.some((o) => t.name.toLowerCase().includes(o)));
   const needed = new Set(named.map((t) => (t.baseline ? t.name : t.against)));
   const chosen = all.filter((t) => named.includes(t) || needed.has(t.name));
@@ -124,49 +131,62 @@ async function main(): Promise<number> {
         LOG_LEVEL: 'silent',
         RATE_LIMIT_KEY_PER_MINUTE: '1000000000',
         RATE_LIMIT_CREATOR_PER_HOUR: '1000000000',
+        RATE_LIMIT_UPLOADS_PER_MINUTE: '1000000000',
       },
       profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [],
     );
     children.push(app);
     const started = Date.now();
-    const fixtures = await seedFixtures(app.ready.origin, app.ready.key!, new Set(chosen.map((t) => t.fixture)));
-    const raw = await startChild('raw', './raw-server.ts', {});
-    children.push(raw);
-    const ctx: BenchContext = {
-      rawOrigin: raw.ready.origin,
-      appOrigin: app.ready.origin,
-      key: app.ready.key!,
-      fixtures,
-    };
-    await raw.request({ type: 'routes', routes: rawRoutes(chosen, ctx) });
-    log(`app ${ctx.appOrigin} (${app.ready.dialect}), raw ${ctx.rawOrigin}; set up in ${Date.now() - started} ms:`);
-    for (const [name, f] of Object.entries(fixtures)) {
-      log(`  ${name}: ${f.method} ${f.path} answers ${f.reference.body.length} bytes of ${f.reference.contentType}`);
+    let below = false;
+    let errors = 0;
+    if (chosen.length > 0) {
+      const fixtures = await seedFixtures(app.ready.origin, app.ready.key!, new Set(chosen.map((t) => t.fixture)));
+      const raw = await startChild('raw', './raw-server.ts', {});
+      children.push(raw);
+      const ctx: BenchContext = {
+        rawOrigin: raw.ready.origin,
+        appOrigin: app.ready.origin,
+        key: app.ready.key!,
+        fixtures,
+      };
+      await raw.request({ type: 'routes', routes: rawRoutes(chosen, ctx) });
+      log(`app ${ctx.appOrigin} (${app.ready.dialect}), raw ${ctx.rawOrigin}; set up in ${Date.now() - started} ms:`);
+      for (const [name, f] of Object.entries(fixtures)) {
+        log(`  ${name}: ${f.method} ${f.path} answers ${f.reference.body.length} bytes of ${f.reference.contentType}`);
+      }
+
+      await verify(chosen, ctx, 'before the load');
+      const pids = [process.pid, ...children.map((c) => c.process.pid!)];
+      const measured = await measureAll(chosen, ctx, pids);
+      await verify(chosen, ctx, 'after the load');
+
+      const rps = new Map(measured.map(({ target, m }) => [target.name, m.requestsPerSecond]));
+      const rows: Row[] = measured.map(({ target, m }) =>
+        judge(target, m, rps.get(target.baseline ? target.name : target.against)!),
+      );
+      process.stdout.write(
+        `\nCreator API bench: ${settings.seconds} s per target in ${settings.rounds} rounds, ` +
+          `${settings.connections} connections, ${settings.warmupSeconds} s warm-up; ` +
+          `servers in child processes, autocannon in the parent\n\n` +
+          `${formatTable(rows)}\n\n`,
+      );
+      errors = rows.filter(hasErrors).length;
+      below = rows.some((r) => r.verdict === 'BELOW');
+      process.stdout.write(`${formatNotes(rows).join('\n')}\n`);
+      const bodyBytes = Object.fromEntries(
+        Object.entries(fixtures).map(([name, f]) => [name, f.reference.body.length]),
+      );
+      const file = writeResults(rows, settings, { dialect: app.ready.dialect, bodyBytes });
+      process.stdout.write(`Results written to ${file}\n`);
     }
-
-    await verify(chosen, ctx, 'before the load');
-    const pids = [process.pid, ...children.map((c) => c.process.pid!)];
-    const measured = await measureAll(chosen, ctx, pids);
-    await verify(chosen, ctx, 'after the load');
-
-    const rps = new Map(measured.map(({ target, m }) => [target.name, m.requestsPerSecond]));
-    const rows: Row[] = measured.map(({ target, m }) =>
-      judge(target, m, rps.get(target.baseline ? target.name : target.against)!),
-    );
-    process.stdout.write(
-      `\nCreator API bench: ${settings.seconds} s per target in ${settings.rounds} rounds, ` +
-        `${settings.connections} connections, ${settings.warmupSeconds} s warm-up; ` +
-        `servers in child processes, autocannon in the parent\n\n` +
-        `${formatTable(rows)}\n\n`,
-    );
-    const withErrors = rows.filter(hasErrors);
-    process.stdout.write(`${formatNotes(rows).join('\n')}\n`);
-    const bodyBytes = Object.fromEntries(Object.entries(fixtures).map(([name, f]) => [name, f.reference.body.length]));
-    const file = writeResults(rows, settings, { dialect: app.ready.dialect, bodyBytes });
-    process.stdout.write(`Results written to ${file}\n`);
+    if (onlyNames().length === 0 || onlyNames().some((o) => o.includes('upload'))) {
+      log('photo uploads: a 12 MP JPEG through the app against the bare pipeline, then ten at once');
+      const u = await benchUploads(app.ready.origin, app.ready.key!, app.process.pid!);
+      process.stdout.write(`\n${u.lines.join('\n')}\n`);
+      below ||= u.ratio > UPLOAD_RATIO_GOAL || (u.peakRssMb ?? 0) >= UPLOAD_RSS_GOAL_MB;
+    }
     if (profDir) process.stdout.write(`CPU profile of the app child goes to ${profDir} when it exits\n`);
-    const below = rows.some((r) => r.verdict === 'BELOW');
-    return withErrors.length > 0 || (below && process.env.BENCH_STRICT === '1') ? 1 : 0;
+    return errors > 0 || (below && process.env.BENCH_STRICT === '1') ? 1 : 0;
   } finally {
     await Promise.all(children.map((c) => c.stop()));
     rmSync(dataDir, { recursive: true, force: true });
