@@ -14,7 +14,8 @@
  *   BENCH_WARMUP_SECONDS  uncounted warm-up per target, same connections (default 2; 0 disables)
  *   BENCH_ROUNDS          the targets take turns this many times, BENCH_SECONDS/rounds each (default 4),
  *                         so a burst of other work on the machine hits every target alike
- *   BENCH_ONLY            comma-separated parts of target names to run (with the raw baseline each needs)
+ *   BENCH_ONLY            comma-separated parts of target names to run (with the raw baseline each needs);
+ *                         `upload` names the photo upload bench (bench/media-upload.ts), which runs last
  *   BENCH_STRICT          1: exit non-zero when a target is BELOW its goal (errors always do)
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +25,7 @@ import { type BenchContext, fixtureOf } from './context.ts';
 import { type Child, startChild } from './ipc.ts';
 import { type LoadSettings, type Measurement, newTally, probe, runLoad, summarize } from './load.ts';
 import { CpuTally } from './machine.ts';
+import { benchUploads, UPLOAD_RATIO_GOAL, UPLOAD_RSS_GOAL_MB } from './media-upload.ts';
 import type { RawRoute } from './raw-server.ts';
 import { formatNotes, formatTable, hasErrors, judge, type Row, writeResults } from './report.ts';
 import { seedFixtures } from './seed.ts';
@@ -46,6 +48,14 @@ const settings: LoadSettings = {
   rounds: Math.max(1, Math.round(positive('BENCH_ROUNDS', 4))),
 };
 
+/** The parts of target names BENCH_ONLY gives, lower case; none without it. */
+function onlyNames(): string[] {
+  return (process.env.BENCH_ONLY ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+}
+
 /** The targets BENCH_ONLY names (all without it), with the raw baseline of each: in list order. */
 function selectTargets(all: Target[]): Target[] {
   for (const t of all) {
@@ -55,10 +65,8 @@ function selectTargets(all: Target[]): Target[] {
       throw new Error(`${t.name}: against "${t.against}" must name a raw target of fixture ${t.fixture}`);
     }
   }
-  const only = (process.env.BENCH_ONLY ?? '')
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter(Boolean);
+  const only = onlyNames().filter((o) => !o.includes('upload'));
+  if (only.length === 0 && onlyNames().length > 0) return [];
   const named = all.filter((t) => only.length === 0 || only.some((o) => t.name.toLowerCase().includes(o)));
   const needed = new Set(named.map((t) => (t.baseline ? t.name : t.against)));
   const chosen = all.filter((t) => named.includes(t) || needed.has(t.name));
@@ -118,6 +126,9 @@ async function main(): Promise<number> {
       LOG_LEVEL: 'silent',
       RATE_LIMIT_KEY_PER_MINUTE: '1000000000',
       RATE_LIMIT_CREATOR_PER_HOUR: '1000000000',
+      RATE_LIMIT_UPLOADS_PER_MINUTE: '1000000000',
+      // As the README advises for photo uploads: glibc's default arenas keep freed memory.
+      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
     });
     children.push(app);
     const started = Date.now();
@@ -157,7 +168,13 @@ async function main(): Promise<number> {
     const bodyBytes = Object.fromEntries(Object.entries(fixtures).map(([name, f]) => [name, f.reference.body.length]));
     const file = writeResults(rows, settings, { dialect: app.ready.dialect, bodyBytes });
     process.stdout.write(`Results written to ${file}\n`);
-    const below = rows.some((r) => r.verdict === 'BELOW');
+    let below = rows.some((r) => r.verdict === 'BELOW');
+    if (onlyNames().length === 0 || onlyNames().some((o) => o.includes('upload'))) {
+      log('photo uploads: a 12 MP JPEG through the app against the bare pipeline, then ten at once');
+      const u = await benchUploads(app.ready.origin, app.ready.key!, app.process.pid!);
+      process.stdout.write(`\n${u.lines.join('\n')}\n`);
+      below ||= u.ratio > UPLOAD_RATIO_GOAL || (u.peakRssMb ?? 0) >= UPLOAD_RSS_GOAL_MB;
+    }
     return withErrors.length > 0 || (below && process.env.BENCH_STRICT === '1') ? 1 : 0;
   } finally {
     await Promise.all(children.map((c) => c.stop()));

@@ -10,7 +10,7 @@ import { AuthFailureLimits, RateLimits } from './core/rate-limit.ts';
 import type { Registry } from './core/registry.ts';
 import type { Services } from './core/services.ts';
 import type { Store } from './db/database.ts';
-import { createRegistry, createServices, createStores, guides } from './resources/index.ts';
+import { createRegistry, createServices, createStores, guides, publicFiles } from './resources/index.ts';
 import { authenticator } from './transports/authenticate.ts';
 import { sendJson } from './transports/compression.ts';
 import { registerCors } from './transports/cors.ts';
@@ -19,6 +19,7 @@ import { clientErrorHandler, RouteMethods, sendFastifyError, sendNoRoute } from 
 import { parseJsonBody } from './transports/json-body.ts';
 import { type McpPath, registerMcp } from './transports/mcp.ts';
 import { buildOpenApi } from './transports/openapi.ts';
+import { registerPublicFiles } from './transports/public-files.ts';
 import { API_PREFIX, registerRest } from './transports/rest.ts';
 
 export interface AppDeps {
@@ -63,7 +64,7 @@ export function buildApp(deps: AppDeps): App {
     dialect: store.dialect,
     stores: createStores(),
     guides,
-    services: { ...createServices({ dataDir: config.dataDir }), ...deps.services },
+    services: { ...createServices({ dataDir: config.dataDir, mediaDir: config.mediaDir }), ...deps.services },
     clock,
     urls: { publicUrl: config.publicUrl, studioUrl: config.studioUrl },
     rateLimits: new RateLimits(config.rateLimits, redis),
@@ -123,6 +124,7 @@ export function buildApp(deps: AppDeps): App {
 
   registerCors(fastify, config.corsOrigins);
   registerDocsPage(fastify, runtime.urls);
+  registerPublicFiles(fastify, publicFiles(), runtime.services);
   registerRest(fastify, registry, runtime, authenticate);
   registerMcp(fastify, registry, runtime, authenticate, {
     allowedHosts: config.mcpAllowedHosts,

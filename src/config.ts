@@ -40,6 +40,7 @@ const envSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   DATA_DIR: z.string().default('./data'),
+  MEDIA_DIR: optionalText,
   DATABASE_URL: optionalText,
   REDIS_URL: optionalText,
   PUBLIC_URL: optionalText,
@@ -66,6 +67,8 @@ export interface Config {
   host: string;
   port: number;
   dataDir: string;
+  /** Where photo files live; DATA_DIR/media when unset. */
+  mediaDir: string | undefined;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   /** Where buyers reach public pages (sales pages); defaults to this server's address. */
@@ -110,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     port: e.PORT,
     dataDir: e.DATA_DIR,
+    mediaDir: e.MEDIA_DIR,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     publicUrl,

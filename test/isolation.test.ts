@@ -7,6 +7,7 @@ import { testDialects } from './helpers/dialects.ts';
 import { type Harness, startServer } from './helpers/harness.ts';
 import { type HttpAnswer, rest } from './helpers/http.ts';
 import { callTool, mcpClient } from './helpers/mcp.ts';
+import { flat } from './media/images.ts';
 
 /**
  * Tenant isolation, for every operation of the registry whose path holds an id: another creator's
@@ -72,6 +73,10 @@ const ID_OPERATION_INPUTS: Record<string, Input> = {
   set_chapter_members: { members: [] },
   set_chapter_intro: { intro: null },
   set_chapter_pages: { pages: [] },
+  list_media: {},
+  update_media: { credit: 'Taken over' },
+  reorder_media: { order: 7 },
+  delete_media: {},
 };
 
 /**
@@ -126,6 +131,19 @@ const SEEDS: Array<[string, (h: Harness, key: string, owned: OwnedIds) => Promis
         rest(h.baseUrl, key, 'POST', `/guides/${owned.productId}/chapters`, { name: 'Owned chapter', kind: 'chapter' }),
         'collectionId',
       ),
+  ],
+  [
+    'mediaId',
+    async (h, key, owned) => {
+      const res = await fetch(`${h.baseUrl}/media/upload?productId=${owned.productId}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'image/png' },
+        body: new Uint8Array(await flat(16, 16).png().toBuffer()),
+      });
+      const body = (await res.json()) as { mediaId?: string };
+      assert.equal(res.status, 201, JSON.stringify(body));
+      return body.mediaId as string;
+    },
   ],
 ];
 

@@ -72,32 +72,47 @@ export async function invoke(
       if (!warnings.includes(message)) warnings.push(message);
     },
   };
-  const prepared = operation.prepare ? await operation.prepare(input, base) : undefined;
+  const prepared = operation.prepare
+    ? await operation.prepare(input, { ...base, stores: runtime.stores(scopeOn(runtime, runtime.db)) })
+    : undefined;
   let result: Record<string, unknown>;
+  const committed: Array<() => Promise<unknown>> = [];
   if (operation.readOnly) {
-    result = await operation.handler(input, contextOn(runtime, base, runtime.db, false), prepared);
+    result = await operation.handler(input, contextOn(runtime, base, runtime.db, false, committed), prepared);
   } else {
     try {
       result = await runtime.db
         .transaction()
-        .execute((trx) => operation.handler(input, contextOn(runtime, base, trx, true), prepared));
+        .execute((trx) => operation.handler(input, contextOn(runtime, base, trx, true, committed), prepared));
     } catch (err) {
       if (operation.discard)
         await operation.discard(prepared, base).catch((e) => base.log.error({ err: e }, 'discard failed'));
       throw err;
     }
   }
+  for (const work of committed) await work().catch((e) => base.log.error({ err: e }, 'after-commit work failed'));
   // A copy, never a change: a read may answer a frozen record served to every caller.
   return { result: warnings.length > 0 ? { ...result, warnings } : result, rate };
 }
 
+function scopeOn(runtime: Runtime, db: Kysely<Database>): StoreScope {
+  return { db, clock: runtime.clock, dialect: runtime.dialect };
+}
+
 /** The handler's context on a connection; a write stamps each guide it opens, once. */
-function contextOn(runtime: Runtime, base: CallContext, db: Kysely<Database>, writes: boolean): OperationContext {
+function contextOn(
+  runtime: Runtime,
+  base: CallContext,
+  db: Kysely<Database>,
+  writes: boolean,
+  committed: Array<() => Promise<unknown>>,
+): OperationContext {
   const { creatorId } = base.principal;
   const opened = new Map<string, Promise<OwnedGuide>>();
   return {
     ...base,
-    stores: runtime.stores({ db, clock: runtime.clock, dialect: runtime.dialect }),
+    stores: runtime.stores(scopeOn(runtime, db)),
+    afterCommit: (work) => committed.push(work),
     guide(productId) {
       let guide = opened.get(productId);
       if (!guide) {

@@ -27,9 +27,11 @@ export interface Upload {
 }
 
 /**
- * How a REST request's body arrives. JSON is the default; the photo uploads take raw image bytes
- * or multipart. Each has its own size limit, answered as 413 payload_too_large; a JSON body may
- * raise the 2 MB default over REST (a long GPX track), never over MCP, whose messages stay at 2 MB.
+ * How a REST request's body arrives. JSON is the default, and may raise the 2 MB limit over REST (a
+ * long GPX track), never over MCP, whose messages stay at 2 MB. The photo uploads take one image
+ * (raw bytes with an image content type, or a multipart form with one file part) or a multipart
+ * form of several files. Each has its own size limit, answered as 413 payload_too_large before the
+ * body is read whole; form fields are input fields like the query's.
  */
 export type BodyKind =
   | { kind: 'json'; maxBytes?: number }
@@ -50,9 +52,19 @@ export interface CallContext {
   warn(message: string): void;
 }
 
+/** What `prepare` sees: the call and the stores outside any transaction, to read what it works on. */
+export interface PrepareContext extends CallContext {
+  stores: Stores;
+}
+
 /** What a handler sees: the call, the stores (inside the call's transaction for a write), its guide. */
 export interface OperationContext extends CallContext {
   stores: Stores;
+  /**
+   * Work to do once the write committed (deleting files the old rows named), never when it fails:
+   * a row must never name a missing file. Its failure is logged, not answered.
+   */
+  afterCommit(work: () => Promise<unknown>): void;
   /**
    * The caller's guide, or not_found (the same for another creator's as for a missing one). In a
    * write it is locked until the call ends and marked changed, so its cached views move on.
@@ -101,7 +113,7 @@ export interface OperationDeclaration<I extends InputSchema, O extends z.ZodObje
    * Work that must not hold the store's transaction (decoding images, fetching links): it runs
    * first, outside it, and the handler writes its result in one short transaction.
    */
-  prepare?(input: z.output<I>, ctx: CallContext): Promise<P>;
+  prepare?(input: z.output<I>, ctx: PrepareContext): Promise<P>;
   /** Undoes what `prepare` left outside the store (files written) when the write then fails. */
   discard?(prepared: P, ctx: CallContext): Promise<void>;
   handler(input: z.output<I>, ctx: OperationContext, prepared: P): Promise<z.input<O>>;

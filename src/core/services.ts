@@ -10,4 +10,6 @@ export interface Services {}
 export interface ServiceSettings {
   /** The folder of the embedded store; files a resource keeps live below it by default. */
   dataDir: string;
+  /** Where photo files live when not under `dataDir` (MEDIA_DIR). */
+  mediaDir?: string | undefined;
 }

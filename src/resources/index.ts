@@ -1,13 +1,14 @@
 import type { Migration } from 'kysely/migration';
 import type { GuideAccess } from '../core/guide-access.ts';
 import { Registry } from '../core/registry.ts';
-import type { Resource } from '../core/resource.ts';
+import type { PublicFiles, Resource } from '../core/resource.ts';
 import type { ServiceSettings, Services } from '../core/services.ts';
 import { lazyStores, type StoreFactories, type StoreScope, type Stores } from '../core/stores.ts';
 import { areasResource } from './areas/index.ts';
 import { authoringResource } from './authoring/index.ts';
 import { chaptersResource } from './chapters/index.ts';
 import { guideAccess, guidesResource } from './guides/index.ts';
+import { mediaResource } from './media/index.ts';
 import { placesResource } from './places/index.ts';
 import { profileResource } from './profile/index.ts';
 import { propertiesResource } from './properties/index.ts';
@@ -26,6 +27,7 @@ const resources: readonly Resource[] = [
   chaptersResource,
   placesResource,
   routesResource,
+  mediaResource,
   publishingResource,
 ];
 
@@ -41,6 +43,11 @@ export function resourceMigrations(): Record<string, Migration> {
 /** Every resource's services, built from the settings. */
 export function createServices(settings: ServiceSettings): Services {
   return Object.assign({}, ...resources.map((r) => r.services?.(settings) ?? {})) as Services;
+}
+
+/** Every resource's publicly served files. */
+export function publicFiles(): PublicFiles[] {
+  return resources.flatMap((r) => (r.publicFiles ? [r.publicFiles] : []));
 }
 
 /** Every resource's stores, built lazily per call. */

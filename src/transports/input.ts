@@ -5,7 +5,7 @@ import { SEND_JSON } from './http-errors.ts';
 
 type Coerce = (value: string) => unknown;
 
-/** The JSON type a query string must become for a field: query values arrive as text. */
+/** The JSON type a query string (or form field) must become for a field: they arrive as text. */
 function coercerFor(schema: z.ZodType): Coerce | undefined {
   let inner: z.ZodType = schema;
   for (;;) {
@@ -18,7 +18,19 @@ function coercerFor(schema: z.ZodType): Coerce | undefined {
       return (v) => (v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v);
     }
     if (def.type === 'boolean') return (v) => (v === 'true' ? true : v === 'false' ? false : v);
+    // An object in a form field or the query comes as its JSON text ({"kind":"spot"}).
+    if (def.type === 'object') return (v) => parsedOr(v, '{');
+    if (def.type === 'array') return (v) => parsedOr(v, '[');
     return undefined;
+  }
+}
+
+function parsedOr(text: string, opening: string): unknown {
+  if (!text.trimStart().startsWith(opening)) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
   }
 }
 
@@ -35,22 +47,32 @@ export class InputMerger {
     }
   }
 
-  merge(params: Record<string, string>, query: Record<string, unknown>, body: unknown): Record<string, unknown> {
+  /** `form` holds the text fields of a multipart upload, read like the query's. */
+  merge(
+    params: Record<string, string>,
+    query: Record<string, unknown>,
+    body: unknown,
+    form: Record<string, string> = {},
+  ): Record<string, unknown> {
     // Only Fastify's text/plain parser yields text: JSON sent under the wrong type, as a form would be.
     if (typeof body === 'string') throw new ApiError('invalid_argument', SEND_JSON);
     if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
       throw new ApiError('invalid_argument', '(body): expected a JSON object');
     }
     const input: Record<string, unknown> = { ...(body as Record<string, unknown> | undefined) };
+    for (const [field, value] of Object.entries(form)) setOnce(input, field, this.coerced(field, value), 'form');
     for (const [field, raw] of Object.entries(query)) {
-      const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
-      const coerce = this.coercers.get(field);
-      setOnce(input, field, typeof value === 'string' && coerce ? coerce(value) : value, 'query');
+      setOnce(input, field, this.coerced(field, Array.isArray(raw) ? raw[raw.length - 1] : raw), 'query');
     }
     for (const param of this.operation.pathParams) {
       setOnce(input, param, decodeSafe(params[param] ?? ''), 'path');
     }
     return input;
+  }
+
+  private coerced(field: string, value: unknown): unknown {
+    const coerce = this.coercers.get(field);
+    return typeof value === 'string' && coerce ? coerce(value) : value;
   }
 }
 

@@ -79,7 +79,13 @@ function operationObject(op: AnyOperation): JsonObject {
     'x-since': op.since,
     'x-mcp-tool': op.restOnly ? null : op.name,
   };
-  if (!inQuery) {
+  if (op.body.kind !== 'json') {
+    // Uploads: the file is the body; every field may come in the query (or as a form field).
+    for (const [name, schema] of Object.entries(bodyProps)) {
+      parameters.push({ name, in: 'query', required: required.has(name), schema });
+    }
+    operation.requestBody = uploadBody(op.body.kind, bodyProps);
+  } else if (!inQuery) {
     const bodyRequired = [...required].filter((n) => !op.pathParams.includes(n));
     operation.requestBody = {
       required: bodyRequired.length > 0,
@@ -91,6 +97,17 @@ function operationObject(op: AnyOperation): JsonObject {
     };
   }
   return operation;
+}
+
+/** An upload's body: one image (raw or a one-file form), or a form of several files; fields beside them. */
+function uploadBody(kind: 'image' | 'multipart', fields: Record<string, JsonObject>): JsonObject {
+  const binary = { type: 'string', contentMediaType: 'application/octet-stream' };
+  const files = kind === 'image' ? { file: binary } : { files: { type: 'array', items: binary } };
+  const form = { 'multipart/form-data': { schema: { type: 'object', properties: { ...files, ...fields } } } };
+  return {
+    required: true,
+    content: kind === 'image' ? { 'image/*': { schema: binary }, ...form } : form,
+  };
 }
 
 /** The OpenAPI 3.1 document, derived from the same declarations as the routes and tools. */

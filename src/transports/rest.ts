@@ -1,12 +1,15 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Invocation, invoke, type Runtime } from '../core/invoke.ts';
 import { jsonBytesOf } from '../core/json.ts';
+import type { AnyOperation } from '../core/operation.ts';
 import type { RateLimitOutcome } from '../core/rate-limit.ts';
 import type { Registry } from '../core/registry.ts';
 import type { Authenticate } from './authenticate.ts';
 import { sendJson } from './compression.ts';
 import { sendError } from './http-errors.ts';
 import { InputMerger } from './input.ts';
+import { drainUnread, readUploadBody, type UploadBody } from './upload-body.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -17,31 +20,48 @@ export function registerRest(
   runtime: Runtime,
   authenticate: Authenticate,
 ): void {
+  const uploads = registry.operations.filter((op) => op.body.kind !== 'json');
   for (const operation of registry.operations) {
-    const merger = new InputMerger(operation);
-    app.route({
-      method: operation.method,
-      url: API_PREFIX + operation.path.replace(/\{(\w+)\}/g, ':$1'),
-      ...(operation.body.maxBytes !== undefined && { bodyLimit: operation.body.maxBytes }),
-      handler: async (request, reply) => {
-        try {
-          const principal = await authenticate(request);
-          const input = merger.merge(
-            request.params as Record<string, string>,
-            request.query as Record<string, unknown>,
-            request.body,
-          );
-          const call = { principal, requestId: request.id, log: request.log };
-          const { result }: Invocation = await invoke(runtime, operation, input, call, (rate) =>
-            setRateHeaders(reply, rate),
-          );
-          return sendJson(request, reply.code(operation.successStatus), jsonBytesOf(result));
-        } catch (err) {
-          return sendError(request, reply, err);
-        }
-      },
-    });
+    if (operation.body.kind === 'json') app.route(routeOf(operation, runtime, authenticate));
   }
+  if (uploads.length === 0) return;
+  // Upload routes read their own bodies, after the key is checked: a scope of their own, where
+  // multipart forms and any other content type reach the handler unread.
+  app.register(async (scope) => {
+    await scope.register(multipart);
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+    for (const operation of uploads) scope.route(routeOf(operation, runtime, authenticate));
+  });
+}
+
+function routeOf(operation: AnyOperation, runtime: Runtime, authenticate: Authenticate) {
+  const merger = new InputMerger(operation);
+  const body = operation.body;
+  return {
+    method: operation.method,
+    url: API_PREFIX + operation.path.replace(/\{(\w+)\}/g, ':$1'),
+    ...(body.kind === 'json' && body.maxBytes !== undefined && { bodyLimit: body.maxBytes }),
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      try {
+        const principal = await authenticate(request);
+        const upload: UploadBody | undefined = body.kind === 'json' ? undefined : await readUploadBody(request, body);
+        const input = merger.merge(
+          request.params as Record<string, string>,
+          request.query as Record<string, unknown>,
+          request.body,
+          upload?.fields,
+        );
+        const call = { principal, requestId: request.id, log: request.log, uploads: upload?.uploads };
+        const { result }: Invocation = await invoke(runtime, operation, input, call, (rate) =>
+          setRateHeaders(reply, rate),
+        );
+        return sendJson(request, reply.code(operation.successStatus), jsonBytesOf(result));
+      } catch (err) {
+        if (body.kind !== 'json') drainUnread(request);
+        return sendError(request, reply, err);
+      }
+    },
+  };
 }
 
 /** The RateLimit fields of draft-ietf-httpapi-ratelimit-headers, for the tighter policy. */

@@ -1,5 +1,6 @@
 import type { Urls } from '../../core/operation.ts';
 import type { Stores } from '../../core/stores.ts';
+import { absoluteUrl } from '../media/index.ts';
 import type { Guide, GuideWithCounts, MapRegion } from './guide.schema.ts';
 import type { GuideRow } from './guides.store.ts';
 
@@ -40,12 +41,12 @@ export function cachedGuideRecord(
   urls: Urls,
 ): Promise<GuideWithCounts> {
   return stores.guides.cachedView(creatorId, productId, `record ${urls.publicUrl} ${urls.studioUrl}`, async (id) => {
-    const [record, chapterCounts] = await Promise.all([
+    const [record, chapterCounts, photoCounts] = await Promise.all([
       guideRecord(stores, id, urls),
       stores.chapters.countByGuide([id]),
+      stores.media.countPhotos([id]),
     ]);
-    // Photos arrive with their resource; until then a guide has none.
-    return { ...record, chapterCount: chapterCounts.get(id) ?? 0, photoCount: 0 };
+    return { ...record, chapterCount: chapterCounts.get(id) ?? 0, photoCount: photoCounts.get(id) ?? 0 };
   });
 }
 
@@ -81,7 +82,8 @@ function toGuide(row: GuideRow, urls: Urls, contents: GuideContents): Guide {
     mapStyle: row.map_style === null ? null : (JSON.parse(row.map_style) as Guide['mapStyle']),
     propertySchemaVersion: row.property_schema_version,
     ...contents,
-    thumbnailUrl: row.thumbnail_url,
+    // The guide keeps the thumbnail's path: its address follows the public URL.
+    thumbnailUrl: row.thumbnail_url === null ? null : absoluteUrl(urls.publicUrl, row.thumbnail_url),
     dashboardUrl: `${urls.studioUrl}/guides/${row.id}`,
     salesPageUrl: `${urls.publicUrl}/g/${row.creator_slug}/${row.slug}`,
   };

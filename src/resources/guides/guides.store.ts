@@ -118,6 +118,18 @@ export class GuidesStore extends ScopedStore {
     if (Object.keys(set).length > 0) await updateGuideRow(this.db, guideId, () => set).execute();
   }
 
+  /** The store thumbnail: the photo it was made from and the path of its file. */
+  async thumbnailOf(guideId: string): Promise<{ mediaId: string; url: string } | null> {
+    const row = await this.db
+      .selectFrom('guides')
+      .select(['thumbnail_media_id', 'thumbnail_url'])
+      .where('id', '=', guideId)
+      .executeTakeFirstOrThrow();
+    return row.thumbnail_media_id !== null && row.thumbnail_url !== null
+      ? { mediaId: row.thumbnail_media_id, url: row.thumbnail_url }
+      : null;
+  }
+
   /** Whether anyone bought the guide: then its spots can no longer be deleted. */
   async hasBuyers(guideId: string): Promise<boolean> {
     const row = await this.db

@@ -1,11 +1,18 @@
 import { z } from 'zod';
-import { ApiError, notFound, refuse } from '../../core/errors.ts';
+import { ApiError, refuse } from '../../core/errors.ts';
 import { defineOperation } from '../../core/operation.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { currencyCodeSchema } from '../../shared/codes.ts';
 import { bboxContains, unpairedCoordinate } from '../../shared/geo.ts';
 import { productIdSchema } from '../../shared/ids.ts';
 import { clearable, slugify, slugSchema, text } from '../../shared/text.ts';
+import {
+  clearGuideThumbnail,
+  discardThumbnail,
+  type PreparedThumbnail,
+  prepareThumbnail,
+  setGuideThumbnail,
+} from '../media/index.ts';
 import {
   countrySchema,
   guideNameSchema,
@@ -120,19 +127,25 @@ export const updateGuide = defineOperation({
       .string()
       .min(1)
       .optional()
-      .describe('A photo of this guide (or its listing) to use as the 4:5 store thumbnail'),
+      .describe(
+        'A photo of this guide (mediaId from list_media): the 4:5 store thumbnail is cut around its focal point',
+      ),
     clearThumbnail: z.boolean().optional().describe('true removes the store thumbnail'),
   }),
   output: guideSchema,
-  async handler(input, ctx) {
-    const guide = await ctx.guide(input.productId);
+  // The thumbnail is rendered and stored before the write, outside its transaction.
+  async prepare(input, ctx): Promise<PreparedThumbnail | undefined> {
     if (input.clearThumbnail === true && input.thumbnailMediaId !== undefined) {
       throw refuse('clearThumbnail', 'cannot be combined with thumbnailMediaId: send one or the other.');
     }
-    if (input.thumbnailMediaId !== undefined) {
-      // Photos arrive with the media resource; no photo can be found before then.
-      throw notFound('photo', input.thumbnailMediaId);
-    }
+    if (input.thumbnailMediaId === undefined) return undefined;
+    return prepareThumbnail(ctx, input.productId, input.thumbnailMediaId);
+  },
+  discard: (prepared, ctx) => discardThumbnail(ctx.services.blobs, prepared),
+  async handler(input, ctx, thumbnail) {
+    const guide = await ctx.guide(input.productId);
+    if (thumbnail) await setGuideThumbnail(ctx, guide.id, thumbnail);
+    if (input.clearThumbnail === true) await clearGuideThumbnail(ctx, guide.id);
     await ctx.stores.guides.update(guide.id, {
       name: input.name,
       headline: clearable(input.headline),
@@ -140,7 +153,6 @@ export const updateGuide = defineOperation({
       country: clearable(input.country),
       reviewsShown: input.reviewsShown,
       storeTags: input.storeTags === undefined ? undefined : [...new Set(input.storeTags)],
-      thumbnail: input.clearThumbnail === true ? null : undefined,
     });
     return guideRecord(ctx.stores, guide.id, ctx.urls);
   },

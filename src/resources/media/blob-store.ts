@@ -58,6 +58,26 @@ export interface BlobToWrite {
 }
 
 /**
+ * Writes every file or none: when one write fails, the files already written are deleted and the
+ * failure is rethrown.
+ */
+export async function putBlobs(store: BlobStore, blobs: readonly BlobToWrite[]): Promise<BlobInfo[]> {
+  const keys = blobs.map((blob) => blob.key ?? newBlobKey());
+  const puts = await Promise.allSettled(blobs.map((blob, i) => store.put(keys[i]!, blob.bytes, blob.contentType)));
+  const failed = puts.find((put) => put.status === 'rejected');
+  if (failed) {
+    await deleteBlobs(store, keys);
+    throw failed.reason;
+  }
+  return puts.map((put) => (put as PromiseFulfilledResult<BlobInfo>).value);
+}
+
+/** Deletes every key it can; a key that cannot be deleted now is left behind, never named again. */
+export async function deleteBlobs(store: BlobStore, keys: readonly string[]): Promise<void> {
+  await Promise.allSettled(keys.map((key) => store.delete(key)));
+}
+
+/**
  * Files are written before the row that names them. Writes the files, then runs `commit` (the row's
  * transaction) with what was stored; when a write or the commit fails, deletes every file written
  * and rethrows, so a failed operation leaves no file behind. A crash between the two leaves files no
@@ -68,14 +88,14 @@ export async function storeBlobsThen<T>(
   blobs: readonly BlobToWrite[],
   commit: (stored: BlobInfo[]) => Promise<T>,
 ): Promise<T> {
-  const keys = blobs.map((blob) => blob.key ?? newBlobKey());
-  const puts = await Promise.allSettled(blobs.map((blob, i) => store.put(keys[i]!, blob.bytes, blob.contentType)));
-  const failed = puts.find((put) => put.status === 'rejected');
+  const stored = await putBlobs(store, blobs);
   try {
-    if (failed) throw failed.reason;
-    return await commit(puts.map((put) => (put as PromiseFulfilledResult<BlobInfo>).value));
+    return await commit(stored);
   } catch (err) {
-    await Promise.allSettled(keys.map((key) => store.delete(key)));
+    await deleteBlobs(
+      store,
+      stored.map((blob) => blob.key),
+    );
     throw err;
   }
 }

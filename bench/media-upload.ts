@@ -1,0 +1,95 @@
+/**
+ * The photo upload through the running app (REST, raw JPEG body) against the bare sharp pipeline on
+ * the same bytes in this process, taking turns; then ten uploads at once and the app child's peak
+ * resident memory, read from /proc. Goals: an upload costs at most 1.25x the bare pipeline, and
+ * ten concurrent uploads keep the server under 600 MB.
+ */
+import { readFileSync } from 'node:fs';
+import { makeBenchJpeg, peakRss, timeBarePipeline } from './media-pipeline.ts';
+
+export const UPLOAD_RATIO_GOAL = 1.25;
+export const UPLOAD_RSS_GOAL_MB = 600;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Resident memory of a process in MB now, or undefined where /proc cannot be read. */
+function rssMb(pid: number): number | undefined {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Math.round((Number(m[1]) * 1024) / 1e6) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function upload(origin: string, key: string, productId: string, jpeg: Buffer): Promise<void> {
+  const res = await fetch(`${origin}/api/v1/media/upload?productId=${productId}&credit=Bench`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'image/jpeg' },
+    body: new Uint8Array(jpeg),
+  });
+  const text = await res.text();
+  if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${text.slice(0, 300)}`);
+}
+
+export interface UploadBench {
+  inputMb: number;
+  bareMs: number;
+  uploadMs: number;
+  ratio: number;
+  tenAtOnceMs: number;
+  peakRssMb: number | undefined;
+  lines: string[];
+}
+
+export async function benchUploads(origin: string, key: string, appPid: number, runs = 5): Promise<UploadBench> {
+  const guide = await fetch(`${origin}/api/v1/guides`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Upload bench' }),
+  });
+  const { productId } = (await guide.json()) as { productId: string };
+  const jpeg = await makeBenchJpeg();
+  await upload(origin, key, productId, jpeg); // warm-up: the app's first sharp call loads libvips
+  const bare: number[] = [];
+  const full: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    bare.push(...(await timeBarePipeline(jpeg, 1)).runsMs);
+    const start = performance.now();
+    await upload(origin, key, productId, jpeg);
+    full.push(performance.now() - start);
+  }
+  let peak = rssMb(appPid);
+  const ten = await peakRss(async () => {
+    const timer = setInterval(() => {
+      const now = rssMb(appPid);
+      if (now !== undefined) peak = Math.max(peak ?? 0, now);
+    }, 10);
+    try {
+      await Promise.all(Array.from({ length: 10 }, () => upload(origin, key, productId, jpeg)));
+    } finally {
+      clearInterval(timer);
+    }
+  });
+  const result = {
+    inputMb: jpeg.length / 1e6,
+    bareMs: median(bare),
+    uploadMs: median(full),
+    ratio: median(full) / median(bare),
+    tenAtOnceMs: ten.ms,
+    peakRssMb: peak,
+  };
+  const verdict = (ok: boolean) => (ok ? 'ok' : 'BELOW');
+  const lines = [
+    `photo upload (12 MP JPEG, ${result.inputMb.toFixed(2)} MB, raw body over REST) against the bare sharp pipeline, ${runs} turns each:`,
+    `  bare pipeline  median ${result.bareMs.toFixed(0)} ms  (${bare.map((v) => v.toFixed(0)).join(' ')})`,
+    `  upload         median ${result.uploadMs.toFixed(0)} ms  (${full.map((v) => v.toFixed(0)).join(' ')})`,
+    `  ratio          ${result.ratio.toFixed(2)} (goal <= ${UPLOAD_RATIO_GOAL}) ${verdict(result.ratio <= UPLOAD_RATIO_GOAL)}`,
+    `  10 at once     ${result.tenAtOnceMs.toFixed(0)} ms, server peak RSS ${peak ?? '?'} MB (goal < ${UPLOAD_RSS_GOAL_MB} MB) ${verdict((peak ?? 0) < UPLOAD_RSS_GOAL_MB)}`,
+  ];
+  return { ...result, lines };
+}

@@ -1,0 +1,45 @@
+import type { Resource } from '../../core/resource.ts';
+import type { BlobStore } from './blob-store.ts';
+import { up } from './media.migration.ts';
+import { MediaStore } from './media.store.ts';
+import type { MediaTable } from './media.tables.ts';
+import { lazyLocalBlobStore, MEDIA_PREFIX, mediaRoot, openMediaFile } from './media-files.ts';
+import { mediaOperations } from './operations.ts';
+
+declare module '../../core/stores.ts' {
+  interface Stores {
+    media: MediaStore;
+  }
+}
+
+declare module '../../db/tables.ts' {
+  interface Database {
+    media: MediaTable;
+  }
+}
+
+declare module '../../core/services.ts' {
+  interface Services {
+    /** Where photo files live (local disk under MEDIA_DIR, else DATA_DIR/media). */
+    blobs: BlobStore;
+  }
+}
+
+export const mediaResource: Resource = {
+  operations: mediaOperations,
+  stores: { media: (scope) => new MediaStore(scope) },
+  migrations: { '0006-media': { up } },
+  services: (settings) => ({ blobs: lazyLocalBlobStore(mediaRoot(settings)) }),
+  publicFiles: { prefix: MEDIA_PREFIX, open: (name, services) => openMediaFile(services.blobs, name) },
+};
+
+export type { BlobStore } from './blob-store.ts';
+export type { MediaRecord, StoredImage } from './media.store.ts';
+export { absoluteUrl, mediaPath, urlsOf } from './media-files.ts';
+export {
+  clearGuideThumbnail,
+  discardThumbnail,
+  type PreparedThumbnail,
+  prepareThumbnail,
+  setGuideThumbnail,
+} from './thumbnail.ts';

@@ -1,0 +1,257 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Clock } from '../../core/clock.ts';
+import { notFound } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import type { StoreScope } from '../../core/stores.ts';
+import type { Database } from '../../db/tables.ts';
+import type { MediaMeta } from './media.schema.ts';
+import type { MediaTable } from './media.tables.ts';
+import type { StoredFiles } from './media-files.ts';
+
+/** A photo as the store reads it back; its URLs are made from `files` by whoever answers. */
+export interface MediaRecord {
+  mediaId: string;
+  guideId: string;
+  spotId: string | null;
+  spotKey: string | null;
+  order: number;
+  width: number;
+  height: number;
+  bytes: number;
+  files: StoredFiles;
+  meta: MediaMeta;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A stored image (target=blob) as chapters see it: whose it is and its files. */
+export interface StoredImage {
+  storageId: string;
+  guideId: string;
+  width: number;
+  height: number;
+  files: StoredFiles;
+}
+
+export interface NewMedia {
+  spotId: string | null;
+  width: number;
+  height: number;
+  bytes: number;
+  files: StoredFiles;
+  meta: MediaMeta;
+}
+
+type Row = Selectable<MediaTable> & { spot_key: string | null };
+
+function toRecord(row: Row): MediaRecord {
+  return {
+    mediaId: row.id,
+    guideId: row.guide_id,
+    spotId: row.spot_id,
+    spotKey: row.spot_key,
+    order: Number(row.position),
+    width: row.width,
+    height: row.height,
+    bytes: row.bytes,
+    files: JSON.parse(row.files) as StoredFiles,
+    meta: JSON.parse(row.meta) as MediaMeta,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+/** Photos and stored images. All SQL about them lives here. */
+export class MediaStore {
+  private readonly db: Kysely<Database>;
+  private readonly clock: Clock;
+
+  constructor(scope: StoreScope) {
+    this.db = scope.db;
+    this.clock = scope.clock;
+  }
+
+  private selectMedia() {
+    return this.db
+      .selectFrom('media')
+      .leftJoin('spots', 'spots.id', 'media.spot_id')
+      .selectAll('media')
+      .select('spots.spot_key as spot_key');
+  }
+
+  /** Whether the creator owns the guide: an upload checks before it spends time on the photo. */
+  async guideOwned(creatorId: string, guideId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('guides')
+      .select('id')
+      .where('id', '=', guideId)
+      .where('creator_id', '=', creatorId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Whether the spot is one of the guide's. */
+  async spotInGuide(guideId: string, spotId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('spots')
+      .select('id')
+      .where('id', '=', spotId)
+      .where('guide_id', '=', guideId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** The caller's photo, or not_found alike for a missing one and another creator's. */
+  async requireOwned(creatorId: string, mediaId: string): Promise<MediaRecord> {
+    const row = await this.selectMedia()
+      .where('media.id', '=', mediaId)
+      .where('media.kind', '=', 'photo')
+      .where('media.creator_id', '=', creatorId)
+      .executeTakeFirst();
+    if (!row) throw notFound('photo', mediaId);
+    return toRecord(row);
+  }
+
+  /** A photo of this guide, or undefined. */
+  async photoOf(guideId: string, mediaId: string): Promise<MediaRecord | undefined> {
+    const row = await this.selectMedia()
+      .where('media.id', '=', mediaId)
+      .where('media.kind', '=', 'photo')
+      .where('media.guide_id', '=', guideId)
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  /**
+   * A stored image (upload with target=blob) of this creator, or undefined: chapters check a
+   * storageId with it before they name it.
+   */
+  async blobOf(creatorId: string, storageId: string): Promise<StoredImage | undefined> {
+    const row = await this.db
+      .selectFrom('media')
+      .selectAll()
+      .where('id', '=', storageId)
+      .where('kind', '=', 'blob')
+      .where('creator_id', '=', creatorId)
+      .executeTakeFirst();
+    return (
+      row && {
+        storageId: row.id,
+        guideId: row.guide_id,
+        width: row.width,
+        height: row.height,
+        files: JSON.parse(row.files) as StoredFiles,
+      }
+    );
+  }
+
+  /** The guide's photos in their order; one spot's when given. */
+  async listForGuide(guideId: string, spotId?: string): Promise<MediaRecord[]> {
+    let query = this.selectMedia().where('media.guide_id', '=', guideId).where('media.kind', '=', 'photo');
+    if (spotId !== undefined) query = query.where('media.spot_id', '=', spotId);
+    const rows = await query.orderBy('media.position').orderBy('media.created_at').orderBy('media.id').execute();
+    return rows.map(toRecord);
+  }
+
+  /** Photos per guide (stored images are not photos of the guide). */
+  async countPhotos(guideIds: readonly string[]): Promise<Map<string, number>> {
+    if (guideIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('media')
+      .select(['guide_id', (eb) => eb.fn.countAll<number | string>().as('n')])
+      .where('guide_id', 'in', guideIds)
+      .where('kind', '=', 'photo')
+      .groupBy('guide_id')
+      .execute();
+    return new Map(rows.map((r) => [r.guide_id, Number(r.n)]));
+  }
+
+  /** Adds photos after the guide's last one, in the order given; their ids. */
+  async insertPhotos(guideId: string, creatorId: string, photos: readonly NewMedia[]): Promise<string[]> {
+    const last = await this.db
+      .selectFrom('media')
+      .select((eb) => eb.fn.max('position').as('last'))
+      .where('guide_id', '=', guideId)
+      .where('kind', '=', 'photo')
+      .executeTakeFirst();
+    const start = last?.last === null || last?.last === undefined ? 0 : Math.floor(Number(last.last));
+    const now = this.clock.now();
+    const ids = photos.map(() => newId('med'));
+    if (photos.length === 0) return ids;
+    await this.db
+      .insertInto('media')
+      .values(
+        photos.map((photo, i) => ({
+          id: ids[i] as string,
+          guide_id: guideId,
+          creator_id: creatorId,
+          kind: 'photo' as const,
+          spot_id: photo.spotId,
+          position: start + i + 1,
+          width: photo.width,
+          height: photo.height,
+          bytes: photo.bytes,
+          files: JSON.stringify(photo.files),
+          meta: JSON.stringify(photo.meta),
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
+    return ids;
+  }
+
+  async insertBlob(guideId: string, creatorId: string, image: Omit<NewMedia, 'spotId' | 'meta'>): Promise<string> {
+    const id = newId('sto');
+    const now = this.clock.now();
+    await this.db
+      .insertInto('media')
+      .values({
+        id,
+        guide_id: guideId,
+        creator_id: creatorId,
+        kind: 'blob',
+        spot_id: null,
+        position: 0,
+        width: image.width,
+        height: image.height,
+        bytes: image.bytes,
+        files: JSON.stringify(image.files),
+        meta: '{}',
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    return id;
+  }
+
+  async get(mediaId: string): Promise<MediaRecord> {
+    const row = await this.selectMedia().where('media.id', '=', mediaId).executeTakeFirstOrThrow();
+    return toRecord(row);
+  }
+
+  /** updatedAt moves strictly forward, so two edits in one millisecond stay apart. */
+  private nextUpdatedAt(previous: number): number {
+    return Math.max(this.clock.now(), previous + 1);
+  }
+
+  async updateMeta(photo: MediaRecord, meta: MediaMeta): Promise<void> {
+    await this.db
+      .updateTable('media')
+      .set({ meta: JSON.stringify(meta), updated_at: this.nextUpdatedAt(photo.updatedAt) })
+      .where('id', '=', photo.mediaId)
+      .execute();
+  }
+
+  async setOrder(photo: MediaRecord, order: number): Promise<void> {
+    await this.db
+      .updateTable('media')
+      .set({ position: order, updated_at: this.nextUpdatedAt(photo.updatedAt) })
+      .where('id', '=', photo.mediaId)
+      .execute();
+  }
+
+  async delete(mediaId: string): Promise<void> {
+    await this.db.deleteFrom('media').where('id', '=', mediaId).execute();
+  }
+}

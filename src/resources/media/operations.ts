@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { defineOperation, type OperationContext } from '../../core/operation.ts';
+import { STABLE_SINCE } from '../../core/versions.ts';
+import { productIdSchema } from '../../shared/ids.ts';
+import { applyMeta, mediaIdSchema, mediaMetaFields, mediaSchema, spotIdSchema } from './media.schema.ts';
+import type { MediaRecord } from './media.store.ts';
+import { deleteFiles } from './media-files.ts';
+import { publicMedia } from './media-records.ts';
+import { clearGuideThumbnail } from './thumbnail.ts';
+import { uploadMedia, uploadMediaBatch } from './upload-operations.ts';
+
+/** The caller's photo, read again after its guide is opened (which queues writers of that guide). */
+async function openPhoto(ctx: OperationContext, mediaId: string): Promise<MediaRecord> {
+  const { media } = ctx.stores;
+  const first = await media.requireOwned(ctx.principal.creatorId, mediaId);
+  await ctx.guide(first.guideId);
+  return media.requireOwned(ctx.principal.creatorId, first.mediaId);
+}
+
+export const listMedia = defineOperation({
+  name: 'list_media',
+  title: "List a guide's photos",
+  method: 'GET',
+  path: '/guides/{productId}/media',
+  scope: 'read',
+  stability: 'stable',
+  since: STABLE_SINCE,
+  description:
+    "Lists the guide's photos in their order (optionally one spot's), with image URLs per size and every metadata " +
+    'field. Stored images (uploads with target=blob) are not listed.',
+  input: z.strictObject({
+    productId: productIdSchema,
+    spotId: spotIdSchema.optional().describe("Only this spot's photos"),
+  }),
+  output: z.object({ productId: z.string(), count: z.number(), media: z.array(mediaSchema) }),
+  async handler(input, ctx) {
+    const guide = await ctx.guide(input.productId);
+    const rows = await ctx.stores.media.listForGuide(guide.id, input.spotId);
+    return { productId: guide.id, count: rows.length, media: rows.map((row) => publicMedia(row, ctx.urls)) };
+  },
+});
+
+export const updateMedia = defineOperation({
+  name: 'update_media',
+  title: "Update a photo's details",
+  method: 'PATCH',
+  path: '/media/{mediaId}',
+  scope: 'write',
+  stability: 'stable',
+  since: STABLE_SINCE,
+  description:
+    'Changes only the fields sent; null clears a field, and "" clears the text fields. caption and credit are stored ' +
+    'exactly as sent. A credit comes from the creator, never from a guess: a photo without one can be drafted but not ' +
+    'published. A guide thumbnail made from this photo keeps its crop until thumbnailMediaId is set again.',
+  input: z.strictObject({ mediaId: mediaIdSchema, ...mediaMetaFields }),
+  output: z.object({ ok: z.literal(true), mediaId: z.string() }),
+  async handler({ mediaId, ...fields }, ctx) {
+    const photo = await openPhoto(ctx, mediaId);
+    await ctx.stores.media.updateMeta(photo, applyMeta(photo.meta, fields));
+    return { ok: true as const, mediaId: photo.mediaId };
+  },
+});
+
+export const reorderMedia = defineOperation({
+  name: 'reorder_media',
+  title: 'Move a photo',
+  method: 'PUT',
+  path: '/media/{mediaId}/order',
+  scope: 'write',
+  stability: 'stable',
+  since: STABLE_SINCE,
+  description:
+    'Moves a photo: order is a number between the orders of its new neighbours as list_media reads them ' +
+    '(e.g. 2.5 between 2 and 3; below the first to lead, above the last to end).',
+  input: z.strictObject({
+    mediaId: mediaIdSchema,
+    order: z.number().min(-1e12).max(1e12).describe('The new order key; fractions are fine'),
+  }),
+  output: z.object({ ok: z.literal(true), mediaId: z.string(), order: z.number() }),
+  async handler(input, ctx) {
+    const photo = await openPhoto(ctx, input.mediaId);
+    await ctx.stores.media.setOrder(photo, input.order);
+    return { ok: true as const, mediaId: photo.mediaId, order: input.order };
+  },
+});
+
+export const deleteMedia = defineOperation({
+  name: 'delete_media',
+  title: 'Delete a photo',
+  method: 'DELETE',
+  path: '/media/{mediaId}',
+  scope: 'write',
+  stability: 'stable',
+  since: STABLE_SINCE,
+  description:
+    'Deletes a photo for good with its stored files; confirm with the creator first. A store thumbnail made from it ' +
+    'is removed too.',
+  input: z.strictObject({ mediaId: mediaIdSchema }),
+  output: z.object({ ok: z.literal(true), mediaId: z.string(), deleted: z.literal(true) }),
+  async handler(input, ctx) {
+    const photo = await openPhoto(ctx, input.mediaId);
+    await clearGuideThumbnail(ctx, photo.guideId, photo.mediaId);
+    await ctx.stores.media.delete(photo.mediaId);
+    // Files go once the row is gone for good: no row ever names a missing file.
+    ctx.afterCommit(() => deleteFiles(ctx.services.blobs, photo.files));
+    return { ok: true as const, mediaId: photo.mediaId, deleted: true as const };
+  },
+});
+
+export const mediaOperations = [listMedia, uploadMedia, uploadMediaBatch, updateMedia, reorderMedia, deleteMedia];

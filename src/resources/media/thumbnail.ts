@@ -1,0 +1,62 @@
+import { notFound } from '../../core/errors.ts';
+import type { OperationContext, PrepareContext } from '../../core/operation.ts';
+import { type BlobStore, deleteBlobs, newBlobKey } from './blob-store.ts';
+import { thumbnail4x5 } from './image-pipeline.ts';
+import { keyOfMediaPath, mediaPath } from './media-files.ts';
+
+/** A 4:5 store thumbnail rendered and stored, waiting for the guide to name it. */
+export interface PreparedThumbnail {
+  mediaId: string;
+  /** Path of the thumbnail's file (`/media/<key>.webp`), as the guide stores it. */
+  path: string;
+  key: string;
+}
+
+/**
+ * Renders the 4:5 thumbnail of one of the guide's photos around its focal point and stores it,
+ * outside the write's transaction. It is cut from the photo's large display size (2048 px), which
+ * holds more than the 800 x 1000 thumbnail needs and decodes far faster than the original.
+ */
+export async function prepareThumbnail(
+  ctx: PrepareContext,
+  productId: string,
+  mediaId: string,
+): Promise<PreparedThumbnail> {
+  const photo = await ctx.stores.media.requireOwned(ctx.principal.creatorId, mediaId);
+  if (photo.guideId !== productId) throw notFound('photo', mediaId);
+  const source = await ctx.services.blobs.get(photo.files.large.key);
+  if (!source) throw new Error(`the large file of photo ${photo.mediaId} is missing`);
+  const rendered = await thumbnail4x5(source.bytes, photo.meta.focalX, photo.meta.focalY);
+  const blob = await ctx.services.blobs.put(newBlobKey(), rendered.bytes, rendered.contentType);
+  return { mediaId: photo.mediaId, path: mediaPath(blob), key: blob.key };
+}
+
+export async function discardThumbnail(blobs: BlobStore, prepared: PreparedThumbnail | undefined): Promise<void> {
+  if (prepared) await deleteBlobs(blobs, [prepared.key]);
+}
+
+/** The old thumbnail's file goes once the guide no longer names it. */
+function dropFileAfterCommit(ctx: OperationContext, path: string): void {
+  const key = keyOfMediaPath(path);
+  if (key !== undefined) ctx.afterCommit(() => deleteBlobs(ctx.services.blobs, [key]));
+}
+
+/** Names the prepared thumbnail on the guide; the photo must still be the guide's. */
+export async function setGuideThumbnail(
+  ctx: OperationContext,
+  guideId: string,
+  prepared: PreparedThumbnail,
+): Promise<void> {
+  if (!(await ctx.stores.media.photoOf(guideId, prepared.mediaId))) throw notFound('photo', prepared.mediaId);
+  const old = await ctx.stores.guides.thumbnailOf(guideId);
+  await ctx.stores.guides.update(guideId, { thumbnail: { mediaId: prepared.mediaId, url: prepared.path } });
+  if (old) dropFileAfterCommit(ctx, old.url);
+}
+
+/** Removes the guide's thumbnail (only when made from `fromMediaId`, if given) and, after commit, its file. */
+export async function clearGuideThumbnail(ctx: OperationContext, guideId: string, fromMediaId?: string): Promise<void> {
+  const old = await ctx.stores.guides.thumbnailOf(guideId);
+  if (!old || (fromMediaId !== undefined && old.mediaId !== fromMediaId)) return;
+  await ctx.stores.guides.update(guideId, { thumbnail: null });
+  dropFileAfterCommit(ctx, old.url);
+}

@@ -1,0 +1,183 @@
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../core/errors.ts';
+import type { BodyKind, Upload } from '../core/operation.ts';
+
+export type UploadBodyKind = Exclude<BodyKind, { kind: 'json' }>;
+
+/** Files and form fields of an upload request; fields are input fields like the query's. */
+export interface UploadBody {
+  fields: Record<string, string>;
+  uploads: Upload[];
+}
+
+const MIB = 1024 * 1024;
+/** Room beside the photo in a one-photo form, for its fields and part headers. */
+const FORM_ROOM = 64 * 1024;
+/** Form fields are metadata (a caption, a credit): none needs more. */
+const MAX_FIELD_BYTES = 16 * 1024;
+const MAX_FIELDS = 40;
+
+function sizeText(bytes: number): string {
+  return `${Math.round((bytes / MIB) * 10) / 10} MB`;
+}
+
+function tooLarge(sentence: string): ApiError {
+  return new ApiError('payload_too_large', sentence);
+}
+
+function bareType(request: FastifyRequest): string {
+  return (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+interface Limits {
+  total: number;
+  files: number;
+  fileBytes: number;
+}
+
+function limitsOf(body: UploadBodyKind): Limits {
+  return body.kind === 'image'
+    ? { total: body.maxBytes + FORM_ROOM, files: 1, fileBytes: body.maxBytes }
+    : { total: body.maxBytes, files: body.maxFiles, fileBytes: body.maxFileBytes };
+}
+
+/** A declared length over the limit is answered at once, before a byte of the body is read. */
+function refuseDeclaredLength(request: FastifyRequest, limit: number, what: string): void {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    throw tooLarge(`The ${what} is ${sizeText(declared)}; at most ${sizeText(limit)} is accepted.`);
+  }
+}
+
+/** Raw bytes of one image, counted as they arrive: over the limit stops collecting at once. */
+function readRaw(request: FastifyRequest, maxBytes: number): Promise<Buffer> {
+  const raw = request.raw;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        finish();
+        chunks.length = 0;
+        reject(tooLarge(`The image is over the ${sizeText(maxBytes)} limit.`));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      finish();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (err: Error) => {
+      finish();
+      reject(new ApiError('invalid_argument', `(body): the upload was cut short (${err.message})`));
+    };
+    const finish = () => {
+      raw.off('data', onData).off('end', onEnd).off('error', onError);
+    };
+    raw.on('data', onData).on('end', onEnd).on('error', onError);
+  });
+}
+
+/** Errors of the multipart parser, in the envelope: limits are 413, a malformed form is 400. */
+function multipartError(err: unknown, limits: Limits, index: number, filename: string | undefined): ApiError {
+  if (err instanceof ApiError) return err;
+  const code = (err as { code?: string }).code;
+  if (code === 'FST_REQ_FILE_TOO_LARGE') {
+    return tooLarge(
+      `file ${index}${filename ? ` (${filename})` : ''} is over the ${sizeText(limits.fileBytes)} limit for one photo.`,
+    );
+  }
+  if (code === 'FST_FILES_LIMIT') {
+    return tooLarge(`At most ${limits.files} ${limits.files === 1 ? 'file is' : 'files are'} accepted in one request.`);
+  }
+  if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') {
+    return tooLarge(`At most ${MAX_FIELDS} form fields are accepted beside the files.`);
+  }
+  if (code === 'FST_PROTO_VIOLATION') {
+    return new ApiError('invalid_argument', '(body): a form field name is not allowed');
+  }
+  return new ApiError(
+    'invalid_argument',
+    `(body): not a well-formed multipart/form-data body (${(err as Error).message ?? 'unreadable'})`,
+  );
+}
+
+async function readMultipart(request: FastifyRequest, limits: Limits): Promise<UploadBody> {
+  const fields: Record<string, string> = {};
+  const uploads: Upload[] = [];
+  let total = 0;
+  let filename: string | undefined;
+  try {
+    const parts = request.parts({
+      limits: {
+        fileSize: limits.fileBytes,
+        files: limits.files,
+        fields: MAX_FIELDS,
+        fieldSize: MAX_FIELD_BYTES,
+        parts: limits.files + MAX_FIELDS,
+      },
+    });
+    for await (const part of parts) {
+      if (part.type === 'field') {
+        if (part.fieldnameTruncated || part.valueTruncated) {
+          throw tooLarge(`form field ${part.fieldname} is over ${MAX_FIELD_BYTES / 1024} KB.`);
+        }
+        total += String(part.value).length;
+        fields[part.fieldname] = String(part.value);
+        continue;
+      }
+      filename = part.filename || undefined;
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of part.file as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        total += chunk.length;
+        if (total > limits.total) throw tooLarge(`The upload is over the ${sizeText(limits.total)} limit.`);
+        chunks.push(chunk);
+      }
+      // A form sent with no file chosen carries an empty part without a name: nothing was sent.
+      if (size === 0 && filename === undefined) continue;
+      uploads.push({
+        field: part.fieldname,
+        filename,
+        contentType: part.mimetype || undefined,
+        bytes: Buffer.concat(chunks, size),
+      });
+    }
+  } catch (err) {
+    throw multipartError(err, limits, uploads.length, filename);
+  }
+  return { fields, uploads };
+}
+
+/**
+ * The body of an upload operation: a multipart form (files and fields), or for one image its raw
+ * bytes. Sizes are checked against the declared length first and counted while the body arrives,
+ * so a body over its limit is refused (413) before it is read whole. A JSON body (Fastify parsed
+ * it already) carries no file: undefined.
+ */
+export async function readUploadBody(request: FastifyRequest, body: UploadBodyKind): Promise<UploadBody | undefined> {
+  const type = bareType(request);
+  const limits = limitsOf(body);
+  if (type === 'multipart/form-data') {
+    refuseDeclaredLength(request, limits.total, body.kind === 'image' ? 'upload' : 'batch upload');
+    return readMultipart(request, limits);
+  }
+  if (type === 'application/json') return undefined;
+  if (body.kind === 'multipart') {
+    throw new ApiError(
+      'invalid_argument',
+      '(body): send the photos as multipart/form-data, one file part each, with any fields beside them',
+    );
+  }
+  refuseDeclaredLength(request, body.maxBytes, 'image');
+  const bytes = await readRaw(request, body.maxBytes);
+  return { fields: {}, uploads: [{ field: 'file', filename: undefined, contentType: type || undefined, bytes }] };
+}
+
+/** Whatever of an upload's body is left unread is drained, so the connection can carry the next request. */
+export function drainUnread(request: FastifyRequest): void {
+  if (!request.raw.readableEnded) request.raw.resume();
+}

@@ -1,0 +1,93 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Harness } from '../helpers/harness.ts';
+
+export interface UploadAnswer {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export interface FilePart {
+  bytes: Buffer;
+  type?: string;
+  name?: string;
+  field?: string;
+}
+
+async function answer(res: Response): Promise<UploadAnswer> {
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text === '' ? undefined : JSON.parse(text) };
+}
+
+function query(fields: Record<string, unknown>): string {
+  const qs = new URLSearchParams(Object.entries(fields).map(([k, v]): [string, string] => [k, String(v)])).toString();
+  return qs ? `?${qs}` : '';
+}
+
+/** upload_media with the photo as the raw body. */
+export async function uploadRaw(
+  h: Harness,
+  key: string,
+  bytes: Buffer,
+  contentType: string | undefined,
+  fields: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<UploadAnswer> {
+  const all: Record<string, string> = { authorization: `Bearer ${key}`, ...headers };
+  if (contentType !== undefined) all['content-type'] = contentType;
+  return answer(
+    await fetch(`${h.baseUrl}/media/upload${query(fields)}`, { method: 'POST', headers: all, body: bytes }),
+  );
+}
+
+/** A multipart upload (`upload_media` or `upload_media_batch`): fields as form fields, then the files. */
+export async function uploadForm(
+  h: Harness,
+  key: string,
+  path: '/media/upload' | '/media/upload-batch',
+  files: readonly FilePart[],
+  fields: Record<string, unknown> = {},
+  queryFields: Record<string, unknown> = {},
+): Promise<UploadAnswer> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, String(value));
+  files.forEach((file, i) => {
+    const blob = new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'image/jpeg' });
+    form.append(file.field ?? 'file', blob, file.name ?? `photo-${i}.jpg`);
+  });
+  return answer(
+    await fetch(`${h.baseUrl}${path}${query(queryFields)}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      body: form,
+    }),
+  );
+}
+
+/** The photo files on disk (sidecars and temporary files left out). */
+export function storedFiles(h: Harness): string[] {
+  const root = join(h.config.dataDir, 'media');
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (e.name === '.tmp') continue;
+      if (e.isDirectory()) walk(join(dir, e.name));
+      else if (!e.name.endsWith('.json')) found.push(e.name);
+    }
+  };
+  walk(root);
+  return found.sort();
+}
+
+/** The bytes an image URL serves, read like a buyer's browser would: no key. */
+export async function fetchImage(url: string, headers: Record<string, string> = {}) {
+  const res = await fetch(url, { headers });
+  return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
+}
