@@ -33,6 +33,7 @@ export function registerRest(
           const { result }: Invocation = await invoke(runtime, operation, input, call, (rate) =>
             setRateHeaders(reply, rate),
           );
+          if (operation.location) reply.header('Location', API_PREFIX + operation.location(result, input));
           return reply.code(operation.successStatus).type('application/json; charset=utf-8').send(jsonBytesOf(result));
         } catch (err) {
           return sendError(request, reply, err);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/operation.ts';
 import { productIdSchema } from '../../shared/ids.ts';
+import { publishingExamples } from './examples.ts';
 import { type DatedFacts, sortStaleFacts, staleFactsOf } from './staleness.ts';
 
 export const staleFactSchema = z.object({
@@ -25,6 +26,7 @@ export const listStaleNotices = defineOperation({
   scope: 'read',
   stability: 'beta',
   since: '2026-09-30',
+  example: publishingExamples.list_stale_notices,
   description:
     'Lists what ran out across spots, places and areas: status notices past until, fees and hours past validUntil, ' +
     'timetables that ran out, events whose dates all passed, rows past reviewBy. With olderThanDays, also statuses, ' +
