@@ -14,7 +14,9 @@ function variants(sample: unknown): unknown[] {
   const visit = (node: unknown, replace: (value: unknown) => unknown): void => {
     if (Array.isArray(node)) {
       out.push(replace([...node, node[0]]), replace([]));
-      node.forEach((item, i) => visit(item, (v) => replace(node.map((x, j) => (j === i ? v : x)))));
+      node.forEach((item, i) => {
+        visit(item, (v) => replace(node.map((x, j) => (j === i ? v : x))));
+      });
     } else if (typeof node === 'object' && node !== null) {
       out.push(replace({ ...node, zzUnknown: 1 }));
       for (const [key, value] of Object.entries(node)) {
@@ -73,9 +75,10 @@ describe('the tool list stays small', () => {
 
   it('a shared field type is defined once per schema and referenced', () => {
     const spot = tools.find((t) => t.name === 'create_spot');
-    const defs = (spot?.inputSchema as { $defs?: Record<string, unknown> }).$defs ?? {};
+    assert.ok(spot);
+    const defs = (spot.inputSchema as { $defs?: Record<string, unknown> }).$defs ?? {};
     for (const name of ['Fee', 'GuideLink', 'StatusNotice', 'Schedule', 'SourceRef']) assert.ok(name in defs, name);
-    const text = JSON.stringify(spot?.inputSchema);
+    const text = JSON.stringify(spot.inputSchema);
     assert.equal(text.split('"Information for buyers, never charged').length, 2, 'the Fee description once');
   });
 });

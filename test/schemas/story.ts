@@ -40,7 +40,9 @@ function learnIds(example: unknown, real: unknown, ids: Map<string, string>): vo
   if (typeof example === 'string' && typeof real === 'string') {
     if (ID.test(example) && example !== real && !ids.has(example)) ids.set(example, real);
   } else if (Array.isArray(example) && Array.isArray(real)) {
-    example.forEach((item, i) => learnIds(item, real[i], ids));
+    example.forEach((item, i) => {
+      learnIds(item, real[i], ids);
+    });
   } else if (typeof example === 'object' && example !== null && typeof real === 'object' && real !== null) {
     for (const [k, v] of Object.entries(example)) learnIds(v, (real as Record<string, unknown>)[k], ids);
   }
