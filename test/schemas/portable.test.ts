@@ -47,7 +47,7 @@ describe('every tool schema means the same to draft-07 and 2020-12 validators', 
         const schema = side === 'input' ? tool.inputSchema : tool.outputSchema;
         const old = draft07.compile(schema);
         const current = draft2020.compile(schema);
-        const sample = op.example[side];
+        const sample: unknown = op.example[side];
         assert.equal(current(sample), true, `${tool.name} ${side} example: ${JSON.stringify(current.errors)}`);
         for (const variant of [sample, ...variants(sample)]) {
           assert.equal(
