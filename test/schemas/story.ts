@@ -9,8 +9,11 @@ type Call = (op: AnyOperation, input: Record<string, unknown>) => Promise<Record
  * written on: each id an answer shows is mapped to the id this server gave, and inputs are sent
  * with ids mapped. An operation without an example fails: new tools are covered by declaring one.
  */
-export async function exampleStory(operations: readonly AnyOperation[], call: Call): Promise<void> {
-  const ids = new Map<string, string>();
+export async function exampleStory(
+  operations: readonly AnyOperation[],
+  call: Call,
+  ids = new Map<string, string>(),
+): Promise<Map<string, string>> {
   // The reads run again before the deletions, once the guide has its bbox, areas, spots and places.
   const ordered = [
     ...operations.filter((op) => !op.destructive),
@@ -22,6 +25,13 @@ export async function exampleStory(operations: readonly AnyOperation[], call: Ca
     const answer = await call(op, mapIds(op.example.input, ids) as Record<string, unknown>);
     learnIds(op.example.output, answer, ids);
   }
+  return ids;
+}
+
+/** An operation's example input with the ids this server gave. */
+export function exampleInput(op: AnyOperation, ids: Map<string, string>): Record<string, unknown> {
+  assert.ok(op.example, `${op.name} declares no example`);
+  return mapIds(op.example.input, ids) as Record<string, unknown>;
 }
 
 const ID = /^[a-z]{2,4}_[A-Za-z0-9_-]{8,}$/;
