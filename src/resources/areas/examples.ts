@@ -2,7 +2,7 @@ import type { OperationExample } from '../../core/operation.ts';
 
 /**
  * One realistic call per operation (the OpenAPI document and docs/reference.md show them); one
- * story: a guide to Slovenia's lakes and gorges. test/schemas/examples.test.ts checks them against the schemas.
+ * story: a guide to Slovenia's lakes and gorges. test/schemas/openapi.test.ts checks them against the schemas.
  */
 export const areasExamples: Record<string, OperationExample> = {
   list_areas: {
