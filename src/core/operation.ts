@@ -82,6 +82,12 @@ export interface AnnotationOverrides {
   openWorld?: boolean;
 }
 
+/** One call and its answer, as JSON; checked against the schemas by a test rather than by types. */
+export interface OperationExample {
+  input: Record<string, unknown>;
+  output: Record<string, unknown>;
+}
+
 export interface OperationDeclaration<I extends InputSchema, O extends z.ZodObject, P = undefined> {
   name: string;
   title: string;
@@ -107,6 +113,17 @@ export interface OperationDeclaration<I extends InputSchema, O extends z.ZodObje
    */
   errors?: readonly ErrorCode[];
   annotations?: AnnotationOverrides;
+  /**
+   * One realistic call: what a client sends (path, query and body fields together, as the MCP
+   * arguments) and what it gets back. Served in the OpenAPI document and the reference; a test
+   * checks both sides against the schemas, so an example cannot drift from them.
+   */
+  example?: OperationExample;
+  /**
+   * For a 201: where the created resource is read, relative to the API base (REST's Location
+   * header). Its own read where there is one, else the list that shows it.
+   */
+  location?(output: z.output<O>, input: z.output<I>): string;
   /** A limit of its own beside the per-key and per-creator ones, keyed by what the input names. */
   rateLimit?: { policy: OperationPolicy; key(input: z.output<I>, principal: Principal): string };
   /**

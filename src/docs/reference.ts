@@ -3,7 +3,8 @@ import { errorCatalogue } from '../core/errors.ts';
 import type { AnyOperation } from '../core/operation.ts';
 import type { Registry } from '../core/registry.ts';
 import { API_VERSION } from '../core/versions.ts';
-import { jsonSchemaOf } from '../transports/tool-list.ts';
+import { jsonSchemaOf } from '../transports/json-schema.ts';
+import { errorCodesOf } from '../transports/operation-errors.ts';
 
 interface JsonSchema {
   type?: string | string[];
@@ -14,9 +15,11 @@ interface JsonSchema {
   items?: JsonSchema;
   anyOf?: JsonSchema[];
   const?: unknown;
+  $ref?: string;
 }
 
 function typeOf(schema: JsonSchema): string {
+  if (schema.$ref) return schema.$ref.split('/').pop() ?? 'any';
   if (schema.enum) return schema.enum.map((v) => `\`${String(v)}\``).join(', ');
   if (schema.const !== undefined) return `\`${JSON.stringify(schema.const)}\``;
   if (schema.anyOf) return schema.anyOf.map(typeOf).join(' or ');
@@ -51,7 +54,25 @@ function section(op: AnyOperation): string {
       .map((k) => `\`${k}\``)
       .join(', ')}.`,
     '',
+    `Errors: ${errorCodesOf(op)
+      .map((code) => `\`${code}\``)
+      .join(', ')}.`,
+    '',
   );
+  if (op.example) {
+    lines.push(
+      'Example:',
+      '',
+      '```json',
+      JSON.stringify(op.example.input, null, 2),
+      '```',
+      '',
+      '```json',
+      JSON.stringify(op.example.output, null, 2),
+      '```',
+      '',
+    );
+  }
   return lines.join('\n');
 }
 

@@ -20,14 +20,14 @@ export const dateSchema = z
   .string()
   .refine((s) => /^\d{4}-\d{2}-\d{2}$/.test(s), { message: 'must be a date written YYYY-MM-DD', abort: true })
   .refine(isCalendarDate, { message: 'is not a day on the calendar' })
-  .describe('A date, YYYY-MM-DD');
+  .meta({ id: 'Date', description: 'A date, YYYY-MM-DD' });
 
 /** A day of any year, MM-DD; 02-29 is allowed (leap years have it). */
 export const monthDaySchema = z
   .string()
   .refine((s) => /^\d{2}-\d{2}$/.test(s), { message: 'must be a day of the year written MM-DD', abort: true })
   .refine((s) => isCalendarDate(`2024-${s}`), { message: 'is not a day of the year' })
-  .describe('A day of the year, MM-DD');
+  .meta({ id: 'MonthDay', description: 'A day of the year, MM-DD' });
 
 /** A time of day, HH:MM on the 24-hour clock. */
 export const timeOfDaySchema = z
@@ -35,7 +35,7 @@ export const timeOfDaySchema = z
   .refine((s) => /^([01]\d|2[0-3]):[0-5]\d$/.test(s), {
     message: 'must be a time of day written HH:MM (00:00 to 23:59)',
   })
-  .describe('A time of day, HH:MM, 24-hour clock');
+  .meta({ id: 'TimeOfDay', description: 'A time of day, HH:MM, 24-hour clock' });
 
 /** A time of day or a sun anchor. */
 export const clockOrSunSchema = z
@@ -43,7 +43,7 @@ export const clockOrSunSchema = z
   .refine((s) => s === 'sunrise' || s === 'sunset' || /^([01]\d|2[0-3]):[0-5]\d$/.test(s), {
     message: 'must be HH:MM (00:00 to 23:59), "sunrise" or "sunset"',
   })
-  .describe('HH:MM, "sunrise" or "sunset"');
+  .meta({ id: 'ClockOrSun', description: 'HH:MM, "sunrise" or "sunset"' });
 
 /**
  * A set of calendar numbers written as a list: a repeat says nothing more, so it is dropped and the

@@ -16,7 +16,7 @@ export const feeSchema = z
     audience: z.enum(['all', 'adult', 'child', 'foreign', 'domestic', 'resident', 'student', 'senior']).optional(),
     paidWhere: z.enum(['online', 'on_site', 'in_tour']).optional(),
     payment: z.enum(['cash_only', 'card_only', 'cash_or_card']).optional(),
-    note: text(300).optional().describe('At most 300'),
+    note: text(300).optional(),
     validFrom: dateSchema.optional(),
     validUntil: dateSchema.optional(),
     sourceUrl: webUrlSchema.optional(),
@@ -49,7 +49,10 @@ export const feeSchema = z
     }
     orderedDates(ctx, fee, 'validFrom', 'validUntil');
   })
-  .describe('Fee');
+  .meta({
+    id: 'Fee',
+    description: 'Information for buyers, never charged: an amount with its currency, free, or seeOfficial',
+  });
 
 export const feesSchema = z.array(feeSchema).max(30).describe('At most 30 fees, full replacement');
 

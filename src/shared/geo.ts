@@ -1,14 +1,25 @@
 import { z } from 'zod';
 
-export const latitudeSchema = z.number().min(-90).max(90).describe('Latitude in decimal degrees, -90 to 90');
-export const longitudeSchema = z.number().min(-180).max(180).describe('Longitude in decimal degrees, -180 to 180');
+export const latitudeSchema = z
+  .number()
+  .min(-90)
+  .max(90)
+  .meta({ id: 'Latitude', description: 'Latitude in decimal degrees, -90 to 90' });
+export const longitudeSchema = z
+  .number()
+  .min(-180)
+  .max(180)
+  .meta({ id: 'Longitude', description: 'Longitude in decimal degrees, -180 to 180' });
 export const zoomSchema = z.number().min(0).max(22).describe('Map zoom level, 0 (world) to 22 (building)');
 
 /** [west, south, east, north]; west may exceed east for a box across the antimeridian. */
 export const bboxSchema = z
   .tuple([longitudeSchema, latitudeSchema, longitudeSchema, latitudeSchema])
   .refine(([, south, , north]) => south <= north, { message: 'south (2nd number) must not be above north (4th)' })
-  .describe('[west, south, east, north] in decimal degrees');
+  .meta({
+    id: 'Bbox',
+    description: '[west, south, east, north] in decimal degrees; west may exceed east across the antimeridian',
+  });
 
 export type Bbox = z.infer<typeof bboxSchema>;
 

@@ -20,18 +20,18 @@ export const pinKinds = [
 export const spotPinSchema = z
   .strictObject({
     kind: z.enum(pinKinds),
-    label: text(80).min(1).describe('At most 80'),
+    label: text(80).min(1),
     lat: latitudeSchema,
     lon: longitudeSchema,
     months: monthsSchema.optional(),
     note: text(300).optional(),
   })
-  .describe('SpotPin');
+  .meta({ id: 'SpotPin', description: 'An extra point of a spot: an entrance, a viewpoint, a trailhead' });
 
 /** A named map link of a spot: any https address, or a geo: URI. */
 export const mapLinkSchema = z
   .strictObject({
-    label: text(40).min(1).describe('At most 40'),
+    label: text(40).min(1),
     url: z
       .string()
       .max(2000)
@@ -47,7 +47,7 @@ export const mapLinkSchema = z
         { message: 'must be an https address or a geo: URI' },
       ),
   })
-  .describe('MapLink');
+  .meta({ id: 'MapLink', description: 'A labelled link to the place: any https address or a geo: URI' });
 
 export type SpotPin = z.infer<typeof spotPinSchema>;
 export type MapLink = z.infer<typeof mapLinkSchema>;

@@ -78,7 +78,7 @@ export const hoursBandSchema = z
       });
     }
   })
-  .describe('HoursBand: the last matching band wins');
+  .meta({ id: 'HoursBand', description: 'Opening hours for a part of the year; the last matching band wins' });
 
 export const specialDaySchema = z
   .strictObject({
@@ -95,7 +95,7 @@ export const specialDaySchema = z
     }
     checkOpening(ctx, day);
   })
-  .describe('A special day: a date or a rule');
+  .meta({ id: 'SpecialDay', description: 'A special day: a date or a rule' });
 
 export const slotsSchema = z
   .strictObject({
@@ -115,13 +115,13 @@ export const slotsSchema = z
       });
     }
   })
-  .describe('Timed entry');
+  .meta({ id: 'TimedEntry', description: 'Timed entry slots' });
 
 /** Structured opening hours; the free-text hours remain the fallback. */
 export const scheduleSchema = z
   .strictObject({
     hours: z.array(hoursBandSchema).max(24).optional().describe('At most 24 bands: year-round first, exceptions after'),
-    specialDays: z.array(specialDaySchema).max(40).optional().describe('At most 40'),
+    specialDays: z.array(specialDaySchema).max(40).optional(),
     slots: slotsSchema.optional(),
     validFrom: dateSchema.optional(),
     validUntil: dateSchema.optional(),
@@ -130,6 +130,6 @@ export const scheduleSchema = z
     note: text(500).optional(),
   })
   .superRefine((schedule, ctx) => orderedDates(ctx, schedule, 'validFrom', 'validUntil'))
-  .describe('Schedule: structured opening hours');
+  .meta({ id: 'Schedule', description: 'Structured opening hours' });
 
 export type Schedule = z.infer<typeof scheduleSchema>;

@@ -10,7 +10,7 @@ export const sourceRefSchema = z
     title: text(200).min(1).optional().describe('For a source without URL, at most 200'),
     kind: z.enum(['page', 'api', 'archive', 'document', 'other']).optional(),
     capturedOn: dateSchema.optional(),
-    note: text(500).optional().describe('At most 500'),
+    note: text(500).optional(),
     supports: z
       .array(text(60).min(1))
       .max(12)
@@ -19,7 +19,10 @@ export const sourceRefSchema = z
     conflict: z.boolean().optional().describe('true when it disagrees with another source on those facts'),
   })
   .refine((source) => source.url !== undefined || source.title !== undefined, { message: 'needs a url or a title' })
-  .describe('SourceRef: never shown to buyers');
+  .meta({
+    id: 'SourceRef',
+    description: 'Research evidence for reviewers, never shown to buyers; needs a url or a title',
+  });
 
 export const sourcesSchema = z.array(sourceRefSchema).max(40).describe('At most 40 sources, full replacement');
 

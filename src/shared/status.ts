@@ -9,13 +9,13 @@ export const statusStates = ['open', 'partly_closed', 'closed', 'reopening'] as 
 export const statusNoticeSchema = z
   .strictObject({
     state: z.enum(statusStates).describe('reopening with until means it reopens on that day'),
-    note: text(500).optional().describe('At most 500'),
+    note: text(500).optional(),
     since: dateSchema.optional(),
     until: dateSchema.optional().describe('YYYY-MM-DD, not before since; buyers stop seeing the notice after it'),
     sourceUrl: webUrlSchema.optional(),
     checkedOn: dateSchema.optional().describe('When the notice was last checked, YYYY-MM-DD'),
   })
   .superRefine((status, ctx) => orderedDates(ctx, status, 'since', 'until'))
-  .describe('StatusNotice');
+  .meta({ id: 'StatusNotice', description: 'A closure or works notice; buyers stop seeing it after until' });
 
 export type StatusNotice = z.infer<typeof statusNoticeSchema>;

@@ -240,10 +240,19 @@ async function callTool(
 ): Promise<CallToolResult> {
   try {
     const { result } = await invoke(runtime, operation, args ?? {}, caller);
-    return { content: [{ type: 'text', text: jsonOf(result) }], structuredContent: result };
+    return { content: [{ type: 'text', text: textOf(result) }], structuredContent: result };
   } catch (err) {
     const apiError = toApiError(err, caller.requestId);
     if (!(err instanceof ApiError)) caller.log.error({ err, tool: operation.name }, 'unexpected failure');
     return { content: [{ type: 'text', text: JSON.stringify(apiError.toBody(caller.requestId)) }], isError: true };
   }
+}
+
+/**
+ * The text an assistant reads: the answer's JSON, except for an answer that carries a `markdown`
+ * document (the authoring playbook), which is meant to be read as markdown, not as a JSON string
+ * with every line break escaped. The structured content keeps the whole answer either way.
+ */
+function textOf(result: Record<string, unknown>): string {
+  return typeof result.markdown === 'string' ? result.markdown : jsonOf(result);
 }

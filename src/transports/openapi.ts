@@ -3,10 +3,9 @@ import { errorCatalogue } from '../core/errors.ts';
 import type { AnyOperation } from '../core/operation.ts';
 import type { Registry } from '../core/registry.ts';
 import { API_VERSION } from '../core/versions.ts';
+import { type JsonObject, jsonSchemaOf } from './json-schema.ts';
+import { errorCodesOf } from './operation-errors.ts';
 import { API_PREFIX } from './rest.ts';
-import { jsonSchemaOf } from './tool-list.ts';
-
-type JsonObject = Record<string, unknown>;
 
 const errorEnvelope = {
   type: 'object',
@@ -16,33 +15,124 @@ const errorEnvelope = {
       type: 'object',
       required: ['code', 'message'],
       properties: {
-        code: { type: 'string', enum: Object.keys(errorCatalogue) },
-        message: { type: 'string', description: 'For people; clients act on code' },
+        code: { type: 'string', enum: Object.keys(errorCatalogue), description: 'Clients act on this' },
+        message: { type: 'string', description: 'For people; a refused field is named first, as `path: sentence`' },
         requestId: { type: 'string', description: 'The X-Request-Id of the request; quote it to support' },
         retryAfterMs: { type: 'integer', description: 'With rate_limited: wait this long before the next request' },
-        details: { type: 'object', description: 'With not_publishable: { blocking: [{ code, message }] }' },
+        details: {
+          type: 'object',
+          description:
+            'On 400: path (the refused field) and issues (up to 20 of { path, message }). On 429: policy, limit and ' +
+            'windowSeconds of the limit reached. On not_publishable: blocking, the open publish gates.',
+          properties: {
+            path: { type: 'string' },
+            issues: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['path', 'message'],
+                properties: { path: { type: 'string' }, message: { type: 'string' } },
+              },
+            },
+            policy: { type: 'string' },
+            limit: { type: 'integer' },
+            windowSeconds: { type: 'integer' },
+            blocking: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['code', 'message'],
+                properties: { code: { type: 'string' }, message: { type: 'string' } },
+              },
+            },
+          },
+        },
       },
     },
   },
 };
 
-/** The errors an operation can answer, by the specification's rules for reads and writes. */
-function errorCodesOf(op: AnyOperation): string[] {
-  const codes = [
-    'invalid_argument',
-    'unauthenticated',
-    'invalid_api_key',
-    'forbidden',
-    'rate_limited',
-    'internal_error',
-  ];
-  if (op.pathParams.length > 0) codes.push('not_found');
-  if (!op.readOnly) codes.push('invalid_request', 'api_scope_required', 'payload_too_large');
-  return codes;
+const headers = {
+  'X-Request-Id': {
+    description: 'The request id (yours when you sent a valid one); error bodies quote it',
+    schema: { type: 'string' },
+  },
+  RateLimit: { description: 'The tighter policy: `"name";r=remaining;t=seconds to reset`', schema: { type: 'string' } },
+  'RateLimit-Policy': {
+    description: 'Every policy applied: `"name";q=limit;w=window seconds`',
+    schema: { type: 'string' },
+  },
+  'Retry-After': { description: 'Seconds to wait before the next request', schema: { type: 'integer' } },
+  Location: { description: 'Where the created resource is read, under the API base', schema: { type: 'string' } },
+};
+const ref = (name: keyof typeof headers) => ({ $ref: `#/components/headers/${name}` });
+
+/** One tag a resource, by the first word of its paths (a guide's sub-resources by theirs). */
+const tagDescriptions: Record<string, string> = {
+  profile: 'The creator behind the key: who calls, their public profile and social links',
+  authoring: 'The playbook assistants read before editing',
+  guides: 'Guides (products of type map): create, shape, region and price',
+  properties: 'Custom spot properties of a guide',
+  spots: 'Spots: the places a guide describes',
+  areas: 'Areas (parks, islands, regions) whose rules, fees and notices apply to their spots',
+  facilities: 'Places that serve spots: huts, cable cars, activities, food, parking',
+  publishing: 'What to check before publishing: stale facts',
+};
+const tagAliases: Record<string, string> = {
+  me: 'profile',
+  'authoring-guide': 'authoring',
+  region: 'guides',
+  price: 'guides',
+  'stale-notices': 'publishing',
+};
+
+function tagOf(op: AnyOperation): string {
+  const words = op.path.split('/').filter((w) => w && !w.startsWith('{'));
+  const word = (words[0] === 'guides' && words[1] ? words[1] : words[0]) ?? 'api';
+  return tagAliases[word] ?? word;
 }
 
-function operationObject(op: AnyOperation): JsonObject {
-  const input = jsonSchemaOf(op.input, 'input') as { properties?: Record<string, JsonObject>; required?: string[] };
+/** A schema's named types move to components.schemas; its $refs follow them. */
+function hoist(schema: JsonObject, components: Record<string, unknown>): JsonObject {
+  const { $defs, ...rest } = schema as JsonObject & { $defs?: Record<string, JsonObject> };
+  for (const [name, def] of Object.entries($defs ?? {})) {
+    const moved = rewriteRefs(def) as JsonObject;
+    const existing = components[name];
+    if (existing !== undefined && JSON.stringify(existing) !== JSON.stringify(moved)) {
+      throw new Error(`components.schemas.${name} would mean two things`);
+    }
+    components[name] = moved;
+  }
+  return rewriteRefs(rest) as JsonObject;
+}
+
+function rewriteRefs(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(rewriteRefs);
+  if (typeof node !== 'object' || node === null) return node;
+  return Object.fromEntries(
+    Object.entries(node).map(([k, v]) => [
+      k,
+      k === '$ref' && typeof v === 'string' ? v.replace('#/$defs/', '#/components/schemas/') : rewriteRefs(v),
+    ]),
+  );
+}
+
+/** A named type reads differently as an answer (codes normalized, defaults filled): its own name there. */
+function outputSchemaOf(op: AnyOperation): JsonObject {
+  const schema = jsonSchemaOf(op.output as z.ZodType, 'output');
+  const defs = schema.$defs as Record<string, unknown> | undefined;
+  if (!defs) return schema;
+  const renamed = JSON.stringify(schema).replace(/#\/\$defs\/(\w+)/g, '#/$defs/$1Answer');
+  const out = JSON.parse(renamed) as JsonObject;
+  out.$defs = Object.fromEntries(Object.entries(out.$defs as JsonObject).map(([k, v]) => [`${k}Answer`, v]));
+  return out;
+}
+
+function operationObject(op: AnyOperation, components: Record<string, unknown>): JsonObject {
+  const input = hoist(jsonSchemaOf(op.input, 'input'), components) as {
+    properties?: Record<string, JsonObject>;
+    required?: string[];
+  };
   const properties = input.properties ?? {};
   const required = new Set(input.required ?? []);
   const inQuery = op.method === 'GET' || op.method === 'DELETE';
@@ -53,25 +143,40 @@ function operationObject(op: AnyOperation): JsonObject {
     else if (inQuery) parameters.push({ name, in: 'query', required: required.has(name), schema });
     else bodyProps[name] = schema;
   }
-  const responses: JsonObject = {
-    [String(op.successStatus)]: {
-      description: op.successStatus === 201 ? 'Created' : 'OK',
-      content: { 'application/json': { schema: jsonSchemaOf(op.output as z.ZodType, 'output') } },
+  const example = op.example;
+  const success: JsonObject = {
+    description: op.successStatus === 201 ? 'Created' : 'OK',
+    headers: {
+      'X-Request-Id': ref('X-Request-Id'),
+      RateLimit: ref('RateLimit'),
+      'RateLimit-Policy': ref('RateLimit-Policy'),
+      ...(op.successStatus === 201 && { Location: ref('Location') }),
+    },
+    content: {
+      'application/json': {
+        schema: hoist(outputSchemaOf(op), components),
+        ...(example && { example: example.output }),
+      },
     },
   };
+  const responses: JsonObject = { [String(op.successStatus)]: success };
   for (const code of errorCodesOf(op)) {
-    const status = String(errorCatalogue[code as keyof typeof errorCatalogue].status);
+    const status = String(errorCatalogue[code].status);
     const existing = responses[status] as { description: string } | undefined;
     responses[status] = {
       description: existing ? `${existing.description}, ${code}` : code,
+      headers: {
+        'X-Request-Id': ref('X-Request-Id'),
+        ...(status === '429' && { 'Retry-After': ref('Retry-After') }),
+      },
       content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
     };
   }
   const operation: JsonObject = {
     operationId: op.name,
     summary: op.title,
-    description: op.description,
-    tags: [op.path.split('/')[1] ?? 'api'],
+    description: `${op.description}\n\nErrors: ${errorCodesOf(op).join(', ')}.`,
+    tags: [tagOf(op)],
     parameters,
     responses,
     'x-scope': op.scope,
@@ -87,14 +192,23 @@ function operationObject(op: AnyOperation): JsonObject {
     operation.requestBody = uploadBody(op.body.kind, bodyProps);
   } else if (!inQuery) {
     const bodyRequired = [...required].filter((n) => !op.pathParams.includes(n));
+    const bodyExample =
+      example && Object.fromEntries(Object.entries(example.input).filter(([k]) => !op.pathParams.includes(k)));
     operation.requestBody = {
       required: bodyRequired.length > 0,
       content: {
         'application/json': {
           schema: { type: 'object', additionalProperties: false, properties: bodyProps, required: bodyRequired },
+          ...(bodyExample && { example: bodyExample }),
         },
       },
     };
+  }
+  if (example) {
+    for (const parameter of parameters) {
+      const value = example.input[parameter.name as string];
+      if (value !== undefined) parameter.example = value;
+    }
   }
   return operation;
 }
@@ -113,26 +227,31 @@ function uploadBody(kind: 'image' | 'multipart', fields: Record<string, JsonObje
 /** The OpenAPI 3.1 document, derived from the same declarations as the routes and tools. */
 export function buildOpenApi(registry: Registry, serverUrl: string): JsonObject {
   const paths: Record<string, JsonObject> = {};
+  const schemas: Record<string, unknown> = { ErrorEnvelope: errorEnvelope };
   for (const op of registry.operations) {
     const item = paths[op.path] ?? {};
-    item[op.method.toLowerCase()] = operationObject(op);
+    item[op.method.toLowerCase()] = operationObject(op, schemas);
     paths[op.path] = item;
   }
+  const used = [...new Set(registry.operations.map(tagOf))];
   return {
     openapi: '3.1.0',
     info: {
       title: 'Creator API for travel guides',
       version: API_VERSION,
       description: 'Every operation is also an MCP tool of the same name and input at /mcp (the uploads aside).',
+      license: { name: 'Proprietary' },
     },
     servers: [{ url: `${serverUrl}${API_PREFIX}` }],
     security: [{ bearer: [] }, { apiKey: [] }],
+    tags: used.map((name) => ({ name, description: tagDescriptions[name] ?? `Operations on ${name}` })),
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer sk_service_…' },
         apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
       },
-      schemas: { ErrorEnvelope: errorEnvelope },
+      headers,
+      schemas,
     },
     paths,
   };

@@ -55,6 +55,7 @@ function routeOf(operation: AnyOperation, runtime: Runtime, authenticate: Authen
         const { result }: Invocation = await invoke(runtime, operation, input, call, (rate) =>
           setRateHeaders(reply, rate),
         );
+        if (operation.location) reply.header('Location', API_PREFIX + operation.location(result, input));
         return sendJson(request, reply.code(operation.successStatus), jsonBytesOf(result));
       } catch (err) {
         if (body.kind !== 'json') drainUnread(request);

@@ -25,5 +25,8 @@ export async function callTool<T = any>(
   const result = await client.callTool({ name, arguments: args });
   const content = result.content as Array<{ type: string; text?: string }>;
   const text = content.find((c) => c.type === 'text')?.text ?? 'null';
-  return { isError: result.isError === true, body: JSON.parse(text) as T, structured: result.structuredContent };
+  // The playbook's text is its markdown; its record is the structured content.
+  const body =
+    typeof result.structuredContent === 'object' && !text.startsWith('{') ? result.structuredContent : JSON.parse(text);
+  return { isError: result.isError === true, body: body as T, structured: result.structuredContent };
 }

@@ -11,6 +11,7 @@ import {
   areaIdSchema,
   areaWithSpotsSchema,
 } from './area.schema.ts';
+import { areasExamples } from './examples.ts';
 
 /** Areas with the keys of the spots pointing at them. */
 async function withSpotKeys(ctx: OperationContext, guideId: string, areas: Area[]): Promise<AreaWithSpots[]> {
@@ -29,6 +30,7 @@ export const setArea = defineOperation({
   scope: 'write',
   stability: 'beta',
   since: SINCE_2026_09_30,
+  example: areasExamples.set_area,
   // Without areaId every call creates another area: not idempotent, whatever PUT suggests.
   annotations: { idempotent: false },
   description:
@@ -78,6 +80,7 @@ export const listAreas = defineOperation({
   scope: 'read',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: areasExamples.list_areas,
   description: "Lists the guide's areas, oldest first, each with the keys of the spots pointing at it.",
   input: z.strictObject({ productId: productIdSchema }),
   output: z.object({ productId: z.string(), count: z.number(), areas: z.array(areaWithSpotsSchema) }),
@@ -96,6 +99,7 @@ export const deleteArea = defineOperation({
   scope: 'write',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: areasExamples.delete_area,
   description:
     'Deletes an area for good; confirm with the creator first. Spots that pointed at it lose their areaId and nothing else.',
   input: z.strictObject({ productId: productIdSchema, areaId: areaIdSchema }),

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { defineOperation } from '../../core/operation.ts';
 import { API_VERSION, AUTHORING_GUIDE_VERSION, STABLE_SINCE } from '../../core/versions.ts';
+import { authoringExamples } from './examples.ts';
 
 // Read once at start: the playbook ships with the code (in docs/, where people read it too).
 const playbook = readFileSync(new URL('../../../docs/authoring-playbook.md', import.meta.url), 'utf8');
@@ -14,6 +15,7 @@ export const getAuthoringGuide = defineOperation({
   scope: 'read',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: authoringExamples.get_authoring_guide,
   description:
     'Returns the markdown playbook for assistants: the workflow from an empty draft to publish, the platform rules, ' +
     'the limits and what to do about each error code. Read it once per session before editing.',

@@ -13,6 +13,7 @@ import {
   prepareThumbnail,
   setGuideThumbnail,
 } from '../media/index.ts';
+import { guidesExamples } from './examples.ts';
 import {
   countrySchema,
   guideNameSchema,
@@ -31,6 +32,7 @@ export const listGuides = defineOperation({
   scope: 'read',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: guidesExamples.list_guides,
   description: "Lists the creator's guides, most recently changed first. Drafts, live and archived guides alike.",
   input: z.strictObject({
     status: z.enum(['draft', 'published', 'archived']).optional().describe('Only guides in this state'),
@@ -51,6 +53,8 @@ export const createGuide = defineOperation({
   scope: 'write',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: guidesExamples.create_guide,
+  location: (guide) => `/guides/${guide.productId}`,
   successStatus: 201,
   description:
     'Creates an empty draft guide, visible nowhere until the creator puts it on sale in the studio. ' +
@@ -88,6 +92,7 @@ export const getGuide = defineOperation({
   scope: 'read',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: guidesExamples.get_guide,
   description: 'Reads a guide (a product of type map) with its chapter and photo counts.',
   input: z.strictObject({ productId: productIdSchema }),
   output: guideWithCountsSchema,
@@ -104,6 +109,7 @@ export const updateGuide = defineOperation({
   scope: 'write',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: guidesExamples.update_guide,
   description:
     'Changes only the fields sent. Store visibility and putting on sale are studio moves and cannot be set here. ' +
     'The slug stays as it is when the name changes, so sales-page links keep working.',
@@ -166,6 +172,7 @@ export const setGuideRegion = defineOperation({
   scope: 'write',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: guidesExamples.set_guide_region,
   description:
     'Replaces the opening map region whole: fields left out are cleared, and a call with none clears the region. ' +
     'Give centerLat and centerLon together; the bbox should contain every spot.',
@@ -194,6 +201,7 @@ export const setGuidePrice = defineOperation({
   scope: 'write',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: guidesExamples.set_guide_price,
   description:
     'Sets the one-time price. Prices come from the creator, never from the assistant: ask before calling. ' +
     'Each change adds a new immutable price row; the creator must have accepted the current creator agreement.',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/ids.ts';
+import { placesExamples } from './examples.ts';
 import { facilityIdSchema, placeFieldsSchema, placeSchema } from './place.schema.ts';
 import { applyPlaceFields, emptyPlace, type PlaceRules } from './place-writer.ts';
 import { publicPlace } from './places.store.ts';
@@ -37,6 +38,8 @@ export const createFacility = defineOperation({
   scope: 'write',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: placesExamples.create_facility,
+  location: (_place, input) => `/guides/${input.productId}/facilities`,
   successStatus: 201,
   description: `Adds a place to stay, eat, park, ride or book a tour, serving the spots listed in spotKeys. ${describePlace}`,
   input: placeFieldsSchema
@@ -63,6 +66,7 @@ export const updateFacility = defineOperation({
   scope: 'write',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: placesExamples.update_facility,
   description: `Changes only the fields sent: null clears a nullable field, "" clears strings, arrays replace whole. ${describePlace}`,
   input: placeFieldsSchema.partial().extend({ facilityId: facilityIdSchema }).strict(),
   output: placeSchema,
@@ -88,6 +92,7 @@ export const listFacilities = defineOperation({
   scope: 'read',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: placesExamples.list_facilities,
   description: "Lists the guide's places (stays, transport, tours, food, parking), ordered by name.",
   input: z.strictObject({ productId: productIdSchema }),
   output: z.object({ productId: z.string(), facilities: z.array(placeSchema) }),
@@ -105,6 +110,7 @@ export const deleteFacility = defineOperation({
   scope: 'write',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: placesExamples.delete_facility,
   description:
     'Deletes a place for good with its route and spot links; confirm with the creator first. Places inside it stay.',
   input: z.strictObject({ facilityId: facilityIdSchema }),

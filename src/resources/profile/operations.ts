@@ -4,6 +4,7 @@ import { defineOperation } from '../../core/operation.ts';
 import { API_VERSION, AUTHORING_GUIDE_VERSION, STABLE_SINCE } from '../../core/versions.ts';
 import { clearable, requiredText, text } from '../../shared/text.ts';
 import type { Creator } from './creators.store.ts';
+import { profileExamples } from './examples.ts';
 import { type Profile, profileSchema, socialLinkSchema } from './profile.schema.ts';
 
 function toProfile(creator: Creator, principal: Principal): Profile {
@@ -28,6 +29,7 @@ export const whoami = defineOperation({
   scope: 'read',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: profileExamples.whoami,
   description:
     'Tells which creator account the key acts for, what the key may do, and the API and playbook versions. ' +
     'Call it first to learn whether you can write and publish.',
@@ -70,6 +72,7 @@ export const getProfile = defineOperation({
   scope: 'read',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: profileExamples.get_profile,
   description: "Reads the creator's public profile and the key owner's role.",
   input: z.strictObject({}),
   output: profileSchema,
@@ -86,6 +89,7 @@ export const updateProfile = defineOperation({
   scope: 'write',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: profileExamples.update_profile,
   description: 'Changes only the fields sent. The slug and the login email are read-only.',
   input: z.strictObject({
     displayName: requiredText(80).optional().describe('Public brand name, at most 80 characters'),
@@ -110,6 +114,7 @@ export const setProfileSocials = defineOperation({
   scope: 'write',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: profileExamples.set_profile_socials,
   description: 'Replaces the social links whole: links left out are removed. At most 6.',
   input: z.strictObject({
     socials: z.array(socialLinkSchema).max(6).describe('Full replacement, at most 6; [] removes them all'),

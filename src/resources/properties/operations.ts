@@ -5,6 +5,7 @@ import { SINCE_2026_09_30, STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/ids.ts';
 import { candidateStem, clearable, firstFree, text } from '../../shared/text.ts';
 import { planConversion } from './conversion.ts';
+import { propertiesExamples } from './examples.ts';
 import { type OwnedProperty, publicProperty } from './properties.store.ts';
 import {
   optionKinds,
@@ -35,6 +36,7 @@ export const listProperties = defineOperation({
   scope: 'read',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: propertiesExamples.list_properties,
   description: "Lists the guide's custom spot properties in order, archived ones included, with the schema version.",
   input: z.strictObject({ productId: productIdSchema }),
   output: z.object({
@@ -61,6 +63,8 @@ export const createProperty = defineOperation({
   scope: 'write',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: propertiesExamples.create_property,
+  location: (_property, input) => `/guides/${input.productId}/properties`,
   successStatus: 201,
   description:
     'Defines a custom property every spot of the guide can carry (in customValues, by key). The key and option ids ' +
@@ -120,6 +124,7 @@ export const updateProperty = defineOperation({
   scope: 'write',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: propertiesExamples.update_property,
   description:
     'Changes only the fields sent. options is the full list of live options in order: keep one by its id, add one ' +
     'without an id; options left out are archived (spots keep their values). key and kind cannot change here.',
@@ -173,6 +178,7 @@ export const archiveProperty = defineOperation({
   scope: 'write',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: propertiesExamples.archive_property,
   description:
     'Hides a property from buyers and editing; spots keep their stored values. archived false brings it back.',
   input: z.strictObject({
@@ -197,6 +203,7 @@ export const reorderProperties = defineOperation({
   scope: 'write',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: propertiesExamples.reorder_properties,
   description:
     'Sets the order of the properties: list every live property once, in the order wanted; archived ones may be ' +
     'listed too, and those left out follow at the end.',
@@ -242,6 +249,7 @@ export const convertProperty = defineOperation({
   scope: 'write',
   stability: 'beta',
   since: SINCE_2026_09_30,
+  example: propertiesExamples.convert_property,
   description:
     "Changes a property's kind along the conversion table only: singleSelect→checkbox (values become one-item lists), " +
     'checkbox→singleSelect (refused while a spot holds more than one option), shortLabel→longSection, and ' +

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/operation.ts';
 import { SINCE_2026_09_30 } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/ids.ts';
+import { publishingExamples } from './examples.ts';
 import { type DatedFacts, sortStaleFacts, staleFactsOf } from './staleness.ts';
 
 export const staleFactSchema = z.object({
@@ -26,6 +27,7 @@ export const listStaleNotices = defineOperation({
   scope: 'read',
   stability: 'beta',
   since: SINCE_2026_09_30,
+  example: publishingExamples.list_stale_notices,
   description:
     'Lists what ran out across spots, places, areas and routes: status notices past until, fees and hours past validUntil, ' +
     'timetables that ran out, events whose dates all passed, rows past reviewBy. With olderThanDays, also statuses, ' +

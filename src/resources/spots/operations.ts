@@ -5,6 +5,7 @@ import { STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/ids.ts';
 import { candidateStem, firstFree, slugify } from '../../shared/text.ts';
 import { CustomValuesWriter } from '../properties/index.ts';
+import { spotsExamples } from './examples.ts';
 import { spotFieldsSchema, spotIdSchema, spotKeySchema, spotSchema } from './spot.schema.ts';
 import { applySpotFields, emptySpot, type SpotRules } from './spot-writer.ts';
 import { type OwnedSpot, publicSpot } from './spots.store.ts';
@@ -40,6 +41,8 @@ export const createSpot = defineOperation({
   scope: 'write',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: spotsExamples.create_spot,
+  location: (spot) => `/spots/${spot.spotId}`,
   successStatus: 201,
   description:
     'Adds a spot, a place a buyer goes to see, at the end of the guide. Choose a spotKey to refer to it later ' +
@@ -76,6 +79,7 @@ export const getSpot = defineOperation({
   scope: 'read',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: spotsExamples.get_spot,
   description: 'Reads one spot, archived or not, with every field.',
   input: z.strictObject({ spotId: spotIdSchema }),
   output: spotSchema,
@@ -92,6 +96,7 @@ export const updateSpot = defineOperation({
   scope: 'write',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: spotsExamples.update_spot,
   description:
     'Changes only the fields sent. "" clears a string, null clears a nullable field, arrays replace whole; ' +
     'customValues and customNotes merge by key (null removes one). The spotKey never changes.',
@@ -120,6 +125,7 @@ export const listSpots = defineOperation({
   scope: 'read',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: spotsExamples.list_spots,
   description: "Lists a guide's spots in guide order. Archived spots only on request; filter by area with areaId.",
   input: z.strictObject({
     productId: productIdSchema,
@@ -145,6 +151,7 @@ export const deleteSpot = defineOperation({
   scope: 'write',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: spotsExamples.delete_spot,
   description:
     'Deletes a spot for good, with its chapter and route links. Confirm with the creator first. ' +
     'A spot of a guide someone bought cannot be deleted (guide_sold): archive it with update_spot instead.',
@@ -180,6 +187,7 @@ export const upsertSpots = defineOperation({
   scope: 'write',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: spotsExamples.upsert_spots,
   description:
     `Creates or updates up to ${BATCH_MAX} spots matched on spotKey: a key the guide has is updated (only the fields sent), ` +
     'a new key creates a spot (name required then). All or nothing: one bad item refuses the batch, naming its index.',

@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import type { AnyOperation } from '../../src/core/operation.ts';
+
+type Call = (op: AnyOperation, input: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+/**
+ * Plays the declared examples as one story, in registry order with deletions last, so that every
+ * operation runs on what the earlier ones made. The examples quote the ids of the server they were
+ * written on: each id an answer shows is mapped to the id this server gave, and inputs are sent
+ * with ids mapped. An operation without an example fails: new tools are covered by declaring one.
+ */
+export async function exampleStory(
+  operations: readonly AnyOperation[],
+  call: Call,
+  ids = new Map<string, string>(),
+): Promise<Map<string, string>> {
+  // The reads run again before the deletions, once the guide has its bbox, areas, spots and places.
+  const ordered = [
+    ...operations.filter((op) => !op.destructive),
+    ...operations.filter((op) => op.readOnly),
+    ...operations.filter((op) => op.destructive),
+  ];
+  for (const op of ordered) {
+    assert.ok(op.example, `${op.name} declares no example: add a realistic { input, output }`);
+    const answer = await call(op, mapIds(op.example.input, ids) as Record<string, unknown>);
+    learnIds(op.example.output, answer, ids);
+  }
+  return ids;
+}
+
+/** An operation's example input with the ids this server gave. */
+export function exampleInput(op: AnyOperation, ids: Map<string, string>): Record<string, unknown> {
+  assert.ok(op.example, `${op.name} declares no example`);
+  return mapIds(op.example.input, ids) as Record<string, unknown>;
+}
+
+const ID = /^[a-z]{2,4}_[A-Za-z0-9_-]{8,}$/;
+
+function mapIds(value: unknown, ids: Map<string, string>): unknown {
+  if (typeof value === 'string') return ids.get(value) ?? value;
+  if (Array.isArray(value)) return value.map((v) => mapIds(v, ids));
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [ids.get(k) ?? k, mapIds(v, ids)]));
+  }
+  return value;
+}
+
+/** Walks the example's answer beside the real one and notes which id became which. */
+function learnIds(example: unknown, real: unknown, ids: Map<string, string>): void {
+  if (typeof example === 'string' && typeof real === 'string') {
+    if (ID.test(example) && example !== real && !ids.has(example)) ids.set(example, real);
+  } else if (Array.isArray(example) && Array.isArray(real)) {
+    example.forEach((item, i) => {
+      learnIds(item, real[i], ids);
+    });
+  } else if (typeof example === 'object' && example !== null && typeof real === 'object' && real !== null) {
+    for (const [k, v] of Object.entries(example)) learnIds(v, (real as Record<string, unknown>)[k], ids);
+  }
+}
