@@ -6,11 +6,10 @@ import { groupedBy } from '../../db/grouped.ts';
 import type { Database } from '../../db/tables.ts';
 import type { Chapter, ChapterKind, Member } from './chapter.schema.ts';
 import type { ChaptersTable } from './chapter.tables.ts';
-import { coverUrlOf } from './images.ts';
 import type { ChapterIntro } from './intro.schema.ts';
 import { withoutChapter } from './intro-writer.ts';
 import type { Page } from './pages.schema.ts';
-import { withoutSpot } from './pages-writer.ts';
+import { withoutPhoto, withoutSpot } from './pages-writer.ts';
 
 /** What a chapter holds, as the writers see it: ids, order, members and times aside. */
 export interface ChapterState {
@@ -72,7 +71,7 @@ function toChapter(row: Selectable<ChaptersTable>, members: Member[]): OwnedChap
 }
 
 /** The record buyers' editors read, keys in the specification's order. */
-export function publicChapter(chapter: OwnedChapter): Chapter {
+export function publicChapter(chapter: OwnedChapter, coverUrls: ReadonlyMap<string, string>): Chapter {
   return {
     collectionId: chapter.id,
     productId: chapter.guideId,
@@ -84,7 +83,7 @@ export function publicChapter(chapter: OwnedChapter): Chapter {
     intro: chapter.intro,
     pages: chapter.pages,
     order: chapter.order,
-    coverUrl: coverUrlOf(chapter.coverStorageId),
+    coverUrl: chapter.coverStorageId === null ? null : (coverUrls.get(chapter.coverStorageId) ?? null),
     coverStorageId: chapter.coverStorageId,
     members: chapter.members,
     createdAt: chapter.createdAt,
@@ -334,6 +333,21 @@ export class ChaptersStore {
     for (const row of paged) {
       const pages = JSON.parse(row.pages) as Page[];
       const kept = withoutSpot(pages, spotKey);
+      if (kept !== pages) await this.touch([row.id], { pages: JSON.stringify(kept) });
+    }
+  }
+
+  /** A photo about to be deleted leaves every page of its guide. */
+  async removePhoto(guideId: string, mediaId: string): Promise<void> {
+    const paged = await this.db
+      .selectFrom('chapters')
+      .select(['id', 'pages'])
+      .where('guide_id', '=', guideId)
+      .where('pages', '<>', '[]')
+      .execute();
+    for (const row of paged) {
+      const pages = JSON.parse(row.pages) as Page[];
+      const kept = withoutPhoto(pages, mediaId);
       if (kept !== pages) await this.touch([row.id], { pages: JSON.stringify(kept) });
     }
   }

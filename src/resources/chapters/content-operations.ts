@@ -10,7 +10,7 @@ import {
   spotKeyRefSchema,
 } from './chapter.schema.ts';
 import { chapterRules, openChapter, requireFresh } from './chapter-rules.ts';
-import { publicChapter } from './chapters.store.ts';
+import { chapterAnswer } from './images.ts';
 import { chapterIntroSchema } from './intro.schema.ts';
 import { writeIntro } from './intro-writer.ts';
 import { writeMembers } from './members-writer.ts';
@@ -45,7 +45,7 @@ export const setChapterMembers = defineOperation({
     const chapter = await openChapter(ctx, collectionId);
     const refs = await writeMembers(chapter, members, chapterRules(ctx, chapter.guideId));
     await ctx.stores.chapters.setMembers(chapter.id, refs);
-    return publicChapter(await ctx.stores.chapters.require(chapter.id));
+    return chapterAnswer(ctx, await ctx.stores.chapters.require(chapter.id));
   },
 });
 
@@ -77,7 +77,7 @@ export const setChapterIntro = defineOperation({
       );
     }
     await ctx.stores.chapters.write(chapter.id, { ...chapter, intro: written });
-    return publicChapter(await ctx.stores.chapters.require(chapter.id));
+    return chapterAnswer(ctx, await ctx.stores.chapters.require(chapter.id));
   },
 });
 
@@ -111,7 +111,7 @@ export const setChapterPages = defineOperation({
     }
     const written = await writePages(pages, chapterRules(ctx, chapter.guideId));
     await ctx.stores.chapters.write(chapter.id, { ...chapter, pages: written });
-    return publicChapter(await ctx.stores.chapters.require(chapter.id));
+    return chapterAnswer(ctx, await ctx.stores.chapters.require(chapter.id));
   },
 });
 

@@ -1,29 +1,63 @@
 import { refuse } from '../../core/errors.ts';
 import type { OperationContext } from '../../core/operation.ts';
+import { absoluteUrl, mediaPath } from '../media/index.ts';
+import type { Chapter } from './chapter.schema.ts';
+import { type OwnedChapter, publicChapter } from './chapters.store.ts';
 
 /*
- * Every look-up of a photo a chapter names goes through here. Photos (the media resource) are not
- * merged yet, so nothing can be found: each id is refused with the answer a missing one will get.
- * When media lands: requireOwnImage asks ctx.stores.media.blobOf(ctx.principal.creatorId, storageId)
- * and requireGuidePhoto asks for a media row of guideId with that mediaId; the sentences stay.
+ * Every look-up of a photo a chapter names goes through here: images uploaded with target=blob
+ * (covers, intro photos) must be the caller's; photos (media rows) must be of the chapter's guide.
  */
 
 /** An image this creator uploaded with target=blob, or invalid_request naming `path`. */
-export async function requireOwnImage(_ctx: OperationContext, path: string, _storageId: string): Promise<void> {
-  throw refuse(path, 'no image uploaded with target=blob by you has this storageId');
+export async function requireOwnImage(ctx: OperationContext, path: string, storageId: string): Promise<void> {
+  if (!(await ctx.stores.media.blobOf(ctx.principal.creatorId, storageId))) {
+    throw refuse(path, 'no image uploaded with target=blob by you has this storageId');
+  }
 }
 
 /** A photo (media row) of this guide, or invalid_request naming `path`. */
 export async function requireGuidePhoto(
-  _ctx: OperationContext,
-  _guideId: string,
+  ctx: OperationContext,
+  guideId: string,
   path: string,
-  _mediaId: string,
+  mediaId: string,
 ): Promise<void> {
-  throw refuse(path, 'no photo of this guide has this mediaId');
+  if (!(await ctx.stores.media.photoOf(guideId, mediaId))) {
+    throw refuse(path, 'no photo of this guide has this mediaId');
+  }
 }
 
-/** Where buyers load a cover from; null until blob storage answers URLs for chapters. */
-export function coverUrlOf(_storageId: string | null): string | null {
-  return null;
+/** Where buyers load each cover from: the large rendition of the stored image, by storageId. */
+export async function coverUrlsOf(
+  ctx: Pick<OperationContext, 'stores' | 'principal' | 'urls'>,
+  storageIds: ReadonlyArray<string | null>,
+): Promise<Map<string, string>> {
+  const urls = new Map<string, string>();
+  for (const storageId of new Set(storageIds)) {
+    if (storageId === null) continue;
+    const image = await ctx.stores.media.blobOf(ctx.principal.creatorId, storageId);
+    if (image) urls.set(storageId, absoluteUrl(ctx.urls.publicUrl, mediaPath(image.files.large)));
+  }
+  return urls;
+}
+
+/** Chapter records as answered, each with its cover's address. */
+export async function chapterAnswers(
+  ctx: Pick<OperationContext, 'stores' | 'principal' | 'urls'>,
+  chapters: OwnedChapter[],
+): Promise<Chapter[]> {
+  const covers = await coverUrlsOf(
+    ctx,
+    chapters.map((c) => c.coverStorageId),
+  );
+  return chapters.map((chapter) => publicChapter(chapter, covers));
+}
+
+export async function chapterAnswer(
+  ctx: Pick<OperationContext, 'stores' | 'principal' | 'urls'>,
+  chapter: OwnedChapter,
+): Promise<Chapter> {
+  const [answer] = await chapterAnswers(ctx, [chapter]);
+  return answer as Chapter;
 }

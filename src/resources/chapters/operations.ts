@@ -6,8 +6,8 @@ import { productIdSchema } from '../../shared/ids.ts';
 import { chapterFieldsSchema, chapterSchema, collectionIdSchema, expectedUpdatedAtSchema } from './chapter.schema.ts';
 import { chapterRules, openChapter, requireFresh } from './chapter-rules.ts';
 import { applyChapterFields, emptyChapter } from './chapter-writer.ts';
-import { publicChapter } from './chapters.store.ts';
 import { contentOperations } from './content-operations.ts';
+import { chapterAnswer, chapterAnswers } from './images.ts';
 import { orderBetween } from './order.ts';
 
 const kinds =
@@ -32,7 +32,7 @@ export const createChapter = defineOperation({
     const guide = await ctx.guide(productId);
     const state = await applyChapterFields(emptyChapter(fields.name), fields, chapterRules(ctx, guide.id));
     const { chapters } = ctx.stores;
-    return publicChapter(await chapters.require(await chapters.insert(guide.id, state)));
+    return chapterAnswer(ctx, await chapters.require(await chapters.insert(guide.id, state)));
   },
 });
 
@@ -49,7 +49,7 @@ export const listChapters = defineOperation({
   output: z.object({ productId: z.string(), count: z.number(), chapters: z.array(chapterSchema) }),
   async handler(input, ctx) {
     return ctx.stores.guides.cachedView(ctx.principal.creatorId, input.productId, 'chapters', async (guideId) => {
-      const chapters = (await ctx.stores.chapters.list(guideId)).map(publicChapter);
+      const chapters = await chapterAnswers(ctx, await ctx.stores.chapters.list(guideId));
       return { productId: guideId, count: chapters.length, chapters };
     });
   },
@@ -83,7 +83,7 @@ export const updateChapter = defineOperation({
       hasCards,
     });
     await chapters.write(chapter.id, state);
-    return publicChapter(await chapters.require(chapter.id));
+    return chapterAnswer(ctx, await chapters.require(chapter.id));
   },
 });
 

@@ -101,3 +101,12 @@ export function withoutSpot(pages: Page[], spotKey: string): Page[] {
     }))
     .filter((page) => page.blocks.length > 0);
 }
+
+/** Pages without the photo blocks that show this photo (media row); pages left empty go too. */
+export function withoutPhoto(pages: Page[], mediaId: string): Page[] {
+  const names = (b: PageBlock) => b.kind === 'photo' && b.mediaId === mediaId;
+  if (!pages.some((p) => p.blocks.some(names))) return pages;
+  return pages
+    .map((page) => ({ ...page, blocks: page.blocks.filter((b) => !names(b)) }))
+    .filter((page) => page.blocks.length > 0);
+}

@@ -94,12 +94,14 @@ export const deleteMedia = defineOperation({
   since: STABLE_SINCE,
   description:
     'Deletes a photo for good with its stored files; confirm with the creator first. A store thumbnail made from it ' +
-    'is removed too.',
+    'is removed too, and so are chapter page blocks that show it.',
   input: z.strictObject({ mediaId: mediaIdSchema }),
   output: z.object({ ok: z.literal(true), mediaId: z.string(), deleted: z.literal(true) }),
   async handler(input, ctx) {
     const photo = await openPhoto(ctx, input.mediaId);
     await clearGuideThumbnail(ctx, photo.guideId, photo.mediaId);
+    // No chapter page may show a photo that is gone.
+    await ctx.stores.chapters.removePhoto(photo.guideId, photo.mediaId);
     await ctx.stores.media.delete(photo.mediaId);
     // Files go once the row is gone for good: no row ever names a missing file.
     ctx.afterCommit(() => deleteFiles(ctx.services.blobs, photo.files));
