@@ -44,6 +44,7 @@ function startBanner(address: string, store: Store, demo: DemoSeed): string {
     `Creator API listening (${store.dialect}${store.dialect === 'sqlite' ? ` in ${config.dataDir}` : ''})`,
     `  REST     ${address}/api/v1   (OpenAPI: ${address}/api/v1/openapi.json)`,
     `  MCP      ${address}/mcp`,
+    `  Docs     ${address}/docs`,
   ];
   if (demo.made) lines.push(`  Demo key ${demo.key}   (write + publish; shown once, keep it)`);
   else if (demo.creatorId) {
