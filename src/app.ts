@@ -63,7 +63,7 @@ export function buildApp(deps: AppDeps): App {
     dialect: store.dialect,
     stores: createStores(),
     guides,
-    services: { ...createServices({ dataDir: config.dataDir }), ...deps.services },
+    services: { ...createServices({ dataDir: config.dataDir, clock }), ...deps.services },
     clock,
     urls: { publicUrl: config.publicUrl, studioUrl: config.studioUrl },
     rateLimits: new RateLimits(config.rateLimits, redis),

@@ -72,7 +72,10 @@ export async function invoke(
       if (!warnings.includes(message)) warnings.push(message);
     },
   };
-  const prepared = operation.prepare ? await operation.prepare(input, base) : undefined;
+  // Reads outside the transaction: what prepare reads, the handler reads again after opening the guide.
+  const prepared = operation.prepare
+    ? await operation.prepare(input, contextOn(runtime, base, runtime.db, false))
+    : undefined;
   let result: Record<string, unknown>;
   if (operation.readOnly) {
     result = await operation.handler(input, contextOn(runtime, base, runtime.db, false), prepared);

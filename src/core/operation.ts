@@ -50,6 +50,15 @@ export interface CallContext {
   warn(message: string): void;
 }
 
+/**
+ * What `prepare` sees: the call, the stores and the caller's guides outside any transaction, to
+ * read what it works on (a read: the guide is neither locked nor stamped).
+ */
+export interface PrepareContext extends CallContext {
+  stores: Stores;
+  guide(productId: string): Promise<OwnedGuide>;
+}
+
 /** What a handler sees: the call, the stores (inside the call's transaction for a write), its guide. */
 export interface OperationContext extends CallContext {
   stores: Stores;
@@ -101,7 +110,7 @@ export interface OperationDeclaration<I extends InputSchema, O extends z.ZodObje
    * Work that must not hold the store's transaction (decoding images, fetching links): it runs
    * first, outside it, and the handler writes its result in one short transaction.
    */
-  prepare?(input: z.output<I>, ctx: CallContext): Promise<P>;
+  prepare?(input: z.output<I>, ctx: PrepareContext): Promise<P>;
   /** Undoes what `prepare` left outside the store (files written) when the write then fails. */
   discard?(prepared: P, ctx: CallContext): Promise<void>;
   handler(input: z.output<I>, ctx: OperationContext, prepared: P): Promise<z.input<O>>;

@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import { ScopedStore } from '../../core/stores.ts';
+import type { LinkChecksTable } from './link.tables.ts';
+import type { LinkCheckResult, LinkStatus } from './link-checker.ts';
+
+/** A link's last check as the report shows it. */
+export interface LastCheck {
+  status: LinkStatus;
+  httpStatus: number | null;
+  finalUrl: string | null;
+  /** ms since the epoch, like every time of a record. */
+  checkedAt: number;
+  error: string | null;
+}
+
+/** What is stored of one URL of a guide. */
+export interface LinkRecord {
+  url: string;
+  lastCheck: LastCheck | null;
+  verifiedAt: number | null;
+}
+
+/** Rows deleted per statement: far below either dialect's limit of bound parameters. */
+const DELETE_CHUNK = 500;
+
+const keyOf = (url: string): string => createHash('sha256').update(url).digest('base64url');
+
+function toRecord(row: Selectable<LinkChecksTable>): LinkRecord {
+  const lastCheck: LastCheck | null =
+    row.status === null || row.checked_at === null
+      ? null
+      : {
+          status: row.status as LinkStatus,
+          httpStatus: row.http_status === null ? null : Number(row.http_status),
+          finalUrl: row.final_url,
+          checkedAt: Number(row.checked_at),
+          error: row.error,
+        };
+  return { url: row.url, lastCheck, verifiedAt: row.verified_at === null ? null : Number(row.verified_at) };
+}
+
+/** Link check results and verified marks. All SQL about them lives here. */
+export class LinksStore extends ScopedStore {
+  /** Every stored URL of the guide, by URL. */
+  async forGuide(guideId: string): Promise<Map<string, LinkRecord>> {
+    const rows = await this.db.selectFrom('link_checks').selectAll().where('guide_id', '=', guideId).execute();
+    return new Map(rows.map((row) => [row.url, toRecord(row)]));
+  }
+
+  /** Stores each result as its URL's last check; a verified mark stays as it was. */
+  async saveChecks(guideId: string, results: readonly LinkCheckResult[]): Promise<void> {
+    for (const result of results) {
+      const check = {
+        status: result.status,
+        http_status: result.httpStatus,
+        final_url: result.finalUrl,
+        error: result.error,
+        checked_at: Date.parse(result.checkedAt),
+      };
+      await this.db
+        .insertInto('link_checks')
+        .values({ guide_id: guideId, url_key: keyOf(result.url), url: result.url, ...check, verified_at: null })
+        .onConflict((oc) => oc.columns(['guide_id', 'url_key']).doUpdateSet(check))
+        .execute();
+    }
+  }
+
+  /** Marks a URL verified at this time, or clears the mark (null). */
+  async setVerified(guideId: string, url: string, verifiedAt: number | null): Promise<void> {
+    await this.db
+      .insertInto('link_checks')
+      .values({
+        guide_id: guideId,
+        url_key: keyOf(url),
+        url,
+        status: null,
+        http_status: null,
+        final_url: null,
+        error: null,
+        checked_at: null,
+        verified_at: verifiedAt,
+      })
+      .onConflict((oc) => oc.columns(['guide_id', 'url_key']).doUpdateSet({ verified_at: verifiedAt }))
+      .execute();
+  }
+
+  /** Drops what is stored of URLs the guide no longer holds. */
+  async keepOnly(guideId: string, held: ReadonlySet<string>): Promise<void> {
+    const rows = await this.db
+      .selectFrom('link_checks')
+      .select(['url_key', 'url'])
+      .where('guide_id', '=', guideId)
+      .execute();
+    const gone = rows.filter((row) => !held.has(row.url)).map((row) => row.url_key);
+    for (let i = 0; i < gone.length; i += DELETE_CHUNK) {
+      await this.db
+        .deleteFrom('link_checks')
+        .where('guide_id', '=', guideId)
+        .where('url_key', 'in', gone.slice(i, i + DELETE_CHUNK))
+        .execute();
+    }
+  }
+}
