@@ -48,22 +48,39 @@ export class LinksStore extends ScopedStore {
     return new Map(rows.map((row) => [row.url, toRecord(row)]));
   }
 
-  /** Stores each result as its URL's last check; a verified mark stays as it was. */
+  /** Stores each result as its URL's last check, in one statement; a verified mark stays as it was. */
   async saveChecks(guideId: string, results: readonly LinkCheckResult[]): Promise<void> {
-    for (const result of results) {
-      const check = {
-        status: result.status,
-        http_status: result.httpStatus,
-        final_url: result.finalUrl,
-        error: result.error,
-        checked_at: Date.parse(result.checkedAt),
-      };
-      await this.db
-        .insertInto('link_checks')
-        .values({ guide_id: guideId, url_key: keyOf(result.url), url: result.url, ...check, verified_at: null })
-        .onConflict((oc) => oc.columns(['guide_id', 'url_key']).doUpdateSet(check))
-        .execute();
-    }
+    // One row per URL: a batch may repeat one, and a statement may not update a row twice.
+    const rows = new Map(
+      results.map((r) => [
+        r.url,
+        {
+          guide_id: guideId,
+          url_key: keyOf(r.url),
+          url: r.url,
+          status: r.status,
+          http_status: r.httpStatus,
+          final_url: r.finalUrl,
+          error: r.error,
+          checked_at: Date.parse(r.checkedAt),
+          verified_at: null,
+        },
+      ]),
+    );
+    if (rows.size === 0) return;
+    await this.db
+      .insertInto('link_checks')
+      .values([...rows.values()])
+      .onConflict((oc) =>
+        oc.columns(['guide_id', 'url_key']).doUpdateSet((eb) => ({
+          status: eb.ref('excluded.status'),
+          http_status: eb.ref('excluded.http_status'),
+          final_url: eb.ref('excluded.final_url'),
+          error: eb.ref('excluded.error'),
+          checked_at: eb.ref('excluded.checked_at'),
+        })),
+      )
+      .execute();
   }
 
   /** Marks a URL verified at this time, or clears the mark (null). */
