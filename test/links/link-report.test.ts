@@ -189,6 +189,12 @@ for (const { dialect, skip } of await testDialects()) {
           report = await api().call('get_link_report', { productId });
           assert.equal(entry(shared).verified, false);
           assert.equal(entry(shared).verifiedAt, null);
+          const rows = await suite.h.store.db
+            .selectFrom('link_checks')
+            .select('url')
+            .where('guide_id', '=', productId)
+            .execute();
+          assert.deepEqual(rows, [], 'an unmarked link never checked leaves no row behind');
 
           const elsewhere = await api().call('set_link_verified', {
             productId,

@@ -85,6 +85,23 @@ export class LinksStore extends ScopedStore {
 
   /** Marks a URL verified at this time, or clears the mark (null). */
   async setVerified(guideId: string, url: string, verifiedAt: number | null): Promise<void> {
+    if (verifiedAt === null) {
+      // A row left with neither a check nor a mark goes; a checked one keeps its check.
+      const key = keyOf(url);
+      await this.db
+        .deleteFrom('link_checks')
+        .where('guide_id', '=', guideId)
+        .where('url_key', '=', key)
+        .where('status', 'is', null)
+        .execute();
+      await this.db
+        .updateTable('link_checks')
+        .set({ verified_at: null })
+        .where('guide_id', '=', guideId)
+        .where('url_key', '=', key)
+        .execute();
+      return;
+    }
     await this.db
       .insertInto('link_checks')
       .values({
