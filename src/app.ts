@@ -64,7 +64,10 @@ export function buildApp(deps: AppDeps): App {
     dialect: store.dialect,
     stores: createStores(),
     guides,
-    services: { ...createServices({ dataDir: config.dataDir, mediaDir: config.mediaDir }), ...deps.services },
+    services: {
+      ...createServices({ dataDir: config.dataDir, mediaDir: config.mediaDir, clock }),
+      ...deps.services,
+    },
     clock,
     urls: { publicUrl: config.publicUrl, studioUrl: config.studioUrl },
     rateLimits: new RateLimits(config.rateLimits, redis),

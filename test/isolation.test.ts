@@ -23,6 +23,9 @@ function assertError(res: { status: number; body: unknown }, status: number, cod
 }
 
 type OwnedIds = Record<string, string>;
+
+/** The link the owner's seeded spot holds (TEST-NET-1: never reachable, refused by the link guard). */
+const OWNED_LINK = 'https://192.0.2.1/owned';
 type Input = Record<string, unknown> | ((owned: OwnedIds) => Record<string, unknown>);
 
 /**
@@ -77,6 +80,10 @@ const ID_OPERATION_INPUTS: Record<string, Input> = {
   update_media: { credit: 'Taken over' },
   reorder_media: { order: 7 },
   delete_media: {},
+  get_link_report: {},
+  // The seeded spot's link is on a documentation address the guard refuses without sending a byte.
+  check_links: {},
+  set_link_verified: { url: OWNED_LINK, verified: true },
 };
 
 /**
@@ -96,7 +103,13 @@ const SEEDS: Array<[string, (h: Harness, key: string, owned: OwnedIds) => Promis
   [
     'spotId',
     (h, key, owned) =>
-      createdId(rest(h.baseUrl, key, 'POST', `/guides/${owned.productId}/spots`, { name: 'Lookout' }), 'spotId'),
+      createdId(
+        rest(h.baseUrl, key, 'POST', `/guides/${owned.productId}/spots`, {
+          name: 'Lookout',
+          links: [{ kind: 'official', url: OWNED_LINK }],
+        }),
+        'spotId',
+      ),
   ],
   [
     'areaId',

@@ -72,8 +72,9 @@ export async function invoke(
       if (!warnings.includes(message)) warnings.push(message);
     },
   };
+  // Reads outside the transaction: what prepare reads, the handler reads again after opening the guide.
   const prepared = operation.prepare
-    ? await operation.prepare(input, { ...base, stores: runtime.stores(scopeOn(runtime, runtime.db)) })
+    ? await operation.prepare(input, contextOn(runtime, base, runtime.db, false, []))
     : undefined;
   let result: Record<string, unknown>;
   const committed: Array<() => Promise<unknown>> = [];

@@ -52,9 +52,13 @@ export interface CallContext {
   warn(message: string): void;
 }
 
-/** What `prepare` sees: the call and the stores outside any transaction, to read what it works on. */
+/**
+ * What `prepare` sees: the call, the stores and the caller's guides outside any transaction, to
+ * read what it works on (a read: the guide is neither locked nor stamped).
+ */
 export interface PrepareContext extends CallContext {
   stores: Stores;
+  guide(productId: string): Promise<OwnedGuide>;
 }
 
 /** What a handler sees: the call, the stores (inside the call's transaction for a write), its guide. */

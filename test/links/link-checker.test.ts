@@ -194,6 +194,20 @@ describe('link checks against local servers', () => {
     assert.equal(site.requests.filter((r) => r.url === '/a').length, 1);
   });
 
+  it('a batch starts no URL after batchTimeoutMs: those it did not reach are left out', async () => {
+    const site = await serve((_req, res) => setTimeout(() => res.writeHead(200).end(), 150));
+    const urls = [1, 2, 3].map((i) => `${site.origin}/p${i}`);
+    const results = await checkerFor([site], { concurrency: 1, batchTimeoutMs: 100 }).checkAll(urls);
+    assert.deepEqual(
+      results.map((r) => [r.url, r.status]),
+      [[urls[0], 'ok']],
+    );
+    assert.deepEqual(
+      site.requests.map((r) => r.url),
+      ['/p1'],
+    );
+  });
+
   it('a name that does not exist is broken', async () => {
     const lookup = async (hostname: string) => {
       throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });

@@ -51,6 +51,11 @@ export interface LinkCheckerOptions {
   maxBodyBytes?: number;
   /** URLs of one batch checked at once. */
   concurrency?: number;
+  /**
+   * A batch starts no new URL after this long, so one call answers in bounded time (this plus one
+   * URL's whole check at most); the URLs it did not reach are left out of its results.
+   */
+  batchTimeoutMs?: number;
   /** Connections to one origin at once, so a guide full of one site's links does not hammer it. */
   connectionsPerOrigin?: number;
   userAgent?: string;
@@ -70,6 +75,7 @@ export const linkCheckDefaults: Readonly<Tuning> = {
   maxRedirects: 5,
   maxBodyBytes: 64 * 1024,
   concurrency: 4,
+  batchTimeoutMs: 40_000,
   connectionsPerOrigin: 2,
   userAgent: 'creator-api-link-check/1',
 };
@@ -105,19 +111,23 @@ export class LinkChecker {
     return { url, ...outcome, checkedAt: new Date(this.clock.now()).toISOString() };
   }
 
-  /** Checks a batch, at most `concurrency` at once; results in the order given, repeats checked once. */
+  /**
+   * Checks a batch, at most `concurrency` at once; results in the order given, repeats checked
+   * once. URLs not started within `batchTimeoutMs` are left out: call again for those.
+   */
   async checkAll(urls: readonly string[]): Promise<LinkCheckResult[]> {
     const unique = [...new Set(urls)];
     const results = new Map<string, LinkCheckResult>();
+    const startBy = performance.now() + this.settings.batchTimeoutMs;
     let next = 0;
     const worker = async (): Promise<void> => {
-      while (next < unique.length) {
+      while (next < unique.length && performance.now() < startBy) {
         const url = unique[next++] as string;
         results.set(url, await this.check(url));
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.settings.concurrency, unique.length) }, worker));
-    return urls.map((url) => results.get(url) as LinkCheckResult);
+    return urls.flatMap((url) => results.get(url) ?? []);
   }
 
   /** Closes pooled connections; checks in flight finish first. */

@@ -1,0 +1,35 @@
+import type { Resource } from '../../core/resource.ts';
+import type { LinkChecksTable } from './link.tables.ts';
+import { LinkChecker } from './link-checker.ts';
+import * as linksMigration from './links.migration.ts';
+import { LinksStore } from './links.store.ts';
+import { linkOperations } from './operations.ts';
+
+declare module '../../core/stores.ts' {
+  interface Stores {
+    links: LinksStore;
+  }
+}
+
+declare module '../../core/services.ts' {
+  interface Services {
+    /** Fetches creator-supplied links through the address guard (check_links). */
+    linkChecker: LinkChecker;
+  }
+}
+
+declare module '../../db/tables.ts' {
+  interface Database {
+    link_checks: LinkChecksTable;
+  }
+}
+
+export const linksResource: Resource = {
+  operations: linkOperations,
+  stores: { links: (scope) => new LinksStore(scope) },
+  migrations: { '0011-links': linksMigration },
+  services: (settings) => ({ linkChecker: new LinkChecker({ clock: settings.clock }) }),
+};
+
+export { type HeldLink, heldLinks, type LinkUse } from './held-links.ts';
+export { type LinkEntry, linkReport } from './link-report.ts';
