@@ -3,6 +3,7 @@ import { refuse } from '../../core/errors.ts';
 import { defineOperation } from '../../core/operation.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/ids.ts';
+import { linksExamples } from './examples.ts';
 import { heldLinks } from './held-links.ts';
 import type { LinkCheckResult } from './link-checker.ts';
 import {
@@ -34,6 +35,7 @@ export const getLinkReport = defineOperation({
   scope: 'read',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: linksExamples.get_link_report,
   description:
     'Lists every web link the guide holds (links, websites, booking, timetable and source URLs, map links) on spots, ' +
     'areas, places, routes, hikes and chapters, each once with every place it is used (kind, id, name, field path), ' +
@@ -79,6 +81,7 @@ export const checkLinks = defineOperation({
   scope: 'write',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: linksExamples.check_links,
   description:
     `Opens the guide's links from this server and stores what each answered (get_link_report shows it). Without urls ` +
     `it checks up to ${MAX_CHECKS_PER_CALL}, never-checked and longest-unchecked first; notChecked says how many wait ` +
@@ -162,6 +165,7 @@ export const setLinkVerified = defineOperation({
   scope: 'write',
   stability: 'stable',
   since: STABLE_SINCE,
+  example: linksExamples.set_link_verified,
   description:
     'Records that a person opened a link and it is right (verified true), or takes that mark back (false). ' +
     'Use it when the creator confirms a link the checker cannot judge (a site that refuses automated checks). ' +

@@ -1,0 +1,61 @@
+import type { OperationExample } from '../../core/operation.ts';
+
+const productId = 'gd_hNOwz7LVrqk6voqG';
+const gorge = { kind: 'spot', id: 'sp_771qniQPLxVTDFkg', name: 'Vintgar Gorge' } as const;
+
+/**
+ * One realistic call per operation (the OpenAPI document and docs/reference.md show them), recorded
+ * from a run: a spot with an official page and a ticket shop. test/schemas/* checks them.
+ */
+export const linksExamples: Record<string, OperationExample> = {
+  get_link_report: {
+    input: { productId },
+    output: {
+      productId,
+      counts: { ok: 0, redirected: 0, broken: 0, blocked: 0, error: 0, unchecked: 2 },
+      count: 2,
+      links: [
+        {
+          url: 'https://www.vintgar.si/en/',
+          uses: [
+            { ...gorge, field: 'links[0].url' },
+            { ...gorge, field: 'fees[0].sourceUrl' },
+          ],
+          lastCheck: null,
+          verified: false,
+          verifiedAt: null,
+        },
+        {
+          url: 'https://tickets.vintgar.si/',
+          uses: [{ ...gorge, field: 'links[1].url' }],
+          lastCheck: null,
+          verified: false,
+          verifiedAt: null,
+        },
+      ],
+    },
+  },
+  check_links: {
+    input: { productId, urls: ['https://tickets.vintgar.si/'] },
+    output: {
+      productId,
+      checked: 1,
+      counts: { ok: 0, redirected: 0, broken: 1, blocked: 0, error: 0 },
+      problems: [
+        {
+          url: 'https://tickets.vintgar.si/',
+          status: 'broken',
+          httpStatus: null,
+          finalUrl: 'https://tickets.vintgar.si/',
+          error: 'The name tickets.vintgar.si does not exist.',
+          uses: [{ ...gorge, field: 'links[1].url' }],
+        },
+      ],
+      notChecked: 0,
+    },
+  },
+  set_link_verified: {
+    input: { productId, url: 'https://www.vintgar.si/en/', verified: true },
+    output: { ok: true, productId, url: 'https://www.vintgar.si/en/', verified: true, verifiedAt: 1795165200000 },
+  },
+};
