@@ -139,6 +139,29 @@ for (const { dialect, skip } of await testDialects()) {
           assert.equal((await fetchImage(again.body.thumbnailUrl)).status, 404);
         });
 
+        it("moving the photo's focal point re-cuts the guide's thumbnail; other photos' points leave it", async () => {
+          const productId = await newGuide(api());
+          const redBlue = await sharp({ create: { width: 400, height: 200, channels: 3, background: '#0000e0' } })
+            .composite([{ input: await flat(200, 200, '#e00000').png().toBuffer(), left: 0, top: 0 }])
+            .jpeg()
+            .toBuffer();
+          const { mediaId } = await photo(productId, redBlue, { focalX: 1 });
+          const other = await photo(productId);
+          const set = await api().call('update_guide', { productId, thumbnailMediaId: mediaId });
+          const before = set.body.thumbnailUrl as string;
+          assertOk(await api().call('update_media', { mediaId: other.mediaId, focalX: 0 }));
+          assert.equal((await guideOf(api(), productId)).thumbnailUrl, before, 'another photo: the thumbnail stays');
+          assertOk(await api().call('update_media', { mediaId, caption: 'Lake Bled' }));
+          assert.equal((await guideOf(api(), productId)).thumbnailUrl, before, 'no focal change: no re-cut');
+
+          assertOk(await api().call('update_media', { mediaId, focalX: 0 }));
+          const after = (await guideOf(api(), productId)).thumbnailUrl as string;
+          assert.notEqual(after, before);
+          assert.equal((await fetchImage(before)).status, 404, 'the old crop is gone');
+          const { channels } = await sharp((await fetchImage(after)).bytes).stats();
+          assert.ok(channels[0]!.mean > 150 && channels[2]!.mean < 60, 'cut from the left now: red');
+        });
+
         it("thumbnailMediaId of another guide's photo or a missing one is not_found and stores nothing", async () => {
           const productId = await newGuide(api());
           const other = await newGuide(api());

@@ -6,7 +6,7 @@ import { applyMeta, mediaIdSchema, mediaMetaFields, mediaSchema, spotIdSchema } 
 import type { MediaRecord } from './media.store.ts';
 import { deleteFiles } from './media-files.ts';
 import { publicMedia } from './media-records.ts';
-import { clearGuideThumbnail } from './thumbnail.ts';
+import { applyRecut, clearGuideThumbnail, discardThumbnail, prepareRecut } from './thumbnail.ts';
 import { uploadMedia, uploadMediaBatch } from './upload-operations.ts';
 
 /** The caller's photo, read again after its guide is opened (which queues writers of that guide). */
@@ -51,12 +51,16 @@ export const updateMedia = defineOperation({
   description:
     'Changes only the fields sent; null clears a field, and "" clears the text fields. caption and credit are stored ' +
     'exactly as sent. A credit comes from the creator, never from a guess: a photo without one can be drafted but not ' +
-    'published. A guide thumbnail made from this photo keeps its crop until thumbnailMediaId is set again.',
+    'published. Moving focalX or focalY re-cuts a guide thumbnail made from this photo.',
   input: z.strictObject({ mediaId: mediaIdSchema, ...mediaMetaFields }),
   output: z.object({ ok: z.literal(true), mediaId: z.string() }),
-  async handler({ mediaId, ...fields }, ctx) {
+  // A moved focal point re-cuts the guide's thumbnail from this photo: rendered outside the transaction.
+  prepare: (input, ctx) => prepareRecut(ctx, input.mediaId, input),
+  discard: (recut, ctx) => discardThumbnail(ctx.services.blobs, recut),
+  async handler({ mediaId, ...fields }, ctx, recut) {
     const photo = await openPhoto(ctx, mediaId);
     await ctx.stores.media.updateMeta(photo, applyMeta(photo.meta, fields));
+    if (recut) await applyRecut(ctx, photo.guideId, recut);
     return { ok: true as const, mediaId: photo.mediaId };
   },
 });

@@ -21,12 +21,14 @@ export async function prepareThumbnail(
   ctx: PrepareContext,
   productId: string,
   mediaId: string,
+  focal?: { x: number | null; y: number | null },
 ): Promise<PreparedThumbnail> {
   const photo = await ctx.stores.media.requireOwned(ctx.principal.creatorId, mediaId);
   if (photo.guideId !== productId) throw notFound('photo', mediaId);
   const source = await ctx.services.blobs.get(photo.files.large.key);
   if (!source) throw new Error(`the large file of photo ${photo.mediaId} is missing`);
-  const rendered = await thumbnail4x5(source.bytes, photo.meta.focalX, photo.meta.focalY);
+  const { x, y } = focal ?? { x: photo.meta.focalX, y: photo.meta.focalY };
+  const rendered = await thumbnail4x5(source.bytes, x, y);
   const blob = await ctx.services.blobs.put(newBlobKey(), rendered.bytes, rendered.contentType);
   return { mediaId: photo.mediaId, path: mediaPath(blob), key: blob.key };
 }
@@ -51,6 +53,36 @@ export async function setGuideThumbnail(
   const old = await ctx.stores.guides.thumbnailOf(guideId);
   await ctx.stores.guides.update(guideId, { thumbnail: { mediaId: prepared.mediaId, url: prepared.path } });
   if (old) dropFileAfterCommit(ctx, old.url);
+}
+
+/**
+ * A focal point that moves re-cuts the guide's thumbnail when this photo is it: rendered before
+ * the write, outside its transaction; undefined when the photo is no thumbnail or the point stays.
+ */
+export async function prepareRecut(
+  ctx: PrepareContext,
+  mediaId: string,
+  focal: { focalX?: number | null | undefined; focalY?: number | null | undefined },
+): Promise<PreparedThumbnail | undefined> {
+  if (focal.focalX === undefined && focal.focalY === undefined) return undefined;
+  const photo = await ctx.stores.media.requireOwned(ctx.principal.creatorId, mediaId);
+  if ((await ctx.stores.guides.thumbnailOf(photo.guideId))?.mediaId !== photo.mediaId) return undefined;
+  const x = focal.focalX === undefined ? photo.meta.focalX : focal.focalX;
+  const y = focal.focalY === undefined ? photo.meta.focalY : focal.focalY;
+  if (x === photo.meta.focalX && y === photo.meta.focalY) return undefined;
+  return prepareThumbnail(ctx, photo.guideId, photo.mediaId, { x, y });
+}
+
+/**
+ * Names a re-cut thumbnail when the guide's thumbnail is still this photo (another call may have
+ * changed it meanwhile); otherwise its file goes after commit.
+ */
+export async function applyRecut(ctx: OperationContext, guideId: string, recut: PreparedThumbnail): Promise<void> {
+  if ((await ctx.stores.guides.thumbnailOf(guideId))?.mediaId === recut.mediaId) {
+    await setGuideThumbnail(ctx, guideId, recut);
+  } else {
+    ctx.afterCommit(() => discardThumbnail(ctx.services.blobs, recut));
+  }
 }
 
 /** Removes the guide's thumbnail (only when made from `fromMediaId`, if given) and, after commit, its file. */
