@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/tables.ts';
 import type { Clock } from './clock.ts';
@@ -21,6 +21,15 @@ export abstract class ScopedStore {
     this.db = scope.db;
     this.clock = scope.clock;
     this.dialect = scope.dialect;
+  }
+
+  /**
+   * An `updated_at` that moves on with every write of a row, even twice in one millisecond, so two
+   * quick edits never read alike (expectedUpdatedAt checks rely on it).
+   */
+  protected nextUpdatedAt() {
+    const now = this.clock.now();
+    return sql<number>`case when updated_at >= ${now} then updated_at + 1 else ${now} end`;
   }
 }
 

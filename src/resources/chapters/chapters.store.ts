@@ -1,9 +1,8 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import type { StoreScope } from '../../core/stores.ts';
+import { ScopedStore } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
-import type { Database } from '../../db/tables.ts';
 import type { Chapter, ChapterKind, Member } from './chapter.schema.ts';
 import type { ChaptersTable } from './chapter.tables.ts';
 import type { ChapterIntro } from './intro.schema.ts';
@@ -92,21 +91,7 @@ export function publicChapter(chapter: OwnedChapter, coverUrls: ReadonlyMap<stri
 }
 
 /** Chapters, collections and their members. All SQL about them lives here. */
-export class ChaptersStore {
-  private readonly db: Kysely<Database>;
-  private readonly now: () => number;
-
-  constructor(scope: StoreScope) {
-    this.db = scope.db;
-    this.now = () => scope.clock.now();
-  }
-
-  /** updatedAt moves on with every write of a row, even twice in one millisecond. */
-  private nextUpdatedAt() {
-    const now = this.now();
-    return sql<number>`case when updated_at >= ${now} then updated_at + 1 else ${now} end`;
-  }
-
+export class ChaptersStore extends ScopedStore {
   /** The chapter's guide if this creator owns it; not_found alike for a missing and a foreign one. */
   async requireOwned(creatorId: string, chapterId: string): Promise<{ guideId: string }> {
     const row = await this.db
@@ -199,7 +184,7 @@ export class ChaptersStore {
 
   async insert(guideId: string, state: ChapterState): Promise<string> {
     const id = newId('col');
-    const now = this.now();
+    const now = this.clock.now();
     const last = await this.db
       .selectFrom('chapters')
       .select((eb) => eb.fn.max('order_key').as('max'))

@@ -1,9 +1,7 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { Clock } from '../../core/clock.ts';
+import type { Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import type { StoreScope } from '../../core/stores.ts';
-import type { Database } from '../../db/tables.ts';
+import { ScopedStore } from '../../core/stores.ts';
 import type { MediaMeta } from './media.schema.ts';
 import type { MediaTable } from './media.tables.ts';
 import type { StoredFiles } from './media-files.ts';
@@ -62,15 +60,7 @@ function toRecord(row: Row): MediaRecord {
 }
 
 /** Photos and stored images. All SQL about them lives here. */
-export class MediaStore {
-  private readonly db: Kysely<Database>;
-  private readonly clock: Clock;
-
-  constructor(scope: StoreScope) {
-    this.db = scope.db;
-    this.clock = scope.clock;
-  }
-
+export class MediaStore extends ScopedStore {
   private selectMedia() {
     return this.db
       .selectFrom('media')
@@ -230,15 +220,10 @@ export class MediaStore {
     return toRecord(row);
   }
 
-  /** updatedAt moves strictly forward, so two edits in one millisecond stay apart. */
-  private nextUpdatedAt(previous: number): number {
-    return Math.max(this.clock.now(), previous + 1);
-  }
-
   async updateMeta(photo: MediaRecord, meta: MediaMeta): Promise<void> {
     await this.db
       .updateTable('media')
-      .set({ meta: JSON.stringify(meta), updated_at: this.nextUpdatedAt(photo.updatedAt) })
+      .set({ meta: JSON.stringify(meta), updated_at: this.nextUpdatedAt() })
       .where('id', '=', photo.mediaId)
       .execute();
   }
@@ -246,7 +231,7 @@ export class MediaStore {
   async setOrder(photo: MediaRecord, order: number): Promise<void> {
     await this.db
       .updateTable('media')
-      .set({ position: order, updated_at: this.nextUpdatedAt(photo.updatedAt) })
+      .set({ position: order, updated_at: this.nextUpdatedAt() })
       .where('id', '=', photo.mediaId)
       .execute();
   }

@@ -1,9 +1,8 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Selectable } from 'kysely';
 import { notFound, refuse } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import type { StoreScope } from '../../core/stores.ts';
+import { ScopedStore } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
-import type { Database } from '../../db/tables.ts';
 import type { Fee } from '../../shared/fees.ts';
 import type { StatusNotice } from '../../shared/status.ts';
 import type { HikeLine } from '../hikes/index.ts';
@@ -55,24 +54,7 @@ const ROUTE_PREFIX: Record<RouteKind, string> = { route: 'rt', hike: 'hk' };
 type RowWithoutTrack = Omit<Selectable<RoutesTable>, 'track'> & { track?: string | null };
 
 /** Routes, hikes and their links to spots and places. All SQL about them lives here. */
-export class RoutesStore {
-  private readonly db: Kysely<Database>;
-  private readonly now: () => number;
-
-  constructor(scope: StoreScope) {
-    this.db = scope.db;
-    this.now = () => scope.clock.now();
-  }
-
-  /**
-   * updatedAt moves on every write of a row, even twice in one millisecond, so two quick edits
-   * never read alike.
-   */
-  private nextUpdatedAt() {
-    const now = this.now();
-    return sql<number>`case when updated_at >= ${now} then updated_at + 1 else ${now} end`;
-  }
-
+export class RoutesStore extends ScopedStore {
   /** The row's guide and kind when the creator owns it; not_found alike for missing and foreign. */
   async requireOwned(
     creatorId: string,
@@ -176,7 +158,7 @@ export class RoutesStore {
 
   async insert(guideId: string, kind: RouteKind, write: RouteWrite): Promise<string> {
     const id = newId(ROUTE_PREFIX[kind]);
-    const now = this.now();
+    const now = this.clock.now();
     const last = await this.db
       .selectFrom('routes')
       .select((eb) => eb.fn.max('position').as('max'))
