@@ -122,9 +122,11 @@ describe('API reference page in Chromium', { skip: browserSkip() }, () => {
     const b = await browser.newPage();
     await b.page.goto(`${h.origin}/docs`);
     // The viewer fetches the document and renders one block per operation.
-    await b.page.waitForFunction(`document.querySelectorAll('.opblock').length >= ${ids.length}`, undefined, {
-      timeout: 20_000,
-    });
+    // A locator waits from Playwright's own world: the page's policy refuses evaluated strings.
+    await b.page
+      .locator('.opblock')
+      .nth(ids.length - 1)
+      .waitFor({ timeout: 20_000 });
     const shot = await b.screenshot('docs-page');
 
     const shown = await b.page.locator('.opblock-summary-operation-id').filter({ visible: true }).allTextContents();
