@@ -14,6 +14,7 @@ import { profileResource } from './profile/index.ts';
 import { propertiesResource } from './properties/index.ts';
 import { publishingResource } from './publishing/index.ts';
 import { routesResource } from './routes/index.ts';
+import { salesPageResource } from './sales-page/index.ts';
 import { spotsResource } from './spots/index.ts';
 
 /** The whole API, one line a resource, in the order the reference lists their operations. */
@@ -29,6 +30,7 @@ const resources: readonly Resource[] = [
   routesResource,
   mediaResource,
   publishingResource,
+  salesPageResource,
 ];
 
 export function createRegistry(): Registry {
