@@ -77,6 +77,8 @@ const ID_OPERATION_INPUTS: Record<string, Input> = {
   update_media: { credit: 'Taken over' },
   reorder_media: { order: 7 },
   delete_media: {},
+  get_sales_page: {},
+  save_sales_page_draft: { headline: 'Taken over' },
 };
 
 /**
