@@ -4,7 +4,7 @@ import { assertError, assertOk, newGuide, transports, useServer } from '../helpe
 import { testDialects } from '../helpers/dialects.ts';
 import { many, newPhoto, newSpots, salesPageOf } from './helpers.ts';
 
-const chars = (n: number) => 'é'.repeat(n - 1) + '🌄'; // n characters, the last one two UTF-16 units
+const chars = (n: number) => `${'é'.repeat(n - 1)}🌄`; // n characters, the last one two UTF-16 units
 const section = (paragraphs: string[] = ['p']) => ({ heading: 'H', paragraphs });
 const qa = { question: 'Q?', answer: 'A.' };
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { apiFor, assertError, assertOk, newGuide, useServer } from '../helpers/api.ts';
+import { type Answer, apiFor, assertError, assertOk, newGuide, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { salesPageOf } from './helpers.ts';
 
@@ -16,7 +16,7 @@ for (const { dialect, skip } of await testDialects()) {
       try {
         let expectedUpdatedAt: number | null = null; // the first round races for the first save
         for (let round = 0; round < 8; round++) {
-          const [a, b] = await Promise.all([
+          const [a, b]: [Answer, Answer] = await Promise.all([
             apis.mcp.call('save_sales_page_draft', { productId, expectedUpdatedAt, headline: `A${round}` }),
             other.call('save_sales_page_draft', { productId, expectedUpdatedAt, promise: `B${round}` }),
           ]);

@@ -14,11 +14,6 @@ export async function newPhoto(h: Harness, productId: string, credit?: string): 
   return res.body.mediaId as string;
 }
 
-/** Spots with these keys. */
-export async function newSpots(api: Api, productId: string, keys: readonly string[]): Promise<void> {
-  assertOk(await api.call('upsert_spots', { productId, spots: keys.map((spotKey) => ({ spotKey, name: spotKey })) }));
-}
-
 /** The sales page as get_sales_page reads it. */
 export async function salesPageOf(api: Api, productId: string): Promise<any> {
   const a = await api.call('get_sales_page', { productId });
@@ -26,5 +21,4 @@ export async function salesPageOf(api: Api, productId: string): Promise<any> {
   return a.body;
 }
 
-/** n values made by `make`. */
-export const many = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));
+export { many, newSpots } from '../chapters/helpers.ts';
