@@ -84,6 +84,8 @@ const ID_OPERATION_INPUTS: Record<string, Input> = {
   // The seeded spot's link is on a documentation address the guard refuses without sending a byte.
   check_links: {},
   set_link_verified: { url: OWNED_LINK, verified: true },
+  get_sales_page: {},
+  save_sales_page_draft: { headline: 'Taken over' },
 };
 
 /**

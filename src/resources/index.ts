@@ -15,6 +15,7 @@ import { profileResource } from './profile/index.ts';
 import { propertiesResource } from './properties/index.ts';
 import { publishingResource } from './publishing/index.ts';
 import { routesResource } from './routes/index.ts';
+import { salesPageResource } from './sales-page/index.ts';
 import { spotsResource } from './spots/index.ts';
 
 /** The whole API, one line a resource, in the order the reference lists their operations. */
@@ -31,6 +32,7 @@ const resources: readonly Resource[] = [
   mediaResource,
   publishingResource,
   linksResource,
+  salesPageResource,
 ];
 
 export function createRegistry(): Registry {
