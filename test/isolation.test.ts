@@ -77,6 +77,13 @@ const ID_OPERATION_INPUTS: Record<string, Input> = {
   update_media: { credit: 'Taken over' },
   reorder_media: { order: 7 },
   delete_media: {},
+  list_itineraries: {},
+  create_itinerary: { name: 'Taken over' },
+  get_itinerary: {},
+  update_itinerary: { name: 'Taken over' },
+  set_itinerary_days: { days: [] },
+  reorder_itinerary: {},
+  delete_itinerary: {},
 };
 
 /**
@@ -130,6 +137,14 @@ const SEEDS: Array<[string, (h: Harness, key: string, owned: OwnedIds) => Promis
       createdId(
         rest(h.baseUrl, key, 'POST', `/guides/${owned.productId}/chapters`, { name: 'Owned chapter', kind: 'chapter' }),
         'collectionId',
+      ),
+  ],
+  [
+    'itineraryId',
+    (h, key, owned) =>
+      createdId(
+        rest(h.baseUrl, key, 'POST', `/guides/${owned.productId}/itineraries`, { name: 'Owned trip' }),
+        'itineraryId',
       ),
   ],
   [
