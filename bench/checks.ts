@@ -82,6 +82,24 @@ export function upsertResult(fixture: FixtureName): Check {
 }
 
 /** JSON, or the one `data:` message of an SSE answer. */
+/** set_itinerary_days: 200, the days stored as sent (they are normalized already), no warnings. */
+export function daysResult(fixture: FixtureName): Check {
+  return (answer, ctx) => {
+    const { sent = [] } = fixtureOf(ctx, fixture);
+    if (answer.status !== 200) return [`status ${answer.status}, expected 200: ${preview(answer.body)}`];
+    let json: { days?: unknown; warnings?: unknown };
+    try {
+      json = JSON.parse(answer.body.toString('utf8'));
+    } catch (err) {
+      return [`unreadable answer (${(err as Error).message}): ${preview(answer.body)}`];
+    }
+    const problems: string[] = [];
+    if (json.warnings !== undefined) problems.push(`warnings: ${JSON.stringify(json.warnings)}`);
+    if (!isDeepStrictEqual(json.days, sent)) problems.push('the stored days differ from those sent');
+    return problems;
+  };
+}
+
 function parseJsonRpc(answer: Answer): { id?: unknown; result?: Record<string, unknown>; error?: unknown } {
   const text = answer.body.toString('utf8');
   if (!answer.contentType.startsWith('text/event-stream')) return JSON.parse(text);

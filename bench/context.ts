@@ -8,17 +8,17 @@ export interface Reference {
 }
 
 /** What the setup made for a group of targets (see bench/seed.ts). */
-export type FixtureName = 'guide' | 'spots2000' | 'batch25';
+export type FixtureName = 'guide' | 'spots2000' | 'batch25' | 'trip14';
 
 export interface Fixture {
   productId: string;
   /** The REST request both the app and the raw server answer: method, path, body. */
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   path: string;
   requestBody?: string;
   /** The app's answer to that request: what the raw server answers and the checks compare with. */
   reference: Reference;
-  /** batch25 only: the spots of the batch, as sent. */
+  /** batch25: the spots of the batch; trip14: the days; as sent. */
   sent?: Array<Record<string, unknown>>;
 }
 
@@ -32,7 +32,7 @@ export interface BenchContext {
 
 export interface TargetRequest {
   url: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   headers: Record<string, string>;
   body?: string;
 }

@@ -5,10 +5,12 @@
  *   spots2000  a second guide with 2,000 full spots, upserted 25 at a time: GET /guides/{id}/spots
  *   batch25    a third guide and a batch of 25 full spots, sent twice (so its answer is the steady
  *              state: 25 updated): POST /guides/{id}/spots/batch
+ *   trip14     a fourth guide with an itinerary of 14 days of 10 stops: PUT /itineraries/{id}/days
  */
 
 import type { Fixture, FixtureName, Reference } from './context.ts';
 import { fullSpot, seededRandom } from './spot-content.ts';
+import { seedTrip } from './trip.ts';
 
 export const SPOT_GUIDE_SIZE = 2000;
 export const BATCH_SIZE = 25;
@@ -105,5 +107,10 @@ export async function seedFixtures(
   if (needed.has('guide')) fixtures.guide = await seedGuide(call);
   if (needed.has('spots2000')) fixtures.spots2000 = await seedSpotGuide(call, today);
   if (needed.has('batch25')) fixtures.batch25 = await seedBatch(call, today);
+  if (needed.has('trip14')) {
+    fixtures.trip14 = await seedTrip(call, (c) =>
+      createGuide(c, { name: 'Dolomites in Two Weeks', headline: 'Fourteen valleys, one a day', region: ALPS }),
+    );
+  }
   return fixtures;
 }

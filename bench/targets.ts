@@ -4,7 +4,7 @@
  * server that only writes the same bytes: get_guide (one guide record), list_spots (2,000 full
  * spots) and upsert_spots (the answer to a batch of 25 full spots, sent as the same request).
  */
-import { sameBytes, toolResult, upsertResult } from './checks.ts';
+import { daysResult, sameBytes, toolResult, upsertResult } from './checks.ts';
 import { type Answer, type BenchContext, type FixtureName, fixtureOf, type TargetRequest } from './context.ts';
 
 interface TargetBase {
@@ -104,6 +104,15 @@ export const targets: Target[] = [
     against: 'raw upsert_spots bytes',
     request: rest('batch25'),
     check: upsertResult('batch25'),
+  },
+  // The same 14 days of 10 stops every time: each call checks every reference and rewrites the row. No goal.
+  rawTarget('raw set_itinerary_days bytes', 'trip14'),
+  {
+    name: 'REST set_itinerary_days (14 days of 10 stops)',
+    fixture: 'trip14',
+    against: 'raw set_itinerary_days bytes',
+    request: rest('trip14'),
+    check: daysResult('trip14'),
   },
 ];
 

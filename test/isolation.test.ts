@@ -86,6 +86,13 @@ const ID_OPERATION_INPUTS: Record<string, Input> = {
   set_link_verified: { url: OWNED_LINK, verified: true },
   get_sales_page: {},
   save_sales_page_draft: { headline: 'Taken over' },
+  list_itineraries: {},
+  create_itinerary: { name: 'Taken over' },
+  get_itinerary: {},
+  update_itinerary: { name: 'Taken over' },
+  set_itinerary_days: { days: [] },
+  reorder_itinerary: {},
+  delete_itinerary: {},
 };
 
 /**
@@ -145,6 +152,14 @@ const SEEDS: Array<[string, (h: Harness, key: string, owned: OwnedIds) => Promis
       createdId(
         rest(h.baseUrl, key, 'POST', `/guides/${owned.productId}/chapters`, { name: 'Owned chapter', kind: 'chapter' }),
         'collectionId',
+      ),
+  ],
+  [
+    'itineraryId',
+    (h, key, owned) =>
+      createdId(
+        rest(h.baseUrl, key, 'POST', `/guides/${owned.productId}/itineraries`, { name: 'Owned trip' }),
+        'itineraryId',
       ),
   ],
   [

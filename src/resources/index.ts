@@ -8,6 +8,7 @@ import { areasResource } from './areas/index.ts';
 import { authoringResource } from './authoring/index.ts';
 import { chaptersResource } from './chapters/index.ts';
 import { guideAccess, guidesResource } from './guides/index.ts';
+import { itinerariesResource } from './itineraries/index.ts';
 import { linksResource } from './links/index.ts';
 import { mediaResource } from './media/index.ts';
 import { placesResource } from './places/index.ts';
@@ -29,6 +30,7 @@ const resources: readonly Resource[] = [
   chaptersResource,
   placesResource,
   routesResource,
+  itinerariesResource,
   mediaResource,
   publishingResource,
   linksResource,

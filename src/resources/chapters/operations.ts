@@ -1,14 +1,13 @@
 import { z } from 'zod';
-import { refuse } from '../../core/errors.ts';
 import { defineOperation } from '../../core/operation.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/ids.ts';
+import { placeAmong } from '../../shared/order-key.ts';
 import { chapterFieldsSchema, chapterSchema, collectionIdSchema, expectedUpdatedAtSchema } from './chapter.schema.ts';
 import { chapterRules, openChapter, requireFresh } from './chapter-rules.ts';
 import { applyChapterFields, emptyChapter } from './chapter-writer.ts';
 import { contentOperations } from './content-operations.ts';
 import { chapterAnswer, chapterAnswers } from './images.ts';
-import { orderBetween } from './order.ts';
 
 const kinds =
   'kind chapter is prose and front matter (body, intro, pages); kind collection (the default) is a plain set of spots.';
@@ -109,21 +108,7 @@ export const reorderChapter = defineOperation({
     const { chapters } = ctx.stores;
     const place = async () => {
       const others = (await chapters.orderKeys(chapter.guideId)).filter((c) => c.id !== chapter.id);
-      const at = (field: 'previousId' | 'nextId', id: string | undefined) => {
-        if (id === undefined) return undefined;
-        if (id === chapter.id) throw refuse(field, 'is the chapter being moved; name a neighbour.');
-        const index = others.findIndex((c) => c.id === id);
-        if (index < 0) throw refuse(field, 'no other chapter of this guide has this id.');
-        return index;
-      };
-      const before = at('previousId', previousId);
-      const after = at('nextId', nextId);
-      if (before !== undefined && after !== undefined && after !== before + 1) {
-        throw refuse('nextId', 'does not directly follow previousId; send only one of the two.');
-      }
-      if (before !== undefined) return orderBetween(others[before]?.order, others[before + 1]?.order);
-      if (after !== undefined) return orderBetween(others[after - 1]?.order, others[after]?.order);
-      return orderBetween(others.at(-1)?.order, undefined);
+      return placeAmong(others, { id: chapter.id, previousId, nextId, what: 'chapter' });
     };
     let order = await place();
     if (order === undefined) {

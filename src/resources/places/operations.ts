@@ -112,13 +112,14 @@ export const deleteFacility = defineOperation({
   since: STABLE_SINCE,
   example: placesExamples.delete_facility,
   description:
-    'Deletes a place for good with its route and spot links; confirm with the creator first. Places inside it stay.',
+    'Deletes a place for good with its route and spot links and its itinerary stops (an overnight there keeps its name); confirm with the creator first. Places inside it stay.',
   input: z.strictObject({ facilityId: facilityIdSchema }),
   output: z.object({ ok: z.literal(true), facilityId: z.string(), deleted: z.literal(true) }),
   async handler(input, ctx) {
     const { places } = ctx.stores;
     const place = await places.requireOwned(ctx.principal.creatorId, input.facilityId);
     await ctx.guide(place.guideId);
+    await ctx.stores.itineraries.removeTarget(place.guideId, { kind: 'place', id: place.facilityId, name: place.name });
     await places.delete(place.facilityId);
     return { ok: true as const, facilityId: place.facilityId, deleted: true as const };
   },

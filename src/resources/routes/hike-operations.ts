@@ -106,6 +106,7 @@ export const deleteHike = defineOperation({
   output: z.object({ ok: z.literal(true), hikeId: z.string(), deleted: z.literal(true) }),
   async handler(input, ctx) {
     const hike = await openRoute(ctx, input.hikeId, { kind: 'hike', field: 'hikeId', action: 'delete' });
+    await ctx.stores.itineraries.removeTarget(hike.guideId, { kind: 'route', id: hike.id });
     await ctx.stores.routes.delete(hike.id);
     return { ok: true as const, hikeId: hike.id, deleted: true as const };
   },

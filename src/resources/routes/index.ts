@@ -6,6 +6,7 @@ import type { RouteFacilitiesTable, RouteSpotsTable, RoutesTable } from './route
 import { routeOperations } from './route-operations.ts';
 import { RoutesStore } from './routes.store.ts';
 
+export { routeModes } from './route.schema.ts';
 export type { RouteKind, RouteRef, RoutesStore } from './routes.store.ts';
 
 declare module '../../core/stores.ts' {

@@ -96,6 +96,7 @@ export const deleteRoute = defineOperation({
   output: z.object({ ok: z.literal(true), routeId: z.string(), deleted: z.literal(true) }),
   async handler(input, ctx) {
     const route = await openRoute(ctx, input.routeId, { kind: 'route', field: 'routeId', action: 'delete' });
+    await ctx.stores.itineraries.removeTarget(route.guideId, { kind: 'route', id: route.id });
     await ctx.stores.routes.delete(route.id);
     return { ok: true as const, routeId: route.id, deleted: true as const };
   },

@@ -153,7 +153,7 @@ export const deleteSpot = defineOperation({
   since: STABLE_SINCE,
   example: spotsExamples.delete_spot,
   description:
-    'Deletes a spot for good, with its chapter and route links. Confirm with the creator first. ' +
+    'Deletes a spot for good, with its chapter and route links and its itinerary stops. Confirm with the creator first. ' +
     'A spot of a guide someone bought cannot be deleted (guide_sold): archive it with update_spot instead.',
   input: z.strictObject({ spotId: spotIdSchema }),
   errors: ['guide_sold'],
@@ -167,6 +167,7 @@ export const deleteSpot = defineOperation({
       );
     }
     await ctx.stores.chapters.removeSpot(spot.guideId, spot.spotId, spot.spotKey);
+    await ctx.stores.itineraries.removeTarget(spot.guideId, { kind: 'spot', id: spot.spotKey });
     await ctx.stores.spots.delete(spot.spotId);
     return { ok: true as const, spotId: spot.spotId, deleted: true as const };
   },

@@ -1,0 +1,27 @@
+import type { Resource } from '../../core/resource.ts';
+import * as itinerariesMigration from './itineraries.migration.ts';
+import { ItinerariesStore } from './itineraries.store.ts';
+import type { ItinerariesTable } from './itinerary.tables.ts';
+import { itineraryOperations } from './operations.ts';
+
+export type { ItinerariesStore } from './itineraries.store.ts';
+export type { StopTarget } from './stop-targets.ts';
+
+declare module '../../core/stores.ts' {
+  interface Stores {
+    /** Itineraries; `removeTarget` takes a deleted spot, place, route or hike out of their days. */
+    itineraries: ItinerariesStore;
+  }
+}
+
+declare module '../../db/tables.ts' {
+  interface Database {
+    itineraries: ItinerariesTable;
+  }
+}
+
+export const itinerariesResource: Resource = {
+  operations: itineraryOperations,
+  stores: { itineraries: (scope) => new ItinerariesStore(scope) },
+  migrations: { '0009-itineraries': itinerariesMigration },
+};
