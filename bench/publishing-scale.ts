@@ -28,7 +28,7 @@ export interface ScaleBench {
 }
 
 export async function benchPublishingScale(origin: string, key: string, dataDir: string): Promise<ScaleBench> {
-  const call = async (method: string, path: string, body?: unknown): Promise<any> => {
+  const call = async <T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T> => {
     const res = await fetch(`${origin}/api/v1${path}`, {
       method,
       headers: {
@@ -39,7 +39,7 @@ export async function benchPublishingScale(origin: string, key: string, dataDir:
     });
     const text = await res.text();
     if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
-    return JSON.parse(text);
+    return JSON.parse(text) as T;
   };
   const timed = async (work: () => Promise<unknown>) => {
     const start = performance.now();
@@ -49,7 +49,7 @@ export async function benchPublishingScale(origin: string, key: string, dataDir:
   const today = new Date().toISOString().slice(0, 10);
   const figures: Record<number, { readiness: number; publish: number }> = {};
   for (const size of SIZES) {
-    const { productId } = await call('POST', '/guides', { name: `Publishing bench ${size}` });
+    const { productId } = await call<{ productId: string }>('POST', '/guides', { name: `Publishing bench ${size}` });
     await call('PUT', `/guides/${productId}/price`, { amountMinor: 2900, currency: 'eur' });
     const rng = seededRandom(size);
     const spots = Array.from({ length: size }, (_, i) => fullSpot(i, rng, today));
@@ -66,14 +66,14 @@ export async function benchPublishingScale(origin: string, key: string, dataDir:
     );
     const {
       spots: [first],
-    } = await call('GET', `/guides/${productId}/spots`);
+    } = await call<{ spots: Array<{ spotId: string }> }>('GET', `/guides/${productId}/spots`);
     const readiness: number[] = [];
     const publish: number[] = [];
     for (let i = 0; i < RUNS + 1; i++) {
       const r = await timed(() => call('GET', `/guides/${productId}/readiness`));
-      await call('PATCH', `/spots/${first.spotId}`, { description: `Edit ${i}` });
+      await call('PATCH', `/spots/${first!.spotId}`, { description: `Edit ${i}` });
       const p = await timed(async () => {
-        const answer = await call('POST', `/guides/${productId}/publish`);
+        const answer = await call<{ published: boolean }>('POST', `/guides/${productId}/publish`);
         if (!answer.published) throw new Error('publish_changes made no release after an edit');
       });
       // The first round warms caches and JIT up; it is not counted.

@@ -1,6 +1,7 @@
 import { bboxContains } from '../../shared/geo.ts';
+import { datedRows } from './dated-rows.ts';
 import type { GuideContents } from './guide-contents.ts';
-import { type DatedFacts, type StaleFact, staleFactsOf } from './staleness.ts';
+import { type StaleFact, staleFactsOf } from './staleness.ts';
 
 export type Severity = 'blocking' | 'warning';
 export type FindingKind = 'guide' | 'spot' | 'place' | 'area' | 'route' | 'chapter' | 'photo' | 'property';
@@ -140,34 +141,7 @@ export function readinessOf(c: GuideContents, today: string): Finding[] {
     }
   }
 
-  const dated: DatedFacts[] = [
-    ...spots.map((s) => ({
-      kind: 'spot' as const,
-      id: s.spotId,
-      name: s.name,
-      status: s.status,
-      fees: s.fees,
-      schedule: s.schedule,
-      reviewBy: s.reviewBy,
-    })),
-    ...c.places.map((p) => ({
-      kind: 'place' as const,
-      id: p.facilityId,
-      name: p.name,
-      status: p.status,
-      fees: p.fees,
-      schedule: p.schedule,
-      reviewBy: p.reviewBy,
-      timetableValidUntil: p.transport?.timetableValidUntil ?? null,
-    })),
-    ...c.guide.areas.map((a) => ({
-      kind: 'area' as const,
-      id: a.id,
-      name: a.name,
-      status: a.status ?? null,
-      fees: a.fees,
-    })),
-  ];
+  const dated = datedRows(spots, c.places, c.guide.areas);
   for (const row of dated) {
     for (const fact of staleFactsOf(row, today, FEE_UNCHECKED_DAYS)) {
       const code = staleCode(fact);
