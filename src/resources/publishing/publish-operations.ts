@@ -123,7 +123,6 @@ export const publishChanges = defineOperation({
   stability: 'stable',
   since: STABLE_SINCE,
   errors: ['agreement_outdated', 'not_publishable'],
-  annotations: { idempotent: true },
   example: publishingExamples.publish_changes,
   description:
     'Makes the working copy of a live guide what buyers see, as a new numbered release. Confirm with the creator ' +
