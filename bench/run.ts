@@ -15,7 +15,8 @@
  *   BENCH_ROUNDS          the targets take turns this many times, BENCH_SECONDS/rounds each (default 4),
  *                         so a burst of other work on the machine hits every target alike
  *   BENCH_ONLY            comma-separated parts of target names to run (with the raw baseline each needs);
- *                         `upload` names the photo upload bench (bench/media-upload.ts), which runs last
+ *                         `upload` names the photo upload bench (bench/media-upload.ts), `publish` the
+ *                         readiness and publish_changes scaling bench (bench/publishing-scale.ts); they run last
  *   BENCH_STRICT          1: exit non-zero when a target is BELOW its goal (errors always do)
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,6 +27,7 @@ import { type Child, startChild } from './ipc.ts';
 import { type LoadSettings, type Measurement, newTally, probe, runLoad, summarize } from './load.ts';
 import { CpuTally } from './machine.ts';
 import { benchUploads, UPLOAD_RATIO_GOAL, UPLOAD_RSS_GOAL_MB } from './media-upload.ts';
+import { benchPublishingScale, SCALE_GOAL } from './publishing-scale.ts';
 import type { RawRoute } from './raw-server.ts';
 import { formatNotes, formatTable, hasErrors, judge, type Row, writeResults } from './report.ts';
 import { seedFixtures } from './seed.ts';
@@ -65,7 +67,7 @@ function selectTargets(all: Target[]): Target[] {
       throw new Error(`${t.name}: against "${t.against}" must name a raw target of fixture ${t.fixture}`);
     }
   }
-  const only = onlyNames().filter((o) => !o.includes('upload'));
+  const only = onlyNames().filter((o) => !o.includes('upload') && !o.includes('publish'));
   if (only.length === 0 && onlyNames().length > 0) return [];
   const named = all.filter((t) => only.length === 0 || only.some((o) => t.name.toLowerCase().includes(o)));
   const needed = new Set(named.map((t) => (t.baseline ? t.name : t.against)));
@@ -174,6 +176,12 @@ async function main(): Promise<number> {
       const u = await benchUploads(app.ready.origin, app.ready.key!, app.process.pid!);
       process.stdout.write(`\n${u.lines.join('\n')}\n`);
       below ||= u.ratio > UPLOAD_RATIO_GOAL || (u.peakRssMb ?? 0) >= UPLOAD_RSS_GOAL_MB;
+    }
+    if (onlyNames().length === 0 || onlyNames().some((o) => o.includes('publish'))) {
+      log('readiness and publish_changes: a 2,000-spot and a 4,000-spot guide');
+      const p = await benchPublishingScale(app.ready.origin, app.ready.key!, dataDir);
+      process.stdout.write(`\n${p.lines.join('\n')}\n`);
+      below ||= p.worstRatio > SCALE_GOAL;
     }
     return withErrors.length > 0 || (below && process.env.BENCH_STRICT === '1') ? 1 : 0;
   } finally {

@@ -29,7 +29,7 @@ async function main(argv: string[]): Promise<number> {
  * The store's modules load only here, so refusing bad input stays quick.
  */
 async function withStudio(action: (ctx: StudioContext) => Promise<unknown>): Promise<unknown> {
-  const [{ loadConfig }, { systemClock }, { KeyStore }, { openStore }, { CreatorsStore }, { StudioStore }] =
+  const [{ loadConfig }, { systemClock }, { KeyStore }, { openStore }, { CreatorsStore }, { StudioStore }, { goLive }] =
     await Promise.all([
       import('../config.ts'),
       import('../core/clock.ts'),
@@ -37,6 +37,7 @@ async function withStudio(action: (ctx: StudioContext) => Promise<unknown>): Pro
       import('../store.ts'),
       import('../resources/profile/creators.store.ts'),
       import('./studio.store.ts'),
+      import('./go-live.ts'),
     ]);
   const config = loadConfig();
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
@@ -46,6 +47,7 @@ async function withStudio(action: (ctx: StudioContext) => Promise<unknown>): Pro
       creators: new CreatorsStore(scope),
       keys: new KeyStore(store.db, systemClock),
       studio: new StudioStore(scope),
+      goLive: (guideId) => goLive(store, systemClock, guideId),
     });
   } finally {
     await store.close();

@@ -13,6 +13,8 @@ export interface StudioContext {
   creators: CreatorsStore;
   keys: KeyStore;
   studio: StudioStore;
+  /** Puts a guide on sale through the publish gates, writing its first release (go-live.ts). */
+  goLive(guideId: string): Promise<unknown>;
 }
 
 export type FlagValues = Record<string, string | boolean | undefined>;
@@ -188,6 +190,7 @@ export const commands: Record<string, Command> = {
     prepare(flags) {
       const guideId = requireText(flags, 'guide');
       const status = requireChoice(flags, 'to', GUIDE_STATUSES);
+      if (status === 'published') return async (ctx) => found(await ctx.goLive(guideId), 'guide', guideId);
       return async (ctx) => found(await ctx.studio.setStatus(guideId, status), 'guide', guideId);
     },
   },

@@ -47,6 +47,16 @@ export class StudioStore extends ScopedStore {
     };
   }
 
+  /** The creator a guide belongs to; the guide exists (the caller just moved it). */
+  async creatorOf(guideId: string): Promise<string> {
+    const row = await this.db
+      .selectFrom('guides')
+      .select('creator_id')
+      .where('id', '=', guideId)
+      .executeTakeFirstOrThrow();
+    return row.creator_id;
+  }
+
   async setVisibility(
     guideId: string,
     visible: boolean,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { newCreator, newGuide, newKey, ok, useAdminServer, world } from '../helpers/admin-cli.ts';
+import { cli, newCreator, newGuide, newKey, ok, useAdminServer, world } from '../helpers/admin-cli.ts';
 import { rest } from '../helpers/http.ts';
 
 interface StatusMove {
@@ -20,6 +20,28 @@ describe('admin command line: the studio moves on guides', () => {
     const read = async () => (await rest(world.baseUrl, key, 'GET', `/guides/${guideId}`)).body;
     assert.equal((await read()).publishedAt, null);
 
+    // Going on sale runs the publish gates and refuses with their blocking list.
+    const refused = await cli('guide', 'status', '--guide', guideId, '--to', 'published');
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /cannot go on sale/);
+    const blocking = JSON.parse(refused.stderr.slice(refused.stderr.indexOf('{'), refused.stderr.lastIndexOf('}') + 1));
+    assert.deepEqual(
+      blocking.blocking.map((g: { code: string }) => g.code),
+      ['no_price', 'no_spots'],
+    );
+    assert.equal((await read()).status, 'draft', 'a refused move changes nothing');
+    assert.equal((await read()).publishedAt, null);
+    assert.equal(
+      (await rest(world.baseUrl, writeKey, 'PUT', `/guides/${guideId}/price`, { amountMinor: 900, currency: 'eur' }))
+        .status,
+      200,
+    );
+    assert.equal(
+      (await rest(world.baseUrl, writeKey, 'POST', `/guides/${guideId}/spots`, { name: 'Lake' })).status,
+      201,
+    );
+    const lastApiWriteAt = (await read()).lastApiWriteAt;
+
     const before = Date.now();
     const published = await ok<StatusMove>('guide', 'status', '--guide', guideId, '--to', 'published');
     assert.equal(published.productId, guideId);
@@ -29,7 +51,14 @@ describe('admin command line: the studio moves on guides', () => {
     let guide = await read();
     assert.equal(guide.status, 'published');
     assert.equal(guide.publishedAt, published.publishedAt);
-    assert.equal(guide.lastApiWriteAt, null, 'a studio move is not an API write');
+    assert.equal(guide.lastApiWriteAt, lastApiWriteAt, 'a studio move is not an API write');
+    const releases = () =>
+      world.store.db.selectFrom('releases').select(['number', 'key_id']).where('guide_id', '=', guideId).execute();
+    assert.deepEqual(
+      (await releases()).map((r) => ({ ...r })),
+      [{ number: 1, key_id: null }],
+      'going on sale writes the first release',
+    );
 
     await new Promise((resolve) => setTimeout(resolve, 5));
     const archived = await ok<StatusMove>('guide', 'status', '--guide', guideId, '--to', 'archived');
@@ -44,6 +73,7 @@ describe('admin command line: the studio moves on guides', () => {
     guide = await read();
     assert.equal(guide.status, 'published');
     assert.equal(guide.publishedAt, published.publishedAt);
+    assert.equal((await releases()).length, 1, 'nothing changed: no second release');
 
     await ok('guide', 'status', '--guide', guideId, '--to', 'draft');
     assert.equal((await read()).status, 'draft');

@@ -33,4 +33,59 @@ export const publishingExamples: Record<string, OperationExample> = {
       ],
     },
   },
+  get_guide_readiness: {
+    input: { productId: 'gd_kKif6mbydYyv_ZEZ' },
+    output: {
+      productId: 'gd_kKif6mbydYyv_ZEZ',
+      today: '2026-11-23',
+      ready: false,
+      blockingCount: 1,
+      warningCount: 1,
+      findings: [
+        {
+          code: 'photo_without_credit',
+          severity: 'blocking',
+          message:
+            'This photo has no credit and buyers would see it: ask the creator who took it and set credit with update_media (never guess one), or delete the photo.',
+          where: { kind: 'photo', id: 'md_Qx81bLr0T9zWkC4e', name: 'Boardwalk above the Radovna', field: 'credit' },
+        },
+        {
+          code: 'fee_expired',
+          severity: 'warning',
+          message: 'The fee "Adult day ticket" was valid until 2026-10-31: look up the current amount.',
+          where: { kind: 'spot', id: 'sp_T5j-x6AA2bbpCfKB', name: 'Vintgar Gorge', field: 'fees[0]' },
+        },
+      ],
+    },
+  },
+  get_publish_status: {
+    input: { productId: 'gd_kKif6mbydYyv_ZEZ' },
+    output: {
+      productId: 'gd_kKif6mbydYyv_ZEZ',
+      live: true,
+      currentRelease: { number: 3, publishedAt: 1763892000000 },
+      differs: true,
+      changes: [
+        { kind: 'spot', added: 1, changed: 2, removed: 0 },
+        { kind: 'photo', added: 4, changed: 0, removed: 1 },
+      ],
+      blocking: [],
+      warnings: [
+        { code: 'review_due', message: 'Review was due on 2026-11-01: check the facts, then set a new reviewBy.' },
+      ],
+    },
+  },
+  publish_changes: {
+    input: { productId: 'gd_kKif6mbydYyv_ZEZ' },
+    output: {
+      productId: 'gd_kKif6mbydYyv_ZEZ',
+      published: true,
+      release: { number: 4, publishedAt: 1763906400000 },
+      changes: [
+        { kind: 'spot', added: 1, changed: 2, removed: 0 },
+        { kind: 'photo', added: 4, changed: 0, removed: 1 },
+      ],
+      message: 'Release 4 is what buyers see now.',
+    },
+  },
 };

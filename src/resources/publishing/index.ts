@@ -1,4 +1,28 @@
 import type { Resource } from '../../core/resource.ts';
 import { publishingOperations } from './operations.ts';
+import { publishOperations } from './publish-operations.ts';
+import * as publishingMigration from './publishing.migration.ts';
+import type { ReleasesTable } from './release.tables.ts';
+import { ReleasesStore } from './releases.store.ts';
 
-export const publishingResource: Resource = { operations: publishingOperations };
+declare module '../../core/stores.ts' {
+  interface Stores {
+    releases: ReleasesStore;
+  }
+}
+
+declare module '../../db/tables.ts' {
+  interface Database {
+    releases: ReleasesTable;
+  }
+}
+
+export const publishingResource: Resource = {
+  operations: [...publishingOperations, ...publishOperations],
+  stores: { releases: (scope) => new ReleasesStore(scope) },
+  migrations: { '0010-publishing': publishingMigration },
+};
+
+export { type PublishResult, publishRelease } from './publish-gates.ts';
+export type { Release, ReleaseInfo, ReleasesStore } from './releases.store.ts';
+export type { Snapshot } from './snapshot.ts';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/operation.ts';
 import { SINCE_2026_09_30 } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/ids.ts';
+import { datedRows } from './dated-rows.ts';
 import { publishingExamples } from './examples.ts';
 import { type DatedFacts, sortStaleFacts, staleFactsOf } from './staleness.ts';
 
@@ -54,28 +55,7 @@ export const listStaleNotices = defineOperation({
       stores.routes.datedFacts(guide.id),
     ]);
     const rows: DatedFacts[] = [
-      ...spots.map((s) => ({
-        kind: 'spot' as const,
-        id: s.spotId,
-        name: s.name,
-        status: s.status,
-        fees: s.fees,
-        schedule: s.schedule,
-        reviewBy: s.reviewBy,
-        factsCheckedOn: s.factsCheckedOn,
-      })),
-      ...places.map((p) => ({
-        kind: 'place' as const,
-        id: p.facilityId,
-        name: p.name,
-        status: p.status,
-        fees: p.fees,
-        schedule: p.schedule,
-        reviewBy: p.reviewBy,
-        factsCheckedOn: p.factsCheckedOn,
-        timetableValidUntil: p.transport?.timetableValidUntil ?? null,
-      })),
-      ...areas.map((a) => ({ kind: 'area' as const, id: a.id, name: a.name, status: a.status ?? null, fees: a.fees })),
+      ...datedRows(spots, places, areas),
       ...routes.map((r) => ({ kind: 'route' as const, ...r })),
     ];
     const notices = sortStaleFacts(rows.flatMap((row) => staleFactsOf(row, today, input.olderThanDays)));

@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import { urlsOf } from '../media/index.ts';
+import type { GuideContents } from './guide-contents.ts';
+
+/** The kinds of rows a release holds, each by id. */
+export const releaseKinds = ['area', 'spot', 'place', 'route', 'chapter', 'photo'] as const;
+export type ReleaseKind = (typeof releaseKinds)[number];
+
+/**
+ * What buyers see of a guide at one publish: the guide's own fields, its sales page, and every
+ * row buyers can open, by kind and id. Reviewer-only fields never enter it.
+ */
+export interface Snapshot {
+  guide: Record<string, unknown>;
+  salesPage: unknown;
+  items: Record<ReleaseKind, Record<string, unknown>>;
+}
+
+/**
+ * Fields buyers never see: research (sources, notes for reviewers, the creator's own notes),
+ * review dates, provenance of a photo, and bookkeeping that changes without the content changing.
+ */
+const REVIEWER_ONLY = new Set([
+  'sources',
+  'reviewNotes',
+  'customNotes',
+  'reviewBy',
+  'sourcePageUrl',
+  'locationVerifiedBy',
+  'guideId',
+  'productId',
+  'createdAt',
+  'updatedAt',
+]);
+
+/** The guide record's studio-side fields: its state in the studio, not its content. */
+const GUIDE_STUDIO_ONLY = [
+  'status',
+  'visibleOnStore',
+  'storeReviewStatus',
+  'storeReviewNote',
+  'publishedAt',
+  'lastApiWriteAt',
+  'dashboardUrl',
+  'salesPageUrl',
+  'spotCount',
+  'areas',
+] as const;
+
+function buyerView(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(buyerView);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (!REVIEWER_ONLY.has(k) && v !== undefined) out[k] = buyerView(v);
+  }
+  return out;
+}
+
+function byId<T>(rows: readonly T[], id: (row: T) => string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const row of rows) out[id(row)] = buyerView(row);
+  return out;
+}
+
+export function buildSnapshot(c: GuideContents): Snapshot {
+  const guide = { ...c.guide } as Record<string, unknown>;
+  for (const field of GUIDE_STUDIO_ONLY) delete guide[field];
+  const liveSpots = c.spots.filter((s) => !s.archived);
+  const live = new Set(liveSpots.map((s) => s.spotId));
+  // A photo of an archived spot is not shown; photos of the guide itself are.
+  const photos = c.photos
+    .filter((p) => p.spotId === null || live.has(p.spotId))
+    .map(({ files, bytes: _bytes, ...p }) => ({ ...p, urls: urlsOf('', files) }));
+  return {
+    guide: buyerView(guide) as Record<string, unknown>,
+    salesPage: buyerView(c.salesPage ?? null),
+    items: {
+      area: byId(c.guide.areas, (a) => a.id),
+      spot: byId(liveSpots, (s) => s.spotId),
+      place: byId(c.places, (p) => p.facilityId),
+      route: byId(c.routes, (r) => r.id),
+      chapter: byId(c.chapters, (ch) => ch.id),
+      photo: byId(photos, (p) => p.mediaId),
+    },
+  };
+}
+
+/** The snapshot's text and its hash: the same content always gives the same text. */
+export function serializeSnapshot(snapshot: Snapshot): { text: string; hash: string } {
+  const text = JSON.stringify(snapshot);
+  return { text, hash: createHash('sha256').update(text).digest('hex') };
+}
+
+export interface KindChanges {
+  kind: 'guide' | 'salesPage' | ReleaseKind;
+  added: number;
+  changed: number;
+  removed: number;
+}
+
+/** What differs between a release and the working copy, by kind; kinds with no change left out. */
+export function diffSnapshots(before: Snapshot | undefined, after: Snapshot): KindChanges[] {
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  const changes: KindChanges[] = [];
+  const single = (kind: 'guide' | 'salesPage', a: unknown, b: unknown) => {
+    const had = a !== undefined && a !== null;
+    const has = b !== undefined && b !== null;
+    if (!had && !has) return;
+    if (had && has && same(a, b)) return;
+    changes.push({ kind, added: !had && has ? 1 : 0, changed: had && has ? 1 : 0, removed: had && !has ? 1 : 0 });
+  };
+  single('guide', before?.guide, after.guide);
+  single('salesPage', before?.salesPage, after.salesPage);
+  for (const kind of releaseKinds) {
+    const old = before?.items[kind] ?? {};
+    const now = after.items[kind];
+    let added = 0;
+    let changed = 0;
+    let removed = 0;
+    for (const [id, row] of Object.entries(now)) {
+      if (!(id in old)) added++;
+      else if (!same(old[id], row)) changed++;
+    }
+    for (const id of Object.keys(old)) if (!(id in now)) removed++;
+    if (added + changed + removed > 0) changes.push({ kind, added, changed, removed });
+  }
+  return changes;
+}
