@@ -1,6 +1,7 @@
 import type { Stores } from '../../core/stores.ts';
 import type { Guide } from '../guides/index.ts';
 import { guideRecord } from '../guides/index.ts';
+import { heldLinks } from '../links/index.ts';
 import type { MediaRecord } from '../media/index.ts';
 
 export type SpotRow = Awaited<ReturnType<Stores['spots']['list']>>[number];
@@ -8,6 +9,8 @@ export type PlaceRow = Awaited<ReturnType<Stores['places']['listForGuide']>>[num
 export type ChapterRow = Awaited<ReturnType<Stores['chapters']['list']>>[number];
 export type RouteRow = Awaited<ReturnType<Stores['routes']['list']>>[number];
 export type PropertyRow = Awaited<ReturnType<Stores['properties']['listForGuide']>>[number];
+export type ItineraryRow = Awaited<ReturnType<Stores['itineraries']['list']>>[number];
+export type LinkCheckRow = Awaited<ReturnType<Stores['links']['forGuide']>> extends Map<string, infer R> ? R : never;
 
 /**
  * Everything readiness and a release look at, read once: one query per table, so both cost
@@ -22,6 +25,9 @@ export interface GuideContents {
   chapters: ChapterRow[];
   photos: MediaRecord[];
   properties: PropertyRow[];
+  itineraries: ItineraryRow[];
+  /** The last check of each link the guide holds (links no longer held are left out). */
+  linkChecks: LinkCheckRow[];
   agreementAccepted: boolean;
   salesPage: unknown;
 }
@@ -30,18 +36,22 @@ export interface GuideContents {
 const PATHS_ONLY = { publicUrl: '', studioUrl: '' };
 
 export async function readGuideContents(stores: Stores, guideId: string, creatorId: string): Promise<GuideContents> {
-  const [guide, spots, places, routes, hikes, chapters, photos, properties, creator, salesPage] = await Promise.all([
-    guideRecord(stores, guideId, PATHS_ONLY),
-    stores.spots.list(guideId, { includeArchived: true }),
-    stores.places.listForGuide(guideId),
-    stores.routes.list(guideId, 'route', true),
-    stores.routes.list(guideId, 'hike', true),
-    stores.chapters.list(guideId),
-    stores.media.listForGuide(guideId),
-    stores.properties.listForGuide(guideId),
-    stores.creators.require(creatorId),
-    salesPageDraft(stores, guideId),
-  ]);
+  const [guide, spots, places, routes, hikes, chapters, photos, properties, itineraries, checks, creator, salesPage] =
+    await Promise.all([
+      guideRecord(stores, guideId, PATHS_ONLY),
+      stores.spots.list(guideId, { includeArchived: true }),
+      stores.places.listForGuide(guideId),
+      stores.routes.list(guideId, 'route', true),
+      stores.routes.list(guideId, 'hike', true),
+      stores.chapters.list(guideId),
+      stores.media.listForGuide(guideId),
+      stores.properties.listForGuide(guideId),
+      stores.itineraries.list(guideId),
+      stores.links.forGuide(guideId),
+      stores.creators.require(creatorId),
+      stores.salesPage.draftOf(guideId),
+    ]);
+  const held = new Set((await heldLinks(stores, guideId)).map((link) => link.url));
   return {
     guide,
     spots,
@@ -50,13 +60,9 @@ export async function readGuideContents(stores: Stores, guideId: string, creator
     chapters,
     photos,
     properties,
+    itineraries,
+    linkChecks: [...checks.values()].filter((check) => held.has(check.url)),
     agreementAccepted: creator.agreementAccepted,
-    salesPage,
+    salesPage: salesPage === null ? null : { ...salesPage, updatedAt: undefined },
   };
-}
-
-/** The sales page draft as it stands, once the sales page resource provides it; null until then. */
-async function salesPageDraft(stores: Stores, guideId: string): Promise<unknown> {
-  const salesPages = (stores as { salesPages?: { draftOf(guideId: string): Promise<unknown> } }).salesPages;
-  return salesPages ? ((await salesPages.draftOf(guideId)) ?? null) : null;
 }

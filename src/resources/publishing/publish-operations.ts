@@ -6,15 +6,15 @@ import { productIdSchema } from '../../shared/ids.ts';
 import { publishingExamples } from './examples.ts';
 import { readGuideContents } from './guide-contents.ts';
 import { blockingGates, publishRelease } from './publish-gates.ts';
-import { readinessOf } from './readiness.ts';
-import { buildSnapshot, diffSnapshots, serializeSnapshot } from './snapshot.ts';
+import { findingKinds, readinessOf } from './readiness.ts';
+import { buildSnapshot, diffSnapshots, releaseKinds, serializeSnapshot } from './snapshot.ts';
 
 const findingSchema = z.object({
   code: z.string().describe('Stable; the authoring guide lists every code'),
   severity: z.enum(['blocking', 'warning']).describe('blocking stops a publish'),
   message: z.string().describe('What is wrong and what to do about it'),
   where: z.object({
-    kind: z.enum(['guide', 'spot', 'place', 'area', 'route', 'chapter', 'photo', 'property']),
+    kind: z.enum(findingKinds),
     id: z.string(),
     name: z.string(),
     field: z.string().describe('Field path in that record'),
@@ -26,7 +26,7 @@ const releaseSchema = z.object({ number: z.number(), publishedAt: z.number().des
 const changesSchema = z
   .array(
     z.object({
-      kind: z.enum(['guide', 'salesPage', 'area', 'spot', 'place', 'route', 'chapter', 'photo']),
+      kind: z.enum(['guide', 'salesPage', ...releaseKinds]),
       added: z.number(),
       changed: z.number(),
       removed: z.number(),

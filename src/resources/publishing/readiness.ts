@@ -4,7 +4,19 @@ import type { GuideContents } from './guide-contents.ts';
 import { type StaleFact, staleFactsOf } from './staleness.ts';
 
 export type Severity = 'blocking' | 'warning';
-export type FindingKind = 'guide' | 'spot' | 'place' | 'area' | 'route' | 'chapter' | 'photo' | 'property';
+export const findingKinds = [
+  'guide',
+  'spot',
+  'place',
+  'area',
+  'route',
+  'chapter',
+  'photo',
+  'property',
+  'itinerary',
+  'link',
+] as const;
+export type FindingKind = (typeof findingKinds)[number];
 
 /** One thing between the guide and its buyers: what, how bad, where, and what to do. */
 export interface Finding {
@@ -158,6 +170,35 @@ export function readinessOf(c: GuideContents, today: string): Finding[] {
         `The ${ch.kind} "${ch.name}" has no members, so buyers would open an empty page: add spots with set_chapter_members or delete it.`,
       );
     }
+  }
+
+  const archivedKeys = new Set(c.spots.filter((spot) => spot.archived).map((spot) => spot.spotKey));
+  for (const it of c.itineraries) {
+    if (it.archived) continue;
+    it.days.forEach((day, d) => {
+      day.stops.forEach((stop, i) => {
+        if (stop.kind !== 'spot' || !archivedKeys.has(stop.spotKey)) return;
+        add(
+          'itinerary_archived_spot',
+          'warning',
+          { kind: 'itinerary', id: it.id, name: it.name, field: `days[${d}].stops[${i}].spotKey` },
+          `Day ${d + 1} of "${it.name}" stops at the archived spot "${stop.spotKey}", which buyers cannot open: ` +
+            'unarchive the spot or take the stop out with set_itinerary_days.',
+        );
+      });
+    });
+  }
+
+  for (const check of c.linkChecks) {
+    if (check.lastCheck?.status !== 'broken') continue;
+    add(
+      'link_broken',
+      'warning',
+      { kind: 'link', id: check.url, name: check.url, field: 'url' },
+      `${check.url} answered ${check.lastCheck.httpStatus ?? check.lastCheck.error ?? 'nothing usable'} at the last ` +
+        'check_links: get_link_report names where it is used; fix the address with the creator, or mark it with ' +
+        'set_link_verified once a person opened it.',
+    );
   }
 
   const rank = (f: Finding) => (f.severity === 'blocking' ? 0 : 1);

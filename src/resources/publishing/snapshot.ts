@@ -3,7 +3,7 @@ import { urlsOf } from '../media/index.ts';
 import type { GuideContents } from './guide-contents.ts';
 
 /** The kinds of rows a release holds, each by id. */
-export const releaseKinds = ['area', 'spot', 'place', 'route', 'chapter', 'photo'] as const;
+export const releaseKinds = ['area', 'spot', 'place', 'route', 'chapter', 'photo', 'itinerary'] as const;
 export type ReleaseKind = (typeof releaseKinds)[number];
 
 /**
@@ -82,6 +82,11 @@ export function buildSnapshot(c: GuideContents): Snapshot {
       route: byId(c.routes, (r) => r.id),
       chapter: byId(c.chapters, (ch) => ch.id),
       photo: byId(photos, (p) => p.mediaId),
+      // Archived itineraries and trips with no stop stay hidden from buyers.
+      itinerary: byId(
+        c.itineraries.filter((it) => !it.archived && it.days.some((day) => day.stops.length > 0)),
+        (it) => it.id,
+      ),
     },
   };
 }

@@ -23,8 +23,13 @@ export const getSalesPage = defineOperation({
   output: salesPageSchema,
   async handler({ productId }, ctx) {
     const guide = await ctx.guide(productId);
-    // Releases come with publishing; until a guide has one, buyers see no sales page.
-    return { productId: guide.id, live: null, draft: await ctx.stores.salesPage.draftOf(guide.id) };
+    const [release, draft] = await Promise.all([
+      ctx.stores.releases.current(guide.id),
+      ctx.stores.salesPage.draftOf(guide.id),
+    ]);
+    // Buyers see the sales page the current release carries; none before the first publish.
+    const live = (release?.snapshot.salesPage ?? null) as z.input<typeof salesPageSchema>['live'];
+    return { productId: guide.id, live, draft };
   },
 });
 
