@@ -9,6 +9,7 @@ import { errorCodesOf } from '../../src/transports/operation-errors.ts';
 import { describeTool } from '../../src/transports/tool-list.ts';
 import { useServer } from '../helpers/api.ts';
 import { rest } from '../helpers/http.ts';
+import { uploadPhotos } from './story.ts';
 
 const registry = createRegistry();
 type Doc = {
@@ -100,6 +101,16 @@ describe('every 201 answers Location, the address of what it created', () => {
         kind: 'shortLabel',
       }),
       await rest(s.h.baseUrl, key, 'POST', `/guides/${productId}/facilities`, { kind: 'food', name: 'Kiosk' }),
+      await rest(s.h.baseUrl, key, 'POST', `/guides/${productId}/chapters`, { name: 'Lakes' }),
+      await rest(s.h.baseUrl, key, 'POST', `/guides/${productId}/routes`, { name: 'Bled to Bohinj' }),
+      await rest(s.h.baseUrl, key, 'POST', `/guides/${productId}/hikes`, { name: 'Seven Lakes' }),
+      ...(await Promise.all(
+        ['upload_media', 'upload_media_batch'].map(async (name) => {
+          const op = registry.get(name);
+          assert.ok(op);
+          return uploadPhotos(s.h.baseUrl, key, op, { productId });
+        }),
+      )),
     ];
     assert.equal(answers.length, created.length, 'a test call for every 201 operation');
     for (const answer of answers) {
