@@ -66,7 +66,7 @@ export const setSpotRoutes = defineOperation({
     "Sets the routes and hikes a spot lies on: a full replacement of that spot's routes ([] takes it off all). " +
     'Each route keeps the order of its other spots; a route the spot joins gets it at its end.',
   input: z.strictObject({
-    spotId: idSchema('The spot id (spotId)'),
+    spotId: idSchema('From list_spots or create_spot'),
     routeIds: z
       .array(z.string().min(1))
       .max(SPOT_ROUTES_MAX)
