@@ -20,14 +20,14 @@ export const dateSchema = z
   .string()
   .refine((s) => /^\d{4}-\d{2}-\d{2}$/.test(s), { message: 'must be a date written YYYY-MM-DD', abort: true })
   .refine(isCalendarDate, { message: 'is not a day on the calendar' })
-  .meta({ id: 'Date', description: 'A date, YYYY-MM-DD' });
+  .meta({ id: 'Date', description: 'YYYY-MM-DD' });
 
 /** A day of any year, MM-DD; 02-29 is allowed (leap years have it). */
 export const monthDaySchema = z
   .string()
   .refine((s) => /^\d{2}-\d{2}$/.test(s), { message: 'must be a day of the year written MM-DD', abort: true })
   .refine((s) => isCalendarDate(`2024-${s}`), { message: 'is not a day of the year' })
-  .meta({ id: 'MonthDay', description: 'A day of the year, MM-DD' });
+  .meta({ id: 'MonthDay', description: 'MM-DD' });
 
 /** A time of day, HH:MM on the 24-hour clock. */
 export const timeOfDaySchema = z
@@ -35,7 +35,7 @@ export const timeOfDaySchema = z
   .refine((s) => /^([01]\d|2[0-3]):[0-5]\d$/.test(s), {
     message: 'must be a time of day written HH:MM (00:00 to 23:59)',
   })
-  .meta({ id: 'TimeOfDay', description: 'A time of day, HH:MM, 24-hour clock' });
+  .meta({ id: 'TimeOfDay', description: 'HH:MM, 24-hour clock' });
 
 /** A time of day or a sun anchor. */
 export const clockOrSunSchema = z
@@ -56,13 +56,9 @@ function distinctNumbers(max: number) {
     .transform((values) => [...new Set(values)]);
 }
 
-export const monthsSchema = distinctNumbers(12).describe(
-  'Months 1 (January) to 12 (December); a repeat is dropped; absent means all year',
-);
+export const monthsSchema = distinctNumbers(12).describe('1 (January) to 12 (December); absent means all year');
 
-export const weekdaysSchema = distinctNumbers(7).describe(
-  'Weekdays 1 (Monday) to 7 (Sunday); a repeat is dropped; absent means every day',
-);
+export const weekdaysSchema = distinctNumbers(7).describe('1 (Monday) to 7 (Sunday); absent means every day');
 
 /** Minutes since midnight of an HH:MM time. */
 export function minutesOf(time: string): number {

@@ -20,7 +20,7 @@ export const feeSchema = z
     validFrom: dateSchema.optional(),
     validUntil: dateSchema.optional(),
     sourceUrl: webUrlSchema.optional(),
-    checkedOn: dateSchema.optional().describe('When the amount was last checked, YYYY-MM-DD'),
+    checkedOn: dateSchema.optional(),
   })
   .superRefine((fee, ctx) => {
     if (fee.amount !== undefined && fee.currency === undefined) {

@@ -4,12 +4,12 @@ export const latitudeSchema = z
   .number()
   .min(-90)
   .max(90)
-  .meta({ id: 'Latitude', description: 'Latitude in decimal degrees, -90 to 90' });
+  .meta({ id: 'Latitude', description: 'Decimal degrees, -90 to 90' });
 export const longitudeSchema = z
   .number()
   .min(-180)
   .max(180)
-  .meta({ id: 'Longitude', description: 'Longitude in decimal degrees, -180 to 180' });
+  .meta({ id: 'Longitude', description: 'Decimal degrees, -180 to 180' });
 export const zoomSchema = z.number().min(0).max(22).describe('Map zoom level, 0 (world) to 22 (building)');
 
 /** [west, south, east, north]; west may exceed east for a box across the antimeridian. */

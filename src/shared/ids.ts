@@ -5,4 +5,4 @@ export function idSchema(description: string) {
   return z.string().min(1).max(100).describe(description);
 }
 
-export const productIdSchema = idSchema('The guide id (productId) from create_guide or list_guides');
+export const productIdSchema = idSchema('From list_guides');

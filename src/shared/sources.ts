@@ -11,12 +11,8 @@ export const sourceRefSchema = z
     kind: z.enum(['page', 'api', 'archive', 'document', 'other']).optional(),
     capturedOn: dateSchema.optional(),
     note: text(500).optional(),
-    supports: z
-      .array(text(60).min(1))
-      .max(12)
-      .optional()
-      .describe('Which facts it backs: at most 12 entries of at most 60 characters'),
-    conflict: z.boolean().optional().describe('true when it disagrees with another source on those facts'),
+    supports: z.array(text(60).min(1)).max(12).optional().describe('Which facts it backs'),
+    conflict: z.boolean().optional().describe('Disagrees with another source on those facts'),
   })
   .refine((source) => source.url !== undefined || source.title !== undefined, { message: 'needs a url or a title' })
   .meta({

@@ -11,9 +11,9 @@ export const statusNoticeSchema = z
     state: z.enum(statusStates).describe('reopening with until means it reopens on that day'),
     note: text(500).optional(),
     since: dateSchema.optional(),
-    until: dateSchema.optional().describe('YYYY-MM-DD, not before since; buyers stop seeing the notice after it'),
+    until: dateSchema.optional().describe('Not before since'),
     sourceUrl: webUrlSchema.optional(),
-    checkedOn: dateSchema.optional().describe('When the notice was last checked, YYYY-MM-DD'),
+    checkedOn: dateSchema.optional(),
   })
   .superRefine((status, ctx) => orderedDates(ctx, status, 'since', 'until'))
   .meta({ id: 'StatusNotice', description: 'A closure or works notice; buyers stop seeing it after until' });

@@ -24,4 +24,4 @@ export const webUrlSchema = z
     },
     { message: 'must be a web address starting with https:// (or http://)' },
   )
-  .meta({ id: 'WebUrl', description: 'A web address, https (http is accepted with a warning)' });
+  .meta({ id: 'WebUrl', description: 'https (http is accepted with a warning)' });

@@ -3,15 +3,6 @@ import { z } from 'zod';
 export type JsonObject = Record<string, unknown>;
 
 /**
- * How a schema is written. `full` carries every description and limit (the OpenAPI document, the
- * reference). `tool` is what MCP clients download on every connection: inputs stay full, since
- * the model writes them; outputs keep their shape (types, required fields, short enums) and drop
- * what only helps a writer (limits, descriptions, long code lists such as ISO 4217) and
- * `additionalProperties: false`, so a client validating an answer is never stricter than needed.
- */
-export type SchemaForm = 'full' | 'tool';
-
-/**
  * Keywords that mean the same to draft-07 and 2020-12 validators. Anything else (prefixItems,
  * dependentRequired, unevaluated*, $anchor…) is read differently, or not at all, by older clients
  * (the 1.x MCP SDK validates with draft-07): it fails the build here instead of in their hands.
@@ -53,49 +44,132 @@ const PORTABLE_KEYWORDS = new Set([
 
 /** Keywords that assert nothing: draft-07 ignores them beside `$ref` without changing the meaning. */
 const ANNOTATIONS = new Set(['description', 'title', 'default', 'examples']);
-const LIMITS = ['minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems', 'pattern'];
-/** A longer enum in an answer is a code list (ISO 3166, ISO 4217): the input side says which. */
-const LONG_ENUM = 30;
 
 /** The JSON Schema of a zod schema, readable alike by draft-07 and 2020-12 validators. */
-export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output', form: SchemaForm = 'full'): JsonObject {
+export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonObject {
   const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonObject;
   delete json.$schema;
-  const compact = form === 'tool' && io === 'output';
-  const out = portable(json, compact, '#') as JsonObject;
-  return compact ? inlineTrivialDefs(out) : out;
+  return portable(json, '#') as JsonObject;
 }
 
-/** In a compact answer schema, `{"$ref":"#/$defs/Date"}` is longer than the `{"type":"string"}` it names. */
-function inlineTrivialDefs(schema: JsonObject): JsonObject {
-  const defs = schema.$defs as Record<string, JsonObject> | undefined;
-  if (!defs) return schema;
-  const trivial = new Map<string, JsonObject>();
-  for (const [name, def] of Object.entries(defs)) {
-    const text = JSON.stringify(def);
-    if (text.length <= 40 && !text.includes('$ref')) trivial.set(`#/$defs/${name}`, def);
+/**
+ * A tool's input schema: the full one, written shorter where that changes no meaning (nested
+ * `anyOf` flattened, `type` beside `const` dropped, the safe-integer bounds zod adds to every
+ * `int()` dropped, a limit a description repeats from its own keyword dropped): models read it on
+ * every connection. The reference keeps those sentences: it shows descriptions, not keywords.
+ */
+export function toolInputSchema(schema: z.ZodType): JsonObject & { type: 'object' } {
+  return shorter(jsonSchemaOf(schema, 'input')) as JsonObject & { type: 'object' };
+}
+
+function shorter(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(shorter);
+  if (typeof node !== 'object' || node === null) return node;
+  const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, shorter(v)])) as JsonObject;
+  if ('const' in out) delete out.type;
+  if (typeof out.description === 'string') {
+    const description = withoutStatedLimits(out.description, out);
+    if (description === '') delete out.description;
+    else out.description = description;
   }
-  if (trivial.size === 0) return schema;
-  const replace = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(replace);
-    if (typeof node !== 'object' || node === null) return node;
-    const { $ref, ...rest } = node as JsonObject;
-    const target = typeof $ref === 'string' ? trivial.get($ref) : undefined;
-    const mapped = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, replace(v)]));
-    if (target) return { ...target, ...mapped };
-    return $ref === undefined ? mapped : { $ref, ...mapped };
-  };
-  const out = replace(schema) as JsonObject;
-  const kept = Object.fromEntries(
-    Object.entries(out.$defs as JsonObject).filter(([n]) => !trivial.has(`#/$defs/${n}`)),
-  );
-  if (Object.keys(kept).length > 0) out.$defs = kept;
-  else delete out.$defs;
+  if (out.maximum === Number.MAX_SAFE_INTEGER) delete out.maximum;
+  if (out.minimum === Number.MIN_SAFE_INTEGER) delete out.minimum;
+  if (Array.isArray(out.anyOf)) {
+    out.anyOf = out.anyOf.flatMap((member: JsonObject) =>
+      Object.keys(member).length === 1 && Array.isArray(member.anyOf) ? member.anyOf : [member],
+    );
+    return nullableAsType(out);
+  }
   return out;
 }
 
-function portable(node: unknown, compact: boolean, at: string): unknown {
-  if (Array.isArray(node)) return node.map((item, i) => portable(item, compact, `${at}/${i}`));
+/**
+ * `{"anyOf":[{"type":"string","maxLength":9},{"type":"null"}]}` as `{"type":["string","null"],
+ * "maxLength":9}`: the same to both drafts (string keywords ignore null), and what zod's
+ * `.nullable()` writes on most fields.
+ */
+function nullableAsType(node: JsonObject): JsonObject {
+  const { anyOf, ...outer } = node as { anyOf: JsonObject[] } & JsonObject;
+  const isNull = (m: JsonObject) => m.type === 'null' && Object.keys(m).length === 1;
+  const [value, other] = anyOf.filter((m) => !isNull(m)).concat(anyOf.length === 2 ? [] : [{}, {}]);
+  if (anyOf.length !== 2 || !value || other || typeof value.type !== 'string' || '$ref' in value || 'const' in value) {
+    return node;
+  }
+  if (Object.keys(outer).some((k) => !ANNOTATIONS.has(k) || k in value)) return node;
+  const merged: JsonObject = { ...value, ...outer, type: [value.type, 'null'] };
+  if (Array.isArray(value.enum)) merged.enum = [...value.enum, null];
+  return merged;
+}
+
+/** Limits said in words that the schema beside them states as keywords ("at most 200" beside maxLength 200). */
+function withoutStatedLimits(description: string, schema: JsonObject): string {
+  const stated = new Set(
+    [schema.maxLength, schema.maxItems, schema.maximum, schema.minimum, schema.minItems].filter(
+      (n) => typeof n === 'number',
+    ),
+  );
+  const isStated = (text: string) => stated.has(Number(text.replace(/,/g, '')));
+  const number = '-?[\\d,]+(?:\\.\\d+)?';
+  const atMost = new RegExp(
+    `(^|[,;:] )at most (${number})(?: (?:characters|entries|items|[a-z]+s))?(?=[,;:.]|$)`,
+    'gi',
+  );
+  const range = new RegExp(`(^|[,;:] )(${number}) to (${number})(?=[,;:.]|$)`, 'g');
+  let out = description
+    .replace(atMost, (whole, lead: string, n: string) => (isStated(n) ? lead.replace(/^[,;:] $/, '') : whole))
+    .replace(range, (whole, lead: string, a: string, b: string) =>
+      isStated(a) && isStated(b) ? lead.replace(/^[,;:] $/, '') : whole,
+    )
+    .replace(/^[,;:.]\s*/, '')
+    .trim();
+  if (out !== description && out.length > 0) out = out[0]?.toUpperCase() + out.slice(1);
+  return out;
+}
+
+/**
+ * A tool's output schema: its top-level fields with their JSON types; a nested object or list is
+ * only `object` or `array`, open to any content, and no field is required (the list of names again
+ * would cost a tenth of tools/list). MCP clients use an
+ * output schema only to check structuredContent, and download it on every connection; the full
+ * answer shapes stay in the OpenAPI document and docs/reference.md.
+ */
+export function shallowOutputSchema(schema: z.ZodType): JsonObject & { type: 'object' } {
+  const full = jsonSchemaOf(schema, 'output');
+  const defs = (full.$defs ?? {}) as Record<string, JsonObject>;
+  const properties = Object.fromEntries(
+    Object.entries((full.properties ?? {}) as Record<string, JsonObject>).map(([name, field]) => {
+      const types = jsonTypesOf(field, defs);
+      return [name, types === undefined ? {} : { type: types.length === 1 ? types[0] : types }];
+    }),
+  );
+  return { type: 'object', properties };
+}
+
+/** The JSON types a schema allows, or undefined when it allows any value. */
+function jsonTypesOf(node: JsonObject, defs: Record<string, JsonObject>): string[] | undefined {
+  let types: string[] | undefined;
+  if (typeof node.$ref === 'string') types = jsonTypesOf(defs[node.$ref.replace('#/$defs/', '')] ?? {}, defs);
+  else if (node.type !== undefined) types = ([] as string[]).concat(node.type as string | string[]);
+  else if ('const' in node) types = [jsonTypeOfValue(node.const)];
+  else if (Array.isArray(node.enum)) types = node.enum.map(jsonTypeOfValue);
+  else if (Array.isArray(node.anyOf ?? node.oneOf)) {
+    const each = ((node.anyOf ?? node.oneOf) as JsonObject[]).map((member) => jsonTypesOf(member, defs));
+    types = each.some((t) => t === undefined) ? undefined : (each.flat() as string[]);
+  } else if (Array.isArray(node.allOf)) types = jsonTypesOf(node.allOf[0] as JsonObject, defs);
+  if (types === undefined) return undefined;
+  const distinct = new Set(types);
+  if (distinct.has('number')) distinct.delete('integer');
+  return [...distinct];
+}
+
+function jsonTypeOfValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value === 'number' && Number.isInteger(value) ? 'integer' : typeof value;
+}
+
+function portable(node: unknown, at: string): unknown {
+  if (Array.isArray(node)) return node.map((item, i) => portable(item, `${at}/${i}`));
   if (typeof node !== 'object' || node === null) return node;
   let schema = { ...(node as JsonObject) };
   if ('prefixItems' in schema) schema = fromTuple(schema);
@@ -108,18 +182,12 @@ function portable(node: unknown, compact: boolean, at: string): unknown {
       throw new Error(`${at}: "items" must be one schema to mean the same in draft-07 and 2020-12`);
     }
     if (key === 'description' && redundant(value as string, schema)) continue;
-    if (compact && (key === 'description' || key === 'title' || LIMITS.includes(key))) continue;
-    if (compact && key === 'additionalProperties' && value === false) continue;
-    if (compact && key === 'enum' && Array.isArray(value) && value.length > LONG_ENUM) continue;
     if (key === 'properties' || key === '$defs') {
       out[key] = Object.fromEntries(
-        Object.entries(value as JsonObject).map(([name, sub]) => [
-          name,
-          portable(sub, compact, `${at}/${key}/${name}`),
-        ]),
+        Object.entries(value as JsonObject).map(([name, sub]) => [name, portable(sub, `${at}/${key}/${name}`)]),
       );
     } else {
-      out[key] = portable(value, compact, `${at}/${key}`);
+      out[key] = portable(value, `${at}/${key}`);
     }
   }
   return refWithoutSiblings(out);

@@ -1,6 +1,6 @@
 import type { AnyOperation } from '../core/operation.ts';
-import { jsonSchemaOf } from './json-schema.ts';
-import { errorCodesOf } from './operation-errors.ts';
+import { shallowOutputSchema, toolInputSchema } from './json-schema.ts';
+import { ownErrorsOf } from './operation-errors.ts';
 
 /** Kept here too: tests of a field type read its JSON Schema the way the tool list makes it. */
 export { jsonSchemaOf } from './json-schema.ts';
@@ -24,12 +24,16 @@ export interface ToolDescription {
 /** The MCP face of an operation: same name, same input, annotations following its scope. */
 export function describeTool(op: AnyOperation): ToolDescription {
   const stability = op.stability === 'beta' ? ' (beta)' : '';
+  // The codes every call can answer (invalid_argument, rate_limited…) would repeat on every tool:
+  // the line names what this one adds; the OpenAPI document and the reference list them all.
+  const own = ownErrorsOf(op);
+  const errors = own.length > 0 ? ` Errors: ${own.join(', ')}.` : '';
   return {
     name: op.name,
     title: op.title,
-    description: `${op.description}${stability} REST: ${op.method} ${op.path}. Scope: ${op.scope}. Errors: ${errorCodesOf(op).join(', ')}.`,
-    inputSchema: jsonSchemaOf(op.input, 'input', 'tool') as ToolDescription['inputSchema'],
-    outputSchema: jsonSchemaOf(op.output, 'output', 'tool') as ToolDescription['outputSchema'],
+    description: `${op.description}${stability} Scope: ${op.scope}.${errors}`,
+    inputSchema: toolInputSchema(op.input),
+    outputSchema: shallowOutputSchema(op.output),
     annotations: {
       title: op.title,
       readOnlyHint: op.readOnly,

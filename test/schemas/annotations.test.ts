@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AnyOperation } from '../../src/core/operation.ts';
 import { apiFor, useServer } from '../helpers/api.ts';
-import { exampleInput, exampleStory } from './story.ts';
+import { deletionsLast, exampleInput, exampleStory, uploadExample } from './story.ts';
 
 /** Counters and clocks that move on every write without changing what the guide says. */
 const volatile = new Set(['updatedAt', 'lastApiWriteAt', 'schemaVersion', 'propertySchemaVersion', 'today']);
@@ -28,12 +28,13 @@ describe('tool annotations match what each tool does', () => {
     const api = apiFor(s.h, 'rest', s.h.alice.publishKey);
     const registry = s.h.app.registry;
     const call = async (op: AnyOperation, input: Record<string, unknown>) => {
+      if (op.restOnly) return uploadExample(s.h.baseUrl, s.h.alice.publishKey, op, input);
       const a = await api.call(op.name, input);
       assert.ok(a.ok, `${op.name}: ${JSON.stringify(a.body)}`);
       return a.body as Record<string, unknown>;
     };
     const ids = await exampleStory(
-      registry.tools.filter((op) => !op.destructive),
+      registry.operations.filter((op) => !op.destructive),
       call,
     );
     const productId = (await api.call('list_guides', {})).body.guides[0].productId as string;
@@ -44,6 +45,10 @@ describe('tool annotations match what each tool does', () => {
       ['list_properties', { productId }],
       ['list_areas', { productId }],
       ['list_facilities', { productId }],
+      ['list_chapters', { productId }],
+      ['list_routes', { productId, includeTrack: true }],
+      ['list_hikes', { productId, includeTrack: true }],
+      ['list_media', { productId }],
     ];
     const state = async () => {
       const bodies = [];
@@ -54,7 +59,7 @@ describe('tool annotations match what each tool does', () => {
       }
       return stable(bodies);
     };
-    for (const op of registry.tools.filter((o) => o.readOnly || o.idempotent)) {
+    for (const op of deletionsLast(registry.tools).filter((o) => o.readOnly || o.idempotent)) {
       const before = await state();
       const input = exampleInput(op, ids);
       const first = await api.call(op.name, input);

@@ -5,10 +5,11 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { createRegistry } from '../../src/resources/index.ts';
 import { jsonSchemaOf } from '../../src/transports/json-schema.ts';
 import { buildOpenApi } from '../../src/transports/openapi.ts';
-import { errorCodesOf } from '../../src/transports/operation-errors.ts';
+import { errorCodesOf, ownErrorsOf } from '../../src/transports/operation-errors.ts';
 import { describeTool } from '../../src/transports/tool-list.ts';
 import { useServer } from '../helpers/api.ts';
 import { rest } from '../helpers/http.ts';
+import { uploadPhotos } from './story.ts';
 
 const registry = createRegistry();
 type Doc = {
@@ -33,10 +34,18 @@ describe('the OpenAPI document tells the whole truth', () => {
     for (const tag of doc.tags) assert.ok(tag.description.length > 10, tag.name);
   });
 
-  it('lists for each operation the errors it can answer, as the tool description and the reference do', () => {
+  it('lists for each operation the errors it can answer, as the reference does; the tool description names its own', () => {
     const price = doc.paths['/guides/{productId}/price']?.put;
     assert.match(price.responses['409'].description, /agreement_outdated/);
     assert.match(doc.paths['/spots/{spotId}']?.delete.responses['409'].description, /guide_sold/);
+    const tool = (name: string) => describeTool(registry.get(name) as (typeof registry.operations)[number]).description;
+    assert.match(tool('set_guide_price'), /Errors: .*agreement_outdated/);
+    assert.doesNotMatch(
+      tool('delete_spot'),
+      /invalid_api_key|rate_limited/,
+      'the codes every call answers are not repeated',
+    );
+    assert.match(tool('delete_spot'), /Errors: .*guide_sold/);
     assert.equal(doc.paths['/guides']?.post.responses['404'], undefined, 'create_guide uses no existing id');
     for (const op of registry.operations) {
       const documented = doc.paths[op.path]?.[op.method.toLowerCase()];
@@ -46,7 +55,10 @@ describe('the OpenAPI document tells the whole truth', () => {
         .filter(([status]) => Number(status) >= 400)
         .flatMap(([, r]: [string, any]) => r.description.split(', '));
       assert.deepEqual(described.sort(), [...codes].sort(), op.name);
-      if (!op.restOnly) assert.match(describeTool(op).description, new RegExp(`Errors: ${codes.join(', ')}\\.`));
+      const own = ownErrorsOf(op);
+      const line = own.length > 0 ? ` Errors: ${own.join(', ')}.` : '';
+      if (!op.restOnly) assert.ok(describeTool(op).description.endsWith(`Scope: ${op.scope}.${line}`), op.name);
+      for (const code of own) assert.ok(codes.includes(code), `${op.name} ${code}`);
       for (const [status, response] of Object.entries(documented.responses) as [string, any][]) {
         assert.ok(response.headers['X-Request-Id'], `${op.name} ${status} X-Request-Id`);
         if (status === '429') assert.ok(response.headers['Retry-After'], `${op.name} Retry-After`);
@@ -100,6 +112,16 @@ describe('every 201 answers Location, the address of what it created', () => {
         kind: 'shortLabel',
       }),
       await rest(s.h.baseUrl, key, 'POST', `/guides/${productId}/facilities`, { kind: 'food', name: 'Kiosk' }),
+      await rest(s.h.baseUrl, key, 'POST', `/guides/${productId}/chapters`, { name: 'Lakes' }),
+      await rest(s.h.baseUrl, key, 'POST', `/guides/${productId}/routes`, { name: 'Bled to Bohinj' }),
+      await rest(s.h.baseUrl, key, 'POST', `/guides/${productId}/hikes`, { name: 'Seven Lakes' }),
+      ...(await Promise.all(
+        ['upload_media', 'upload_media_batch'].map(async (name) => {
+          const op = registry.get(name);
+          assert.ok(op);
+          return uploadPhotos(s.h.baseUrl, key, op, { productId });
+        }),
+      )),
     ];
     assert.equal(answers.length, created.length, 'a test call for every 201 operation');
     for (const answer of answers) {

@@ -1,7 +1,41 @@
 import assert from 'node:assert/strict';
+import sharp from 'sharp';
 import type { AnyOperation } from '../../src/core/operation.ts';
 
 type Call = (op: AnyOperation, input: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+/**
+ * A REST-only upload played from its example: its fields as form fields, as many generated photos
+ * as the example answered (one unless it shows a `count`).
+ */
+export async function uploadExample(
+  baseUrl: string,
+  key: string,
+  op: AnyOperation,
+  input: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const res = await uploadPhotos(baseUrl, key, op, input);
+  assert.equal(res.status, 201, `${op.name}: ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** The upload itself, its status and headers kept. */
+export async function uploadPhotos(baseUrl: string, key: string, op: AnyOperation, input: Record<string, unknown>) {
+  assert.ok(op.example && op.restOnly, `${op.name} is a REST-only upload with an example`);
+  const form = new FormData();
+  for (const [name, value] of Object.entries(input)) form.append(name, String(value));
+  const count = Number(op.example.output.count ?? 1);
+  for (let i = 0; i < count; i++) {
+    const background = { r: 40 + 30 * i, g: 120, b: 90 };
+    const bytes = await sharp({ create: { width: 320, height: 213, channels: 3, background } })
+      .jpeg()
+      .toBuffer();
+    form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), `photo-${i + 1}.jpg`);
+  }
+  const headers = { authorization: `Bearer ${key}` };
+  const res = await fetch(`${baseUrl}${op.path}`, { method: 'POST', headers, body: form });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
+}
 
 /**
  * Plays the declared examples as one story, in registry order with deletions last, so that every
@@ -26,6 +60,11 @@ export async function exampleStory(
     learnIds(op.example.output, answer, ids);
   }
   return ids;
+}
+
+/** The operations in the story's order: deletions last, so that each example finds what it names. */
+export function deletionsLast(operations: readonly AnyOperation[]): AnyOperation[] {
+  return [...operations.filter((op) => !op.destructive), ...operations.filter((op) => op.destructive)];
 }
 
 /** An operation's example input with the ids this server gave. */

@@ -10,7 +10,7 @@ export const PARAGRAPH_MAX = 10_000;
 /** Members of one chapter: every spot of a 2,000-spot guide fits in one collection, with room to spare. */
 export const MEMBERS_MAX = 2500;
 
-export const collectionIdSchema = idSchema('The chapter or collection id (collectionId) from list_chapters');
+export const collectionIdSchema = idSchema('From list_chapters');
 
 /** The spot key as list_spots shows it; an unknown key is refused by the writer. */
 export const spotKeyRefSchema = z.string().min(1).max(63).describe('spotKey of a spot of this guide');

@@ -10,6 +10,7 @@ import {
   spotKeyRefSchema,
 } from './chapter.schema.ts';
 import { chapterRules, openChapter, requireFresh } from './chapter-rules.ts';
+import { chaptersExamples } from './examples.ts';
 import { chapterAnswer } from './images.ts';
 import { chapterIntroSchema } from './intro.schema.ts';
 import { writeIntro } from './intro-writer.ts';
@@ -41,6 +42,7 @@ export const setChapterMembers = defineOperation({
     members: z.array(memberInputSchema).max(MEMBERS_MAX).describe(`At most ${MEMBERS_MAX}, full replacement`),
   }),
   output: chapterSchema,
+  example: chaptersExamples.set_chapter_members,
   async handler({ collectionId, members }, ctx) {
     const chapter = await openChapter(ctx, collectionId);
     const refs = await writeMembers(chapter, members, chapterRules(ctx, chapter.guideId));
@@ -67,6 +69,7 @@ export const setChapterIntro = defineOperation({
     intro: chapterIntroSchema.nullable().describe('ChapterIntro, or null to remove it'),
   }),
   output: chapterSchema,
+  example: chaptersExamples.set_chapter_intro,
   async handler({ collectionId, intro }, ctx) {
     const chapter = await openChapter(ctx, collectionId);
     const written = await writeIntro(intro, chapterRules(ctx, chapter.guideId));
@@ -100,6 +103,7 @@ export const setChapterPages = defineOperation({
     expectedUpdatedAt: expectedUpdatedAtSchema.optional(),
   }),
   output: chapterSchema,
+  example: chaptersExamples.set_chapter_pages,
   async handler({ collectionId, pages, expectedUpdatedAt }, ctx) {
     const chapter = await openChapter(ctx, collectionId);
     requireFresh(chapter, expectedUpdatedAt);

@@ -7,6 +7,7 @@ import { chapterFieldsSchema, chapterSchema, collectionIdSchema, expectedUpdated
 import { chapterRules, openChapter, requireFresh } from './chapter-rules.ts';
 import { applyChapterFields, emptyChapter } from './chapter-writer.ts';
 import { contentOperations } from './content-operations.ts';
+import { chaptersExamples } from './examples.ts';
 import { chapterAnswer, chapterAnswers } from './images.ts';
 
 const kinds =
@@ -27,6 +28,8 @@ export const createChapter = defineOperation({
     .extend({ productId: productIdSchema, name: chapterFieldsSchema.shape.name })
     .strict(),
   output: chapterSchema,
+  example: chaptersExamples.create_chapter,
+  location: (chapter) => `/guides/${chapter.productId}/chapters`,
   async handler({ productId, ...fields }, ctx) {
     const guide = await ctx.guide(productId);
     const state = await applyChapterFields(emptyChapter(fields.name), fields, chapterRules(ctx, guide.id));
@@ -46,6 +49,7 @@ export const listChapters = defineOperation({
   description: "Lists the guide's chapters and collections in reading order, each with its members, intro and pages.",
   input: z.strictObject({ productId: productIdSchema }),
   output: z.object({ productId: z.string(), count: z.number(), chapters: z.array(chapterSchema) }),
+  example: chaptersExamples.list_chapters,
   async handler(input, ctx) {
     return ctx.stores.guides.cachedView(ctx.principal.creatorId, input.productId, 'chapters', async (guideId) => {
       const chapters = await chapterAnswers(ctx, await ctx.stores.chapters.list(guideId));
@@ -72,6 +76,7 @@ export const updateChapter = defineOperation({
     .extend({ collectionId: collectionIdSchema, expectedUpdatedAt: expectedUpdatedAtSchema.optional() })
     .strict(),
   output: chapterSchema,
+  example: chaptersExamples.update_chapter,
   async handler({ collectionId, expectedUpdatedAt, ...fields }, ctx) {
     const chapter = await openChapter(ctx, collectionId);
     requireFresh(chapter, expectedUpdatedAt);
@@ -103,6 +108,7 @@ export const reorderChapter = defineOperation({
     nextId: collectionIdSchema.optional().describe('The chapter that should follow it'),
   }),
   output: z.object({ ok: z.literal(true), collectionId: z.string(), order: z.number() }),
+  example: chaptersExamples.reorder_chapter,
   async handler({ collectionId, previousId, nextId }, ctx) {
     const chapter = await openChapter(ctx, collectionId);
     const { chapters } = ctx.stores;
@@ -134,6 +140,7 @@ export const deleteChapter = defineOperation({
     'cards in collections and its items in intro sections. Spots stay.',
   input: z.strictObject({ collectionId: collectionIdSchema }),
   output: z.object({ ok: z.literal(true), collectionId: z.string(), deleted: z.literal(true) }),
+  example: chaptersExamples.delete_chapter,
   async handler(input, ctx) {
     const chapter = await openChapter(ctx, input.collectionId);
     await ctx.stores.chapters.delete(chapter.guideId, chapter.id);

@@ -47,7 +47,7 @@ const positionSchema = z
   .array(z.number())
   .min(2)
   .max(3)
-  .describe('[lon, lat] or [lon, lat, elevation in metres]: longitude first, as in GeoJSON');
+  .describe('Longitude first: [lon, lat] or [lon, lat, elevation in metres]');
 
 /**
  * The points of a line: ranges checked per point (invalid_request naming the index), and one arity
@@ -73,44 +73,35 @@ const positionsSchema = z
     }
   });
 
-const pointsForm = z
-  .strictObject({
-    points: positionsSchema.describe(
-      `The line in walking order, 2 to ${INPUT_POINTS_MAX.toLocaleString('en')} points, each [lon, lat] or ` +
-        '[lon, lat, elevation]; every point with an elevation or none. Lines over ' +
-        `${STORED_POINTS_MAX.toLocaleString('en')} points are simplified; the figures come from every point sent`,
-    ),
-  })
-  .describe('A line as a list of points');
+const pointsForm = z.strictObject({
+  points: positionsSchema.describe(
+    'In walking order; every point with an elevation or none. Lines over ' +
+      `${STORED_POINTS_MAX.toLocaleString('en')} points are simplified; the figures come from every point sent`,
+  ),
+});
 
 const lineStringForm = z
   .strictObject({
     type: z.literal('LineString'),
     coordinates: positionsSchema.describe('The points, as in `points`'),
   })
-  .describe('A GeoJSON LineString geometry: the form a hike record reads back, so it can be sent back unchanged');
+  .describe('GeoJSON, as a record reads back: it can be sent back unchanged');
 
-const gpxForm = z
-  .strictObject({
-    gpx: z
-      .string()
-      .min(1)
-      .max(GPX_CHARS_MAX)
-      .describe(
-        'A GPX 1.1 or 1.0 document as text, at most 5 MiB: the file a GPS watch, phone app or route planner ' +
-          'exports. Track points (trk/trkseg/trkpt with ele) are used, segments and tracks joined in order; ' +
-          'without any, route points (rte/rtept). Waypoints are ignored',
-      ),
-  })
-  .describe('A GPX file, as the hiker has it');
+const gpxForm = z.strictObject({
+  gpx: z
+    .string()
+    .min(1)
+    .max(GPX_CHARS_MAX)
+    .describe(
+      'GPX 1.1 or 1.0 as text: track points (trk/trkseg/trkpt with ele), segments and tracks joined in ' +
+        'order; without any, route points (rte/rtept); waypoints ignored',
+    ),
+});
 
 /** The input of a hike's `track`: points, a GeoJSON LineString or a GPX document. */
 export const hikeTrackInputSchema = z
   .union([pointsForm, lineStringForm, gpxForm])
-  .describe(
-    'HikeTrack: the line walked. Send one of {points}, a GeoJSON LineString {type, coordinates} or {gpx}. ' +
-      'Stored as a LineString of at most 2,000 points',
-  );
+  .describe('HikeTrack: the line walked, as {points}, a GeoJSON LineString {type, coordinates} or {gpx}');
 
 export type HikeTrackInput = z.infer<typeof hikeTrackInputSchema>;
 

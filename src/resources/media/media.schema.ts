@@ -5,7 +5,7 @@ import { idSchema } from '../../shared/ids.ts';
 import { text } from '../../shared/text.ts';
 import { webUrlSchema } from '../../shared/urls.ts';
 
-export const mediaIdSchema = idSchema('The photo id (mediaId) from upload_media or list_media');
+export const mediaIdSchema = idSchema('From upload_media or list_media');
 export const spotIdSchema = idSchema('A spot of this guide (spotId from list_spots)');
 
 export const locationVerifiers = ['geotag', 'landmark', 'photographer_caption', 'creator', 'other'] as const;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/ids.ts';
+import { mediaExamples } from './examples.ts';
 import { applyMeta, mediaIdSchema, mediaMetaFields, mediaSchema, spotIdSchema } from './media.schema.ts';
 import type { MediaRecord } from './media.store.ts';
 import { deleteFiles } from './media-files.ts';
@@ -33,6 +34,7 @@ export const listMedia = defineOperation({
     spotId: spotIdSchema.optional().describe("Only this spot's photos"),
   }),
   output: z.object({ productId: z.string(), count: z.number(), media: z.array(mediaSchema) }),
+  example: mediaExamples.list_media,
   async handler(input, ctx) {
     const guide = await ctx.guide(input.productId);
     const rows = await ctx.stores.media.listForGuide(guide.id, input.spotId);
@@ -57,6 +59,7 @@ export const updateMedia = defineOperation({
   // A moved focal point re-cuts the guide's thumbnail from this photo: rendered outside the transaction.
   prepare: (input, ctx) => prepareRecut(ctx, input.mediaId, input),
   discard: (recut, ctx) => discardThumbnail(ctx.services.blobs, recut),
+  example: mediaExamples.update_media,
   async handler({ mediaId, ...fields }, ctx, recut) {
     const photo = await openPhoto(ctx, mediaId);
     await ctx.stores.media.updateMeta(photo, applyMeta(photo.meta, fields));
@@ -81,6 +84,7 @@ export const reorderMedia = defineOperation({
     order: z.number().min(-1e12).max(1e12).describe('The new order key; fractions are fine'),
   }),
   output: z.object({ ok: z.literal(true), mediaId: z.string(), order: z.number() }),
+  example: mediaExamples.reorder_media,
   async handler(input, ctx) {
     const photo = await openPhoto(ctx, input.mediaId);
     await ctx.stores.media.setOrder(photo, input.order);
@@ -101,6 +105,7 @@ export const deleteMedia = defineOperation({
     'is removed too, and so are chapter page blocks that show it.',
   input: z.strictObject({ mediaId: mediaIdSchema }),
   output: z.object({ ok: z.literal(true), mediaId: z.string(), deleted: z.literal(true) }),
+  example: mediaExamples.delete_media,
   async handler(input, ctx) {
     const photo = await openPhoto(ctx, input.mediaId);
     await clearGuideThumbnail(ctx, photo.guideId, photo.mediaId);

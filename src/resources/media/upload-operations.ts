@@ -3,6 +3,7 @@ import { ApiError, notFound, refuse } from '../../core/errors.ts';
 import { defineOperation, type OperationContext, type PrepareContext, type Upload } from '../../core/operation.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/ids.ts';
+import { mediaExamples } from './examples.ts';
 import { type ProcessedUpload, processUpload } from './image-pipeline.ts';
 import {
   applyMeta,
@@ -156,6 +157,8 @@ export const uploadMedia = defineOperation({
   }),
   // One object for both targets: the photo's row (target=guide), or storageId and its image fields (target=blob).
   output: uploadedMediaSchema.partial().extend(storedImageSchema.partial().shape),
+  example: mediaExamples.upload_media,
+  location: (_photo, input) => `/guides/${input.productId}/media`,
   async prepare(input, ctx): Promise<PreparedUploads> {
     const [upload] = ctx.uploads;
     if (!upload) {
@@ -229,6 +232,8 @@ export const uploadMediaBatch = defineOperation({
     sourcePageUrl: mediaMetaFields.sourcePageUrl,
   }),
   output: z.object({ productId: z.string(), count: z.number(), media: z.array(uploadedMediaSchema) }),
+  example: mediaExamples.upload_media_batch,
+  location: (_photos, input) => `/guides/${input.productId}/media`,
   async prepare(input, ctx): Promise<PreparedUploads> {
     if (ctx.uploads.length === 0) {
       throw refuse('files', `send 1 to ${MAX_BATCH_FILES} photos as multipart file parts (${ACCEPTED} each).`);

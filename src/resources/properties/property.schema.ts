@@ -70,4 +70,4 @@ export const propertySchema = z.object({
 
 export type Property = z.infer<typeof propertySchema>;
 
-export const propertyDefIdSchema = z.string().min(1).max(100).describe('The property definition id (propertyDefId)');
+export const propertyDefIdSchema = z.string().min(1).max(100).describe('From list_properties');

@@ -3,6 +3,7 @@ import { defineOperation } from '../../core/operation.ts';
 import { productIdSchema } from '../../shared/ids.ts';
 import { requiredText } from '../../shared/text.ts';
 import type { PreparedTrack } from '../hikes/index.ts';
+import { routesExamples } from './examples.ts';
 import { hikeFieldsSchema, hikeIdSchema, hikeSchema } from './hike.schema.ts';
 import { publicHike, writeHike } from './hike-writer.ts';
 import { includeTrackSchema } from './route.schema.ts';
@@ -35,6 +36,7 @@ export const listHikes = defineOperation({
     includeTrack: includeTrackSchema,
   }),
   output: z.object({ productId: z.string(), count: z.number(), hikes: z.array(hikeSchema) }),
+  example: routesExamples.list_hikes,
   async handler(input, ctx) {
     const guide = await ctx.guide(input.productId);
     const hikes = await ctx.stores.routes.list(guide.id, 'hike', input.includeTrack ?? false);
@@ -59,6 +61,8 @@ export const createHike = defineOperation({
     .strict(),
   output: hikeSchema,
   prepare: (input, ctx): Promise<PreparedTrack | undefined> => prepareTrackInput(input, ctx),
+  example: routesExamples.create_hike,
+  location: (hike) => `/guides/${hike.productId}/hikes`,
   async handler({ productId, ...fields }, ctx, prepared) {
     const guide = await ctx.guide(productId);
     const { routes } = ctx.stores;
@@ -84,6 +88,7 @@ export const updateHike = defineOperation({
   input: hikeFieldsSchema.partial().extend({ hikeId: hikeIdSchema }).strict(),
   output: z.object({ ok: z.literal(true), hikeId: z.string() }),
   prepare: (input, ctx): Promise<PreparedTrack | undefined> => prepareTrackInput(input, ctx),
+  example: routesExamples.update_hike,
   async handler({ hikeId, ...fields }, ctx, prepared) {
     const current = await openRoute(ctx, hikeId, { kind: 'hike', field: 'hikeId', action: 'update' });
     await ctx.stores.routes.replace(current.id, writeHike(current, fields, prepared, ctx.warn));
@@ -104,6 +109,7 @@ export const deleteHike = defineOperation({
     'creator first.',
   input: z.strictObject({ hikeId: hikeIdSchema }),
   output: z.object({ ok: z.literal(true), hikeId: z.string(), deleted: z.literal(true) }),
+  example: routesExamples.delete_hike,
   async handler(input, ctx) {
     const hike = await openRoute(ctx, input.hikeId, { kind: 'hike', field: 'hikeId', action: 'delete' });
     await ctx.stores.itineraries.removeTarget(hike.guideId, { kind: 'route', id: hike.id });

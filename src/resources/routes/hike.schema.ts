@@ -10,7 +10,7 @@ import {
   trackInputSchema,
 } from './route.schema.ts';
 
-export const hikeIdSchema = idSchema('The hike id (hikeId) from create_hike or list_hikes');
+export const hikeIdSchema = idSchema('From create_hike or list_hikes');
 
 export const difficulties = ['easy', 'moderate', 'hard', 'expert'] as const;
 export const transitModes = ['train', 'bus', 'cable_car', 'car', 'boat', 'ferry', 'plane'] as const;

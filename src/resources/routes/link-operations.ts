@@ -3,6 +3,7 @@ import { refuse } from '../../core/errors.ts';
 import { defineOperation } from '../../core/operation.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { idSchema } from '../../shared/ids.ts';
+import { routesExamples } from './examples.ts';
 import { routeFacilitySchema, routeIdSchema } from './route.schema.ts';
 import { openRoute } from './route-access.ts';
 
@@ -38,6 +39,7 @@ export const setRouteSpots = defineOperation({
       .describe(`Spot keys of this guide, in order, each once, at most ${ROUTE_SPOTS_MAX}`),
   }),
   output: z.object({ ok: z.literal(true), routeId: z.string(), spotKeys: z.array(z.string()) }),
+  example: routesExamples.set_route_spots,
   async handler(input, ctx) {
     const route = await openRoute(ctx, input.routeId);
     refuseRepeats(input.spotKeys, 'spotKeys', 'spot');
@@ -64,7 +66,7 @@ export const setSpotRoutes = defineOperation({
     "Sets the routes and hikes a spot lies on: a full replacement of that spot's routes ([] takes it off all). " +
     'Each route keeps the order of its other spots; a route the spot joins gets it at its end.',
   input: z.strictObject({
-    spotId: idSchema('The spot id (spotId)'),
+    spotId: idSchema('From list_spots or create_spot'),
     routeIds: z
       .array(z.string().min(1))
       .max(SPOT_ROUTES_MAX)
@@ -75,6 +77,7 @@ export const setSpotRoutes = defineOperation({
     spotId: z.string(),
     routeIds: z.array(z.string()).describe('The routes and hikes the spot now lies on, in the order they were made'),
   }),
+  example: routesExamples.set_spot_routes,
   async handler(input, ctx) {
     const { spots, routes } = ctx.stores;
     const { guideId } = await spots.requireOwned(ctx.principal.creatorId, input.spotId);
@@ -111,6 +114,7 @@ export const setRouteFacilities = defineOperation({
       .describe(`At most ${ROUTE_FACILITIES_MAX}, each place once; [] removes them all`),
   }),
   output: z.object({ ok: z.literal(true), routeId: z.string(), edges: z.number().describe('Links now held') }),
+  example: routesExamples.set_route_facilities,
   async handler(input, ctx) {
     const route = await openRoute(ctx, input.routeId);
     const ids = input.facilities.map((f) => f.facilityId);

@@ -3,6 +3,7 @@ import { defineOperation } from '../../core/operation.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/ids.ts';
 import type { PreparedTrack } from '../hikes/index.ts';
+import { routesExamples } from './examples.ts';
 import { includeTrackSchema, routeFieldsSchema, routeIdSchema, routeSchema } from './route.schema.ts';
 import { openRoute } from './route-access.ts';
 import { publicRoute, writeRoute } from './route-writer.ts';
@@ -26,6 +27,7 @@ export const listRoutes = defineOperation({
     "Lists the guide's routes in the order they were made, with their spots and places. Hikes are listed by list_hikes.",
   input: z.strictObject({ productId: productIdSchema, includeTrack: includeTrackSchema }),
   output: z.object({ productId: z.string(), count: z.number(), routes: z.array(routeSchema) }),
+  example: routesExamples.list_routes,
   async handler(input, ctx) {
     const guide = await ctx.guide(input.productId);
     const routes = await ctx.stores.routes.list(guide.id, 'route', input.includeTrack ?? false);
@@ -50,6 +52,8 @@ export const createRoute = defineOperation({
     .strict(),
   output: routeSchema,
   prepare: (input, ctx): Promise<PreparedTrack | undefined> => prepareTrackInput(input, ctx),
+  example: routesExamples.create_route,
+  location: (route) => `/guides/${route.productId}/routes`,
   async handler({ productId, ...fields }, ctx, prepared) {
     const guide = await ctx.guide(productId);
     const { routes } = ctx.stores;
@@ -72,6 +76,7 @@ export const updateRoute = defineOperation({
   input: routeFieldsSchema.partial().extend({ routeId: routeIdSchema }).strict(),
   output: routeSchema,
   prepare: (input, ctx): Promise<PreparedTrack | undefined> => prepareTrackInput(input, ctx),
+  example: routesExamples.update_route,
   async handler({ routeId, ...fields }, ctx, prepared) {
     const current = await openRoute(ctx, routeId, { kind: 'route', field: 'routeId', action: 'update' });
     const { routes } = ctx.stores;
@@ -94,6 +99,7 @@ export const deleteRoute = defineOperation({
     'creator first. Hikes are deleted with delete_hike.',
   input: z.strictObject({ routeId: routeIdSchema }),
   output: z.object({ ok: z.literal(true), routeId: z.string(), deleted: z.literal(true) }),
+  example: routesExamples.delete_route,
   async handler(input, ctx) {
     const route = await openRoute(ctx, input.routeId, { kind: 'route', field: 'routeId', action: 'delete' });
     await ctx.stores.itineraries.removeTarget(route.guideId, { kind: 'route', id: route.id });

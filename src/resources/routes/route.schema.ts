@@ -8,7 +8,7 @@ import { statusNoticeSchema } from '../../shared/status.ts';
 import { requiredText, text } from '../../shared/text.ts';
 import { hikeLineSchema, hikeTrackInputSchema, trackFiguresSchema } from '../hikes/index.ts';
 
-export const routeIdSchema = idSchema('The route id (routeId); a hikeId works too, a hike being a kind of route');
+export const routeIdSchema = idSchema('From list_routes; a hikeId works too (a hike is a kind of route)');
 
 export const routeModes = [
   'on_foot',

@@ -9,7 +9,7 @@ import { sourcesSchema } from '../../shared/sources.ts';
 import { statusNoticeSchema } from '../../shared/status.ts';
 import { nameText, text } from '../../shared/text.ts';
 
-export const spotIdSchema = z.string().min(1).max(100).describe('The spot id (spotId)');
+export const spotIdSchema = z.string().min(1).max(100).describe('From list_spots or create_spot');
 
 export const spotKeySchema = z
   .string()
