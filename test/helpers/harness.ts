@@ -6,6 +6,8 @@ import { type App, type AppDeps, buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { ManualClock } from '../../src/core/clock.ts';
 import { KeyStore } from '../../src/core/keys.ts';
+import { LinkChecker } from '../../src/resources/links/link-checker.ts';
+import type { Resolver } from '../../src/resources/links/safe-fetch.ts';
 import { CreatorsStore } from '../../src/resources/profile/creators.store.ts';
 import { openStore, type Store } from '../../src/store.ts';
 import { freshPostgresSchema, type TestDialect, whileNoSchemaIsDropped } from './dialects.ts';
@@ -46,6 +48,11 @@ export interface HarnessOptions {
   services?: AppDeps['services'];
 }
 
+/** A resolver that knows no name, as on a machine without DNS: nothing leaves the test machine. */
+export const offlineResolver: Resolver = async (hostname) => {
+  throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+};
+
 /** The real server on a free port, on a fresh SQLite file or PostgreSQL schema, two creators ready. */
 export async function startServer(options: HarnessOptions = {}): Promise<Harness> {
   const dialect = options.dialect ?? 'sqlite';
@@ -73,7 +80,8 @@ export async function startServer(options: HarnessOptions = {}): Promise<Harness
     clock,
     logger: pino({ level: 'silent' }),
     ...(options.observeMcp && { observeMcp: options.observeMcp }),
-    ...(options.services && { services: options.services }),
+    // Tests never ask real DNS: names resolve nowhere unless a suite hands in its own checker.
+    services: { linkChecker: new LinkChecker({ clock, lookup: offlineResolver }), ...options.services },
   });
   const address = await app.listen('127.0.0.1', 0);
   const keys = new KeyStore(store.db, clock);

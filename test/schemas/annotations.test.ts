@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AnyOperation } from '../../src/core/operation.ts';
 import { apiFor, useServer } from '../helpers/api.ts';
-import { deletionsLast, exampleInput, exampleStory, uploadExample } from './story.ts';
+import { deletionsLast, exampleInput, exampleStory, studioFor, uploadExample } from './story.ts';
 
 /** Counters and clocks that move on every write without changing what the guide says. */
 const volatile = new Set(['updatedAt', 'lastApiWriteAt', 'schemaVersion', 'propertySchemaVersion', 'today']);
@@ -36,6 +36,8 @@ describe('tool annotations match what each tool does', () => {
     const ids = await exampleStory(
       registry.operations.filter((op) => !op.destructive),
       call,
+      new Map(),
+      studioFor(s.h.store.db),
     );
     const productId = (await api.call('list_guides', {})).body.guides[0].productId as string;
     const reads: Array<[string, Record<string, unknown>]> = [
@@ -49,6 +51,10 @@ describe('tool annotations match what each tool does', () => {
       ['list_routes', { productId, includeTrack: true }],
       ['list_hikes', { productId, includeTrack: true }],
       ['list_media', { productId }],
+      ['list_itineraries', { productId }],
+      ['get_sales_page', { productId }],
+      ['get_publish_status', { productId }],
+      ['get_link_report', { productId }],
     ];
     const state = async () => {
       const bodies = [];

@@ -115,6 +115,7 @@ describe('every 201 answers Location, the address of what it created', () => {
       await rest(s.h.baseUrl, key, 'POST', `/guides/${productId}/chapters`, { name: 'Lakes' }),
       await rest(s.h.baseUrl, key, 'POST', `/guides/${productId}/routes`, { name: 'Bled to Bohinj' }),
       await rest(s.h.baseUrl, key, 'POST', `/guides/${productId}/hikes`, { name: 'Seven Lakes' }),
+      await rest(s.h.baseUrl, key, 'POST', `/guides/${productId}/itineraries`, { name: 'Three days' }),
       ...(await Promise.all(
         ['upload_media', 'upload_media_batch'].map(async (name) => {
           const op = registry.get(name);

@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { AnyOperation } from '../../src/core/operation.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
-import { exampleStory, uploadExample } from './story.ts';
+import { exampleStory, studioFor, uploadExample } from './story.ts';
 
 /**
  * The 1.x SDK client (what most deployed assistants run) validates every structured answer
@@ -45,6 +45,6 @@ describe('every tool through the 1.x MCP SDK client', () => {
       assert.ok(valid(result.structuredContent), `${op.name}: ${JSON.stringify(valid.errors)}`);
       return result.structuredContent as Record<string, unknown>;
     };
-    await exampleStory(h.app.registry.operations, call);
+    await exampleStory(h.app.registry.operations, call, new Map(), studioFor(h.store.db));
   });
 });

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import type { Kysely } from 'kysely';
 import sharp from 'sharp';
 import type { AnyOperation } from '../../src/core/operation.ts';
+import type { Database } from '../../src/db/tables.ts';
 
 type Call = (op: AnyOperation, input: Record<string, unknown>) => Promise<Record<string, unknown>>;
 
@@ -47,6 +49,7 @@ export async function exampleStory(
   operations: readonly AnyOperation[],
   call: Call,
   ids = new Map<string, string>(),
+  studio?: (op: AnyOperation, input: Record<string, unknown>) => Promise<void>,
 ): Promise<Map<string, string>> {
   // The reads run again before the deletions, once the guide has its bbox, areas, spots and places.
   const ordered = [
@@ -56,7 +59,10 @@ export async function exampleStory(
   ];
   for (const op of ordered) {
     assert.ok(op.example, `${op.name} declares no example: add a realistic { input, output }`);
-    const answer = await call(op, mapIds(op.example.input, ids) as Record<string, unknown>);
+    const input = mapIds(op.example.input, ids) as Record<string, unknown>;
+    // What only the creator's studio does (putting the guide on sale) happens where the story needs it.
+    await studio?.(op, input);
+    const answer = await call(op, input);
     learnIds(op.example.output, answer, ids);
   }
   return ids;
@@ -79,7 +85,13 @@ function mapIds(value: unknown, ids: Map<string, string>): unknown {
   if (typeof value === 'string') return ids.get(value) ?? value;
   if (Array.isArray(value)) return value.map((v) => mapIds(v, ids));
   if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [ids.get(k) ?? k, mapIds(v, ids)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => {
+        // An editor's expectedUpdatedAt is the updatedAt this server answered for that row.
+        if (k === 'expectedUpdatedAt' && typeof v === 'number') return [k, Number(ids.get(`@${v}`) ?? v)];
+        return [ids.get(k) ?? k, mapIds(v, ids)];
+      }),
+    );
   }
   return value;
 }
@@ -93,6 +105,19 @@ function learnIds(example: unknown, real: unknown, ids: Map<string, string>): vo
       learnIds(item, real[i], ids);
     });
   } else if (typeof example === 'object' && example !== null && typeof real === 'object' && real !== null) {
-    for (const [k, v] of Object.entries(example)) learnIds(v, (real as Record<string, unknown>)[k], ids);
+    for (const [k, v] of Object.entries(example)) {
+      const answered = (real as Record<string, unknown>)[k];
+      if (k === 'updatedAt' && typeof v === 'number' && typeof answered === 'number')
+        ids.set(`@${v}`, String(answered));
+      else learnIds(v, answered, ids);
+    }
   }
+}
+
+/** The studio's part of the story: the guide goes on sale before its changes are published. */
+export function studioFor(db: Kysely<Database>) {
+  return async (op: AnyOperation, input: Record<string, unknown>): Promise<void> => {
+    if (op.name !== 'publish_changes') return;
+    await db.updateTable('guides').set({ status: 'published' }).where('id', '=', String(input.productId)).execute();
+  };
 }

@@ -19,7 +19,7 @@ const record = {
       title: 'Lake Bled',
       stops: [
         { kind: 'travel', mode: 'car', from: 'Ljubljana airport', to: 'Bled', when: 'morning' },
-        { kind: 'spot', spotKey: 'lake-bled', when: 'afternoon', note: 'Walk the shore path.' },
+        { kind: 'spot', spotKey: 'lake-bohinj', when: 'afternoon', note: 'Walk the shore path.' },
       ],
       overnight: { facilityId: 'fac_0MknvfVxVCxRUasv' },
     },
@@ -47,15 +47,15 @@ export const itinerariesExamples: Record<string, OperationExample> = {
   },
   get_itinerary: { input: { itineraryId }, output: record },
   update_itinerary: {
-    input: { itineraryId, season: record.season, expectedUpdatedAt: 1793000300000 },
+    input: { itineraryId, season: record.season, expectedUpdatedAt: record.updatedAt },
     output: record,
   },
   set_itinerary_days: {
-    input: { itineraryId, days: record.days, expectedUpdatedAt: 1793000000000 },
+    input: { itineraryId, days: record.days, expectedUpdatedAt: record.updatedAt },
     output: record,
   },
   reorder_itinerary: {
-    input: { itineraryId, previousId: 'it_8dKs2LqPz0NwYt4b' },
+    input: { itineraryId },
     output: { ok: true, itineraryId },
   },
   delete_itinerary: { input: { itineraryId }, output: { ok: true, itineraryId, deleted: true } },

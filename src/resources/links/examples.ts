@@ -1,7 +1,7 @@
 import type { OperationExample } from '../../core/operation.ts';
 
-const productId = 'gd_hNOwz7LVrqk6voqG';
-const gorge = { kind: 'spot', id: 'sp_771qniQPLxVTDFkg', name: 'Vintgar Gorge' } as const;
+const productId = 'gd_kKif6mbydYyv_ZEZ';
+const gorge = { kind: 'spot', id: 'sp_T5j-x6AA2bbpCfKB', name: 'Vintgar Gorge' } as const;
 
 /**
  * One realistic call per operation (the OpenAPI document and docs/reference.md show them), recorded
@@ -16,7 +16,7 @@ export const linksExamples: Record<string, OperationExample> = {
       count: 2,
       links: [
         {
-          url: 'https://www.vintgar.si/en/',
+          url: 'https://www.vintgar.si/en',
           uses: [
             { ...gorge, field: 'links[0].url' },
             { ...gorge, field: 'fees[0].sourceUrl' },
@@ -26,7 +26,7 @@ export const linksExamples: Record<string, OperationExample> = {
           verifiedAt: null,
         },
         {
-          url: 'https://tickets.vintgar.si/',
+          url: 'https://www.vintgar.si/en/tickets',
           uses: [{ ...gorge, field: 'links[1].url' }],
           lastCheck: null,
           verified: false,
@@ -36,18 +36,18 @@ export const linksExamples: Record<string, OperationExample> = {
     },
   },
   check_links: {
-    input: { productId, urls: ['https://tickets.vintgar.si/'] },
+    input: { productId, urls: ['https://www.vintgar.si/en/tickets'] },
     output: {
       productId,
       checked: 1,
       counts: { ok: 0, redirected: 0, broken: 1, blocked: 0, error: 0 },
       problems: [
         {
-          url: 'https://tickets.vintgar.si/',
+          url: 'https://www.vintgar.si/en/tickets',
           status: 'broken',
           httpStatus: null,
-          finalUrl: 'https://tickets.vintgar.si/',
-          error: 'The name tickets.vintgar.si does not exist.',
+          finalUrl: 'https://www.vintgar.si/en/tickets',
+          error: 'The name www.vintgar.si does not exist.',
           uses: [{ ...gorge, field: 'links[1].url' }],
         },
       ],
@@ -55,7 +55,7 @@ export const linksExamples: Record<string, OperationExample> = {
     },
   },
   set_link_verified: {
-    input: { productId, url: 'https://www.vintgar.si/en/', verified: true },
-    output: { ok: true, productId, url: 'https://www.vintgar.si/en/', verified: true, verifiedAt: 1795165200000 },
+    input: { productId, url: 'https://www.vintgar.si/en', verified: true },
+    output: { ok: true, productId, url: 'https://www.vintgar.si/en', verified: true, verifiedAt: 1795165200000 },
   },
 };

@@ -37,7 +37,10 @@ export const salesPageExamples: Record<string, OperationExample> = {
     output: { productId: 'gd_kKif6mbydYyv_ZEZ', live: null, draft: { ...draft, updatedAt: 1795426380000 } },
   },
   save_sales_page_draft: {
-    input: { productId: 'gd_kKif6mbydYyv_ZEZ', ...withoutPhotos, expectedUpdatedAt: null },
-    output: { productId: 'gd_kKif6mbydYyv_ZEZ', draft: { ...draft, updatedAt: 1795426380000 } },
+    input: { productId: 'gd_kKif6mbydYyv_ZEZ', ...withoutPhotos },
+    output: {
+      productId: 'gd_kKif6mbydYyv_ZEZ',
+      draft: { ...draft, heroMediaId: null, gallery: [], updatedAt: 1795426380000 },
+    },
   },
 };
