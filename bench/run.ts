@@ -116,22 +116,30 @@ async function measureAll(
   return state.map(({ target, tally, cpu }) => ({ target, m: summarize(tally, cpu.share()) }));
 }
 
+/**
+ * The app under test in a child process of its own, over a SQLite store in `dataDir`, with every
+ * rate limit lifted: the bench measures speed, not the limits.
+ */
+function startApp(dataDir: string): Promise<Child> {
+  return startChild('app', './app-server.ts', {
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_KEY_PER_MINUTE: '1000000000',
+    RATE_LIMIT_CREATOR_PER_HOUR: '1000000000',
+    RATE_LIMIT_UPLOADS_PER_MINUTE: '1000000000',
+    // As the README advises for photo uploads: glibc's default arenas keep freed memory.
+    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
+  });
+}
+
 async function main(): Promise<number> {
   const chosen = selectTargets(targets);
   const dataDir = mkdtempSync(join(tmpdir(), 'creator-api-bench-'));
   const children: Child[] = [];
   try {
-    const app = await startChild('app', './app-server.ts', {
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      REDIS_URL: '',
-      LOG_LEVEL: 'silent',
-      RATE_LIMIT_KEY_PER_MINUTE: '1000000000',
-      RATE_LIMIT_CREATOR_PER_HOUR: '1000000000',
-      RATE_LIMIT_UPLOADS_PER_MINUTE: '1000000000',
-      // As the README advises for photo uploads: glibc's default arenas keep freed memory.
-      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
-    });
+    const app = await startApp(dataDir);
     children.push(app);
     const started = Date.now();
     const fixtures = await seedFixtures(app.ready.origin, app.ready.key!, new Set(chosen.map((t) => t.fixture)));
@@ -173,7 +181,15 @@ async function main(): Promise<number> {
     let below = rows.some((r) => r.verdict === 'BELOW');
     if (onlyNames().length === 0 || onlyNames().some((o) => o.includes('upload'))) {
       log('photo uploads: a 12 MP JPEG through the app against the bare pipeline, then ten at once');
-      const u = await benchUploads(app.ready.origin, app.ready.key!, app.process.pid!);
+      // On a server of its own: the memory goal is about uploads, not about what the load targets
+      // above left in the heap (a 2,000-spot list cached and served by ten connections).
+      const uploadDir = mkdtempSync(join(tmpdir(), 'creator-api-bench-upload-'));
+      const photos = await startApp(uploadDir);
+      children.push(photos);
+      const u = await benchUploads(photos.ready.origin, photos.ready.key!, photos.process.pid!).finally(async () => {
+        await photos.stop();
+        rmSync(uploadDir, { recursive: true, force: true });
+      });
       process.stdout.write(`\n${u.lines.join('\n')}\n`);
       below ||= u.ratio > UPLOAD_RATIO_GOAL || (u.peakRssMb ?? 0) >= UPLOAD_RSS_GOAL_MB;
     }
