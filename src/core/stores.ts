@@ -28,9 +28,14 @@ export abstract class ScopedStore {
    * quick edits never read alike (expectedUpdatedAt checks rely on it).
    */
   protected nextUpdatedAt() {
-    const now = this.clock.now();
-    return sql<number>`case when updated_at >= ${now} then updated_at + 1 else ${now} end`;
+    return nextUpdatedAt(this.clock);
   }
+}
+
+/** See ScopedStore.nextUpdatedAt: for helpers that write rows on a store's behalf. */
+export function nextUpdatedAt(clock: Clock) {
+  const now = clock.now();
+  return sql<number>`case when updated_at >= ${now} then updated_at + 1 else ${now} end`;
 }
 
 /**

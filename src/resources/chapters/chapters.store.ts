@@ -3,6 +3,7 @@ import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { ScopedStore } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
+import { GuideOrder } from '../../shared/guide-order.ts';
 import type { Chapter, ChapterKind, Member } from './chapter.schema.ts';
 import type { ChaptersTable } from './chapter.tables.ts';
 import type { ChapterIntro } from './intro.schema.ts';
@@ -92,6 +93,9 @@ export function publicChapter(chapter: OwnedChapter, coverUrls: ReadonlyMap<stri
 
 /** Chapters, collections and their members. All SQL about them lives here. */
 export class ChaptersStore extends ScopedStore {
+  /** Where the guide's chapters stand in its list, and moves between them. */
+  readonly order = new GuideOrder(this.db, this.clock, 'chapters');
+
   /** The chapter's guide if this creator owns it; not_found alike for a missing and a foreign one. */
   async requireOwned(creatorId: string, chapterId: string): Promise<{ guideId: string }> {
     const row = await this.db
@@ -185,18 +189,13 @@ export class ChaptersStore extends ScopedStore {
   async insert(guideId: string, state: ChapterState): Promise<string> {
     const id = newId('col');
     const now = this.clock.now();
-    const last = await this.db
-      .selectFrom('chapters')
-      .select((eb) => eb.fn.max('order_key').as('max'))
-      .where('guide_id', '=', guideId)
-      .executeTakeFirst();
     await this.db
       .insertInto('chapters')
       .values({
         id,
         guide_id: guideId,
         ...toColumns(state),
-        order_key: Math.floor(Number(last?.max ?? 0)) + 1,
+        order_key: await this.order.next(guideId),
         created_at: now,
         updated_at: now,
       })
@@ -241,38 +240,6 @@ export class ChaptersStore extends ScopedStore {
       .limit(1)
       .executeTakeFirst();
     return row !== undefined;
-  }
-
-  /** Every chapter's order key in the guide, in order. */
-  async orderKeys(guideId: string): Promise<Array<{ id: string; order: number }>> {
-    const rows = await this.db
-      .selectFrom('chapters')
-      .select(['id', 'order_key'])
-      .where('guide_id', '=', guideId)
-      .orderBy('order_key')
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
-    return rows.map((r) => ({ id: r.id, order: Number(r.order_key) }));
-  }
-
-  async setOrder(chapterId: string, order: number): Promise<void> {
-    await this.db
-      .updateTable('chapters')
-      .set({ order_key: order, updated_at: this.nextUpdatedAt() })
-      .where('id', '=', chapterId)
-      .execute();
-  }
-
-  /** Order keys 1, 2, 3… in the current order: only when two neighbours left no room between them. */
-  async renumber(guideId: string): Promise<void> {
-    for (const [i, { id }] of (await this.orderKeys(guideId)).entries()) {
-      await this.db
-        .updateTable('chapters')
-        .set({ order_key: i + 1 })
-        .where('id', '=', id)
-        .execute();
-    }
   }
 
   /** Deletes the chapter with its members, its cards in collections and its items in intros. */

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/operation.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/ids.ts';
-import { placeAmong } from '../../shared/order-key.ts';
 import { chapterFieldsSchema, chapterSchema, collectionIdSchema, expectedUpdatedAtSchema } from './chapter.schema.ts';
 import { chapterRules, openChapter, requireFresh } from './chapter-rules.ts';
 import { applyChapterFields, emptyChapter } from './chapter-writer.ts';
@@ -111,18 +110,12 @@ export const reorderChapter = defineOperation({
   example: chaptersExamples.reorder_chapter,
   async handler({ collectionId, previousId, nextId }, ctx) {
     const chapter = await openChapter(ctx, collectionId);
-    const { chapters } = ctx.stores;
-    const place = async () => {
-      const others = (await chapters.orderKeys(chapter.guideId)).filter((c) => c.id !== chapter.id);
-      return placeAmong(others, { id: chapter.id, previousId, nextId, what: 'chapter' });
-    };
-    let order = await place();
-    if (order === undefined) {
-      // Halving ran out of room between two neighbours: space every key out once, then place.
-      await chapters.renumber(chapter.guideId);
-      order = (await place()) as number;
-    }
-    await chapters.setOrder(chapter.id, order);
+    const order = await ctx.stores.chapters.order.move(chapter.guideId, {
+      id: chapter.id,
+      previousId,
+      nextId,
+      what: 'chapter',
+    });
     return { ok: true as const, collectionId: chapter.id, order };
   },
 });

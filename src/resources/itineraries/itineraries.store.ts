@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { ScopedStore } from '../../core/stores.ts';
+import { GuideOrder } from '../../shared/guide-order.ts';
 import type { Day, Itinerary, Season, travelModes } from './itinerary.schema.ts';
 import type { ItinerariesTable } from './itinerary.tables.ts';
 import { type StopTarget, withoutTarget } from './stop-targets.ts';
@@ -93,6 +94,9 @@ export function publicItinerary(it: OwnedItinerary): Itinerary {
 
 /** Itineraries of guides. All SQL about them lives here. */
 export class ItinerariesStore extends ScopedStore {
+  /** Where the guide's itineraries stand in its list, and moves between them. */
+  readonly order = new GuideOrder(this.db, this.clock, 'itineraries');
+
   /** The itinerary's guide if this creator owns it; not_found alike for a missing and a foreign one. */
   async requireOwned(creatorId: string, itineraryId: string): Promise<{ guideId: string }> {
     const row = await this.db
@@ -130,18 +134,13 @@ export class ItinerariesStore extends ScopedStore {
   async insert(guideId: string, state: ItineraryState): Promise<string> {
     const id = newId('it');
     const now = this.clock.now();
-    const last = await this.db
-      .selectFrom('itineraries')
-      .select((eb) => eb.fn.max('order_key').as('max'))
-      .where('guide_id', '=', guideId)
-      .executeTakeFirst();
     await this.db
       .insertInto('itineraries')
       .values({
         id,
         guide_id: guideId,
         ...toColumns(state),
-        order_key: Math.floor(Number(last?.max ?? 0)) + 1,
+        order_key: await this.order.next(guideId),
         created_at: now,
         updated_at: now,
       })
@@ -159,38 +158,6 @@ export class ItinerariesStore extends ScopedStore {
 
   async delete(itineraryId: string): Promise<void> {
     await this.db.deleteFrom('itineraries').where('id', '=', itineraryId).execute();
-  }
-
-  /** Every itinerary's order key in the guide, in order. */
-  async orderKeys(guideId: string): Promise<Array<{ id: string; order: number }>> {
-    const rows = await this.db
-      .selectFrom('itineraries')
-      .select(['id', 'order_key'])
-      .where('guide_id', '=', guideId)
-      .orderBy('order_key')
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
-    return rows.map((r) => ({ id: r.id, order: Number(r.order_key) }));
-  }
-
-  async setOrder(itineraryId: string, order: number): Promise<void> {
-    await this.db
-      .updateTable('itineraries')
-      .set({ order_key: order, updated_at: this.nextUpdatedAt() })
-      .where('id', '=', itineraryId)
-      .execute();
-  }
-
-  /** Order keys 1, 2, 3… in the current order: only when two neighbours left no room between them. */
-  async renumber(guideId: string): Promise<void> {
-    for (const [i, { id }] of (await this.orderKeys(guideId)).entries()) {
-      await this.db
-        .updateTable('itineraries')
-        .set({ order_key: i + 1 })
-        .where('id', '=', id)
-        .execute();
-    }
   }
 
   /** Which of these ids are places of the guide, and whether each is a stay. */

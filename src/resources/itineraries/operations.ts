@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/operation.ts';
 import { productIdSchema } from '../../shared/ids.ts';
-import { placeAmong } from '../../shared/order-key.ts';
 import { itinerariesExamples as examples } from './examples.ts';
 import { publicItinerary } from './itineraries.store.ts';
 import {
@@ -157,18 +156,12 @@ export const reorderItinerary = defineOperation({
   output: z.object({ ok: z.literal(true), itineraryId: z.string() }),
   async handler({ itineraryId, previousId, nextId }, ctx) {
     const itinerary = await openItinerary(ctx, itineraryId);
-    const { itineraries } = ctx.stores;
-    const place = async () => {
-      const others = (await itineraries.orderKeys(itinerary.guideId)).filter((c) => c.id !== itinerary.id);
-      return placeAmong(others, { id: itinerary.id, previousId, nextId, what: 'itinerary' });
-    };
-    let order = await place();
-    if (order === undefined) {
-      // Halving ran out of room between two neighbours: space every key out once, then place.
-      await itineraries.renumber(itinerary.guideId);
-      order = (await place()) as number;
-    }
-    await itineraries.setOrder(itinerary.id, order);
+    await ctx.stores.itineraries.order.move(itinerary.guideId, {
+      id: itinerary.id,
+      previousId,
+      nextId,
+      what: 'itinerary',
+    });
     return { ok: true as const, itineraryId: itinerary.id };
   },
 });

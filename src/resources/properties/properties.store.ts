@@ -4,6 +4,7 @@ import { newId } from '../../core/ids.ts';
 import { ScopedStore } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
 import type { PropertyDefsTable } from '../../db/tables.ts';
+import { GuideOrder } from '../../shared/guide-order.ts';
 import type { Property, PropertyKind, PropertyOption } from './property.schema.ts';
 
 export interface OwnedProperty extends Property {
@@ -27,6 +28,9 @@ export type PropertyPatch = Partial<
 
 /** Custom spot property definitions. Every change bumps the guide's property schema version. */
 export class PropertiesStore extends ScopedStore {
+  /** Where the guide's property definitions stand in its list. */
+  readonly order = new GuideOrder(this.db, this.clock, 'property_defs');
+
   async listForGuide(guideId: string): Promise<OwnedProperty[]> {
     return (await this.listForGuides([guideId])).get(guideId) ?? [];
   }
@@ -97,11 +101,6 @@ export class PropertiesStore extends ScopedStore {
   async create(guideId: string, input: NewProperty, schemaVersion: number): Promise<string> {
     const id = newId('prop');
     const now = this.clock.now();
-    const last = await this.db
-      .selectFrom('property_defs')
-      .select((eb) => eb.fn.max('order_key').as('max'))
-      .where('guide_id', '=', guideId)
-      .executeTakeFirst();
     await this.db
       .insertInto('property_defs')
       .values({
@@ -110,7 +109,7 @@ export class PropertiesStore extends ScopedStore {
         key: input.key,
         label: input.label,
         kind: input.kind,
-        order_key: Number(last?.max ?? 0) + 1,
+        order_key: await this.order.next(guideId),
         required: input.required ? 1 : 0,
         filterable: input.filterable ? 1 : 0,
         placeholder: input.placeholder,

@@ -66,7 +66,7 @@ export const createSpot = defineOperation({
       key = firstFree(base, await spots.keysLike(guide.id, candidateStem(base)));
     }
     const state = await applySpotFields(emptySpot(key, fields.name), fields, await spotRules(ctx, guide.id));
-    const id = await spots.insert(guide.id, state, await spots.nextOrder(guide.id));
+    const id = await spots.insert(guide.id, state, await spots.order.next(guide.id));
     return publicSpot(await spots.get(id));
   },
 });
@@ -212,7 +212,7 @@ export const upsertSpots = defineOperation({
     const { spots } = ctx.stores;
     const existing = await spots.findByKeys(guide.id, keys);
     const rules = await spotRules(ctx, guide.id);
-    let order = await spots.nextOrder(guide.id);
+    let order = await spots.order.next(guide.id);
     const ids: string[] = [];
     const created: string[] = [];
     const updated: string[] = [];

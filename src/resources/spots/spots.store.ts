@@ -4,6 +4,7 @@ import { newId } from '../../core/ids.ts';
 import { ScopedStore } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
 import type { SpotsTable } from '../../db/tables.ts';
+import { GuideOrder } from '../../shared/guide-order.ts';
 import type { CustomValues } from '../properties/index.ts';
 import type { Spot } from './spot.schema.ts';
 
@@ -81,6 +82,9 @@ export function publicSpot({ guideId: _guideId, ...spot }: OwnedSpot): Spot {
 
 /** Spots. All SQL about spots lives here. */
 export class SpotsStore extends ScopedStore {
+  /** Where the guide's spots stand in its list. */
+  readonly order = new GuideOrder(this.db, this.clock, 'spots');
+
   async requireOwned(creatorId: string, spotId: string): Promise<OwnedSpot> {
     const row = await this.db
       .selectFrom('spots')
@@ -140,15 +144,6 @@ export class SpotsStore extends ScopedStore {
       .where('spot_key', 'like', `${stem}%`)
       .execute();
     return new Set(rows.map((r) => r.spot_key));
-  }
-
-  async nextOrder(guideId: string): Promise<number> {
-    const last = await this.db
-      .selectFrom('spots')
-      .select((eb) => eb.fn.max('order_key').as('max'))
-      .where('guide_id', '=', guideId)
-      .executeTakeFirst();
-    return Number(last?.max ?? 0) + 1;
   }
 
   async insert(guideId: string, state: SpotState, order: number): Promise<string> {
