@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { urlsOf } from '../media/index.ts';
 import type { GuideContents } from './guide-contents.ts';
 
@@ -91,10 +91,56 @@ export function buildSnapshot(c: GuideContents): Snapshot {
   };
 }
 
-/** The snapshot's text and its hash: the same content always gives the same text. */
-export function serializeSnapshot(snapshot: Snapshot): { text: string; hash: string } {
-  const text = JSON.stringify(snapshot);
-  return { text, hash: createHash('sha256').update(text).digest('hex') };
+/** Each row's hash by kind and id, as a release keeps them: a publish compares these, not rows. */
+export interface RowHashes {
+  guide: string;
+  /** null when the release has no sales page. */
+  salesPage: string | null;
+  items: Record<ReleaseKind, Record<string, string>>;
+}
+
+/** A snapshot written out once: its text, the text's hash, each row's hash and the sales page's JSON. */
+export interface SerializedSnapshot {
+  /** Exactly `JSON.stringify(snapshot)`, built from the rows' own JSON. */
+  text: string;
+  /** sha256 of the text: the same content always gives the same hash. */
+  hash: string;
+  rowHashes: RowHashes;
+  /** The sales page's JSON, `null` when there is none. */
+  salesPage: string;
+}
+
+const rowHash = (json: string) => hash('sha256', json, 'base64url');
+
+/**
+ * Writes each row's JSON once and uses it three times: in the snapshot's text, for the row's hash
+ * and, through the hashes, for the diff against the next publish. The text is joined from those
+ * pieces in the order `JSON.stringify` would write the whole (object keys in their own order), so
+ * it and the release's hash are what stringifying the snapshot gives.
+ */
+export function serializeSnapshot(snapshot: Snapshot): SerializedSnapshot {
+  const guide = JSON.stringify(snapshot.guide);
+  const salesPage = JSON.stringify(snapshot.salesPage);
+  const items = {} as RowHashes['items'];
+  const kinds: string[] = [];
+  for (const [kind, rows] of Object.entries(snapshot.items) as [ReleaseKind, Record<string, unknown>][]) {
+    const hashes: Record<string, string> = {};
+    const pieces: string[] = [];
+    for (const [id, row] of Object.entries(rows)) {
+      const json = JSON.stringify(row);
+      hashes[id] = rowHash(json);
+      pieces.push(`${JSON.stringify(id)}:${json}`);
+    }
+    items[kind] = hashes;
+    kinds.push(`${JSON.stringify(kind)}:{${pieces.join(',')}}`);
+  }
+  const text = `{"guide":${guide},"salesPage":${salesPage},"items":{${kinds.join(',')}}}`;
+  return {
+    text,
+    hash: hash('sha256', text),
+    rowHashes: { guide: rowHash(guide), salesPage: snapshot.salesPage === null ? null : rowHash(salesPage), items },
+    salesPage,
+  };
 }
 
 export interface KindChanges {
@@ -105,14 +151,12 @@ export interface KindChanges {
 }
 
 /** What differs between a release and the working copy, by kind; kinds with no change left out. */
-export function diffSnapshots(before: Snapshot | undefined, after: Snapshot): KindChanges[] {
-  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+export function diffRowHashes(before: RowHashes | undefined, after: RowHashes): KindChanges[] {
   const changes: KindChanges[] = [];
-  const single = (kind: 'guide' | 'salesPage', a: unknown, b: unknown) => {
+  const single = (kind: 'guide' | 'salesPage', a: string | null | undefined, b: string | null) => {
     const had = a !== undefined && a !== null;
-    const has = b !== undefined && b !== null;
-    if (!had && !has) return;
-    if (had && has && same(a, b)) return;
+    const has = b !== null;
+    if ((!had && !has) || a === b) return;
     changes.push({ kind, added: !had && has ? 1 : 0, changed: had && has ? 1 : 0, removed: had && !has ? 1 : 0 });
   };
   single('guide', before?.guide, after.guide);
@@ -123,11 +167,11 @@ export function diffSnapshots(before: Snapshot | undefined, after: Snapshot): Ki
     let added = 0;
     let changed = 0;
     let removed = 0;
-    for (const [id, row] of Object.entries(now)) {
-      if (!(id in old)) added++;
-      else if (!same(old[id], row)) changed++;
+    for (const [id, hashNow] of Object.entries(now)) {
+      if (!Object.hasOwn(old, id)) added++;
+      else if (old[id] !== hashNow) changed++;
     }
-    for (const id of Object.keys(old)) if (!(id in now)) removed++;
+    for (const id of Object.keys(old)) if (!Object.hasOwn(now, id)) removed++;
     if (added + changed + removed > 0) changes.push({ kind, added, changed, removed });
   }
   return changes;
