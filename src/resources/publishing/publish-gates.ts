@@ -3,7 +3,7 @@ import type { Stores } from '../../core/stores.ts';
 import { type GuideContents, readGuideContents } from './guide-contents.ts';
 import { type Finding, readinessOf } from './readiness.ts';
 import type { ReleaseInfo } from './releases.store.ts';
-import { buildSnapshot, diffRowHashes, type KindChanges, serializeSnapshot } from './snapshot.ts';
+import { diffRowHashes, type KindChanges, serializeSnapshot, snapshotRows } from './snapshot.ts';
 
 export interface Gate {
   code: string;
@@ -52,7 +52,7 @@ export async function publishRelease(
   const contents = await readGuideContents(stores, guideId, creatorId);
   const gates = blockingGates(contents, readinessOf(contents, today), needsLive);
   if (gates.length > 0) throw notPublishable(gates);
-  const working = serializeSnapshot(buildSnapshot(contents));
+  const working = serializeSnapshot(snapshotRows(contents));
   const current = await stores.releases.latestHashes(guideId);
   if (current && current.contentHash === working.hash) {
     const { rowHashes: _r, ...release } = current;

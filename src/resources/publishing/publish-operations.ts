@@ -7,7 +7,7 @@ import { publishingExamples } from './examples.ts';
 import { readGuideContents } from './guide-contents.ts';
 import { blockingGates, publishRelease } from './publish-gates.ts';
 import { findingKinds, readinessOf } from './readiness.ts';
-import { buildSnapshot, diffRowHashes, releaseKinds, serializeSnapshot } from './snapshot.ts';
+import { diffRowHashes, releaseKinds, serializeSnapshot, snapshotRows } from './snapshot.ts';
 
 const findingSchema = z.object({
   code: z.string().describe('Stable; the authoring guide lists every code'),
@@ -99,7 +99,7 @@ export const getPublishStatus = defineOperation({
     const guide = await ctx.guide(input.productId);
     const contents = await readGuideContents(ctx.stores, guide.id, guide.creatorId);
     const findings = readinessOf(contents, ctx.clock.today());
-    const working = serializeSnapshot(buildSnapshot(contents));
+    const working = serializeSnapshot(snapshotRows(contents));
     const current = await ctx.stores.releases.latestHashes(guide.id);
     const differs = current?.contentHash !== working.hash;
     return {

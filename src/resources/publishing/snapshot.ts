@@ -47,23 +47,20 @@ const GUIDE_STUDIO_ONLY = [
   'areas',
 ] as const;
 
-function buyerView(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(buyerView);
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    if (!REVIEWER_ONLY.has(k) && v !== undefined) out[k] = buyerView(v);
-  }
-  return out;
-}
+/** Leaves reviewer-only fields out at every depth while a row is written out, without copying it first. */
+const buyerFields = (key: string, value: unknown) => (REVIEWER_ONLY.has(key) ? undefined : value);
 
 function byId<T>(rows: readonly T[], id: (row: T) => string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const row of rows) out[id(row)] = buyerView(row);
+  for (const row of rows) out[id(row)] = row;
   return out;
 }
 
-export function buildSnapshot(c: GuideContents): Snapshot {
+/**
+ * The rows of a snapshot as read, by kind and id: a Snapshot once serializeSnapshot has left the
+ * reviewer-only fields out of them (rows are not copied to drop those fields first).
+ */
+export function snapshotRows(c: GuideContents): Snapshot {
   const guide = { ...c.guide } as Record<string, unknown>;
   for (const field of GUIDE_STUDIO_ONLY) delete guide[field];
   const liveSpots = c.spots.filter((s) => !s.archived);
@@ -73,8 +70,8 @@ export function buildSnapshot(c: GuideContents): Snapshot {
     .filter((p) => p.spotId === null || live.has(p.spotId))
     .map(({ files, bytes: _bytes, ...p }) => ({ ...p, urls: urlsOf('', files) }));
   return {
-    guide: buyerView(guide) as Record<string, unknown>,
-    salesPage: buyerView(c.salesPage ?? null),
+    guide,
+    salesPage: c.salesPage ?? null,
     items: {
       area: byId(c.guide.areas, (a) => a.id),
       spot: byId(liveSpots, (s) => s.spotId),
@@ -113,32 +110,38 @@ export interface SerializedSnapshot {
 const rowHash = (json: string) => hash('sha256', json, 'base64url');
 
 /**
- * Writes each row's JSON once and uses it three times: in the snapshot's text, for the row's hash
- * and, through the hashes, for the diff against the next publish. The text is joined from those
- * pieces in the order `JSON.stringify` would write the whole (object keys in their own order), so
- * it and the release's hash are what stringifying the snapshot gives.
+ * Writes each row's JSON once, leaving reviewer-only fields out, and uses it three times: in the
+ * snapshot's text, for the row's hash and, through the hashes, for the diff against the next
+ * publish. The text is joined from those pieces in the order `JSON.stringify` writes the whole
+ * (object keys in their own order), so it and the release's hash are what stringifying the buyers'
+ * Snapshot gives. Takes snapshotRows or a Snapshot read back (which has nothing left to leave out).
  */
-export function serializeSnapshot(snapshot: Snapshot): SerializedSnapshot {
-  const guide = JSON.stringify(snapshot.guide);
-  const salesPage = JSON.stringify(snapshot.salesPage);
+export function serializeSnapshot(rows: Snapshot): SerializedSnapshot {
+  const guide = JSON.stringify(rows.guide, buyerFields);
+  const salesPage = JSON.stringify(rows.salesPage, buyerFields);
   const items = {} as RowHashes['items'];
-  const kinds: string[] = [];
-  for (const [kind, rows] of Object.entries(snapshot.items) as [ReleaseKind, Record<string, unknown>][]) {
+  const parts = [`{"guide":${guide},"salesPage":${salesPage},"items":{`];
+  let firstKind = true;
+  for (const [kind, byKind] of Object.entries(rows.items) as [ReleaseKind, Record<string, unknown>][]) {
     const hashes: Record<string, string> = {};
-    const pieces: string[] = [];
-    for (const [id, row] of Object.entries(rows)) {
-      const json = JSON.stringify(row);
+    parts.push(`${firstKind ? '' : ','}${JSON.stringify(kind)}:{`);
+    let first = true;
+    for (const id of Object.keys(byKind)) {
+      const json = JSON.stringify(byKind[id], buyerFields);
       hashes[id] = rowHash(json);
-      pieces.push(`${JSON.stringify(id)}:${json}`);
+      parts.push(first ? '' : ',', JSON.stringify(id), ':', json);
+      first = false;
     }
+    parts.push('}');
     items[kind] = hashes;
-    kinds.push(`${JSON.stringify(kind)}:{${pieces.join(',')}}`);
+    firstKind = false;
   }
-  const text = `{"guide":${guide},"salesPage":${salesPage},"items":{${kinds.join(',')}}}`;
+  parts.push('}}');
+  const text = parts.join('');
   return {
     text,
     hash: hash('sha256', text),
-    rowHashes: { guide: rowHash(guide), salesPage: snapshot.salesPage === null ? null : rowHash(salesPage), items },
+    rowHashes: { guide: rowHash(guide), salesPage: salesPage === 'null' ? null : rowHash(salesPage), items },
     salesPage,
   };
 }
