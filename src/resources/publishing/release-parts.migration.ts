@@ -4,12 +4,19 @@ import { type Snapshot, serializeSnapshot } from './snapshot.ts';
 /**
  * Each release keeps its rows' hashes and its sales page beside the snapshot, so a publish
  * compares hashes and get_sales_page reads the live page without parsing the whole snapshot.
- * Older releases get both from their snapshot, one release at a time so memory stays bounded.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('releases').addColumn('row_hashes', 'text').execute();
   await db.schema.alterTable('releases').addColumn('sales_page', 'text').execute();
-  const { rows } = await sql<{ id: string }>`select id from releases`.execute(db);
+  await fillReleaseParts(db);
+}
+
+/**
+ * Gives releases written before those columns both, from their own snapshot: one release at a
+ * time, so memory stays bounded by the largest snapshot.
+ */
+export async function fillReleaseParts(db: Kysely<unknown>): Promise<void> {
+  const { rows } = await sql<{ id: string }>`select id from releases where row_hashes is null`.execute(db);
   for (const { id } of rows) {
     const {
       rows: [release],

@@ -72,8 +72,15 @@ export class ReleasesStore extends ScopedStore {
 
   /** Writes the next release; the caller holds the guide's lock, so the number cannot be taken twice. */
   async insert(guideId: string, snapshot: SerializedSnapshot, keyId: string | null): Promise<ReleaseInfo> {
-    const latest = await this.latestInfo(guideId);
-    const number = (latest?.number ?? 0) + 1;
+    // Only the number, which the index on (guide_id, number) holds: the row and its snapshot are not read.
+    const latest = await this.db
+      .selectFrom('releases')
+      .select('number')
+      .where('guide_id', '=', guideId)
+      .orderBy('number', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    const number = Number(latest?.number ?? 0) + 1;
     const now = this.clock.now();
     await this.db
       .insertInto('releases')
