@@ -25,46 +25,58 @@ interface Holder {
 }
 
 /**
- * Every kind of record that can hold links, read through its own store. The walk below finds the
- * links in whatever fields a record has, so a new field needs nothing here; a new kind of record
- * needs one line. Records are read as stored, never as answered: answers add the service's own
- * addresses (salesPageUrl, coverUrl), which are not the creator's links.
+ * A guide's records that can hold links, as their stores read them. Readiness reads them anyway,
+ * so it hands them over instead of having them read a second time.
  */
-const holders: ReadonlyArray<{ kind: LinkHolderKind; read(stores: Stores, guideId: string): Promise<Holder[]> }> = [
-  {
-    kind: 'spot',
-    read: async (s, g) =>
-      (await s.spots.list(g, { includeArchived: true })).map((r) => ({ id: r.spotId, name: r.name, fields: r })),
-  },
-  {
-    kind: 'area',
-    read: async (s, g) => (await s.areas.listForGuide(g)).map((r) => ({ id: r.id, name: r.name, fields: r })),
-  },
-  {
-    kind: 'place',
-    read: async (s, g) => (await s.places.listForGuide(g)).map((r) => ({ id: r.facilityId, name: r.name, fields: r })),
-  },
+export interface LinkHolderRecords {
+  spots: Awaited<ReturnType<Stores['spots']['list']>>;
+  areas: Awaited<ReturnType<Stores['areas']['listForGuide']>>;
+  places: Awaited<ReturnType<Stores['places']['listForGuide']>>;
+  /** Routes and hikes, each kind in its order. */
+  routes: Awaited<ReturnType<Stores['routes']['list']>>;
+  chapters: Awaited<ReturnType<Stores['chapters']['list']>>;
+  photos: Awaited<ReturnType<Stores['media']['listForGuide']>>;
+}
+
+/**
+ * Every kind of record that can hold links. The walk below finds the links in whatever fields a
+ * record has, so a new field needs nothing here; a new kind of record needs one line. Records are
+ * walked as stored, never as answered: answers add the service's own addresses (salesPageUrl,
+ * coverUrl), which are not the creator's links.
+ */
+const holders: ReadonlyArray<{ kind: LinkHolderKind; of(records: LinkHolderRecords): Holder[] }> = [
+  { kind: 'spot', of: (r) => r.spots.map((s) => ({ id: s.spotId, name: s.name, fields: s })) },
+  { kind: 'area', of: (r) => r.areas.map((a) => ({ id: a.id, name: a.name, fields: a })) },
+  { kind: 'place', of: (r) => r.places.map((p) => ({ id: p.facilityId, name: p.name, fields: p })) },
   {
     kind: 'route',
-    read: async (s, g) =>
-      (await s.routes.list(g, 'route', false)).map((r) => ({ id: r.id, name: r.name, fields: r.record })),
+    of: (r) => r.routes.filter((x) => x.kind === 'route').map((x) => ({ id: x.id, name: x.name, fields: x.record })),
   },
   {
     kind: 'hike',
-    read: async (s, g) =>
-      (await s.routes.list(g, 'hike', false)).map((r) => ({ id: r.id, name: r.name, fields: r.record })),
+    of: (r) => r.routes.filter((x) => x.kind === 'hike').map((x) => ({ id: x.id, name: x.name, fields: x.record })),
   },
-  {
-    kind: 'chapter',
-    read: async (s, g) => (await s.chapters.list(g)).map((r) => ({ id: r.id, name: r.name, fields: r })),
-  },
+  { kind: 'chapter', of: (r) => r.chapters.map((c) => ({ id: c.id, name: c.name, fields: c })) },
   {
     // The metadata only (creditUrl, sourcePageUrl): the files are this service's own.
     kind: 'photo',
-    read: async (s, g) =>
-      (await s.media.listForGuide(g)).map((r) => ({ id: r.mediaId, name: r.meta.caption, fields: r.meta })),
+    of: (r) => r.photos.map((m) => ({ id: m.mediaId, name: m.meta.caption, fields: m.meta })),
   },
 ];
+
+/** Reads a guide's records that can hold links, one query per table (tracks left out). */
+export async function readLinkHolders(stores: Stores, guideId: string): Promise<LinkHolderRecords> {
+  const [spots, areas, places, routes, hikes, chapters, photos] = await Promise.all([
+    stores.spots.list(guideId, { includeArchived: true }),
+    stores.areas.listForGuide(guideId),
+    stores.places.listForGuide(guideId),
+    stores.routes.list(guideId, 'route', false),
+    stores.routes.list(guideId, 'hike', false),
+    stores.chapters.list(guideId),
+    stores.media.listForGuide(guideId),
+  ]);
+  return { spots, areas, places, routes: [...routes, ...hikes], chapters, photos };
+}
 
 /**
  * A string is a link when the whole of it is an http(s) address, whatever its field is called:
@@ -77,10 +89,14 @@ export function isWebLink(text: string): boolean {
 
 /** Every link the guide's records hold, each once, with where it is used; in guide order. */
 export async function heldLinks(stores: Stores, guideId: string): Promise<HeldLink[]> {
-  const byKind = await Promise.all(holders.map((h) => h.read(stores, guideId)));
+  return linksHeldBy(await readLinkHolders(stores, guideId));
+}
+
+/** Every link in records already read, each once, with where it is used; in guide order. */
+export function linksHeldBy(records: LinkHolderRecords): HeldLink[] {
   const links = new Map<string, HeldLink>();
-  holders.forEach(({ kind }, i) => {
-    for (const record of byKind[i] as Holder[]) {
+  for (const { kind, of } of holders) {
+    for (const record of of(records)) {
       forEachString(record.fields, (text, _field, path) => {
         if (!isWebLink(text)) return;
         let link = links.get(text);
@@ -91,6 +107,6 @@ export async function heldLinks(stores: Stores, guideId: string): Promise<HeldLi
         link.uses.push({ kind, id: record.id, name: record.name, field: path() });
       });
     }
-  });
+  }
   return [...links.values()];
 }

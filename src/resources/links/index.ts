@@ -31,5 +31,5 @@ export const linksResource: Resource = {
   services: (settings) => ({ linkChecker: new LinkChecker({ clock: settings.clock }) }),
 };
 
-export { type HeldLink, heldLinks, type LinkUse } from './held-links.ts';
+export { type HeldLink, heldLinks, type LinkHolderRecords, type LinkUse, linksHeldBy } from './held-links.ts';
 export { type LinkEntry, linkReport } from './link-report.ts';

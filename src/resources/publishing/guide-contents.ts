@@ -1,7 +1,7 @@
 import type { Stores } from '../../core/stores.ts';
 import type { Guide } from '../guides/index.ts';
 import { guideRecord } from '../guides/index.ts';
-import { heldLinks } from '../links/index.ts';
+import { linksHeldBy } from '../links/index.ts';
 import type { MediaRecord } from '../media/index.ts';
 
 export type SpotRow = Awaited<ReturnType<Stores['spots']['list']>>[number];
@@ -51,12 +51,20 @@ export async function readGuideContents(stores: Stores, guideId: string, creator
       stores.creators.require(creatorId),
       stores.salesPage.draftOf(guideId),
     ]);
-  const held = new Set((await heldLinks(stores, guideId)).map((link) => link.url));
+  const allRoutes = [...routes, ...hikes];
+  // The records were just read: the held links come from them rather than from a second read,
+  // and only when some link was ever checked.
+  const held =
+    checks.size === 0
+      ? new Set<string>()
+      : new Set(
+          linksHeldBy({ spots, areas: guide.areas, places, routes: allRoutes, chapters, photos }).map((l) => l.url),
+        );
   return {
     guide,
     spots,
     places,
-    routes: [...routes, ...hikes],
+    routes: allRoutes,
     chapters,
     photos,
     properties,

@@ -3,6 +3,7 @@ import { publishingOperations } from './operations.ts';
 import { publishOperations } from './publish-operations.ts';
 import * as publishingMigration from './publishing.migration.ts';
 import type { ReleasesTable } from './release.tables.ts';
+import * as releasePartsMigration from './release-parts.migration.ts';
 import { ReleasesStore } from './releases.store.ts';
 
 declare module '../../core/stores.ts' {
@@ -20,7 +21,7 @@ declare module '../../db/tables.ts' {
 export const publishingResource: Resource = {
   operations: [...publishingOperations, ...publishOperations],
   stores: { releases: (scope) => new ReleasesStore(scope) },
-  migrations: { '0010-publishing': publishingMigration },
+  migrations: { '0010-publishing': publishingMigration, '0013-release-parts': releasePartsMigration },
 };
 
 export { type PublishResult, publishRelease } from './publish-gates.ts';

@@ -3,7 +3,7 @@ import type { Stores } from '../../core/stores.ts';
 import { type GuideContents, readGuideContents } from './guide-contents.ts';
 import { type Finding, readinessOf } from './readiness.ts';
 import type { ReleaseInfo } from './releases.store.ts';
-import { buildSnapshot, diffSnapshots, type KindChanges, serializeSnapshot } from './snapshot.ts';
+import { diffRowHashes, type KindChanges, serializeSnapshot, snapshotRows } from './snapshot.ts';
 
 export interface Gate {
   code: string;
@@ -52,14 +52,13 @@ export async function publishRelease(
   const contents = await readGuideContents(stores, guideId, creatorId);
   const gates = blockingGates(contents, readinessOf(contents, today), needsLive);
   if (gates.length > 0) throw notPublishable(gates);
-  const snapshot = buildSnapshot(contents);
-  const { text, hash } = serializeSnapshot(snapshot);
-  const current = await stores.releases.current(guideId);
-  if (current && current.contentHash === hash) {
-    const { snapshot: _s, ...release } = current;
+  const working = serializeSnapshot(snapshotRows(contents));
+  const current = await stores.releases.latestHashes(guideId);
+  if (current && current.contentHash === working.hash) {
+    const { rowHashes: _r, ...release } = current;
     return { published: false, release, changes: [] };
   }
-  const changes = diffSnapshots(current?.snapshot, snapshot);
-  const release = await stores.releases.insert(guideId, text, hash, keyId);
+  const changes = diffRowHashes(current?.rowHashes, working.rowHashes);
+  const release = await stores.releases.insert(guideId, working, keyId);
   return { published: true, release, changes };
 }

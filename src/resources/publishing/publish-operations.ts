@@ -7,7 +7,7 @@ import { publishingExamples } from './examples.ts';
 import { readGuideContents } from './guide-contents.ts';
 import { blockingGates, publishRelease } from './publish-gates.ts';
 import { findingKinds, readinessOf } from './readiness.ts';
-import { buildSnapshot, diffSnapshots, releaseKinds, serializeSnapshot } from './snapshot.ts';
+import { diffRowHashes, releaseKinds, serializeSnapshot, snapshotRows } from './snapshot.ts';
 
 const findingSchema = z.object({
   code: z.string().describe('Stable; the authoring guide lists every code'),
@@ -99,15 +99,15 @@ export const getPublishStatus = defineOperation({
     const guide = await ctx.guide(input.productId);
     const contents = await readGuideContents(ctx.stores, guide.id, guide.creatorId);
     const findings = readinessOf(contents, ctx.clock.today());
-    const snapshot = buildSnapshot(contents);
-    const current = await ctx.stores.releases.current(guide.id);
-    const differs = current?.contentHash !== serializeSnapshot(snapshot).hash;
+    const working = serializeSnapshot(snapshotRows(contents));
+    const current = await ctx.stores.releases.latestHashes(guide.id);
+    const differs = current?.contentHash !== working.hash;
     return {
       productId: guide.id,
       live: contents.guide.status === 'published',
       currentRelease: current ? { number: current.number, publishedAt: current.publishedAt } : null,
       differs,
-      changes: differs ? diffSnapshots(current?.snapshot, snapshot) : [],
+      changes: differs ? diffRowHashes(current?.rowHashes, working.rowHashes) : [],
       blocking: blockingGates(contents, findings, true),
       warnings: findings.filter((f) => f.severity === 'warning').map(({ code, message }) => ({ code, message })),
     };

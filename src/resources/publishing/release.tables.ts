@@ -10,6 +10,13 @@ export interface ReleasesTable {
   content_hash: string;
   /** JSON Snapshot (snapshot.ts). */
   snapshot: string;
+  /**
+   * JSON RowHashes (snapshot.ts): each row's hash, so the next publish compares hashes instead of
+   * reading this snapshot back. Every release has them (migration 0013 filled the older ones).
+   */
+  row_hashes: string;
+  /** JSON of the sales page this release shows buyers; null when it has none. */
+  sales_page: string | null;
   /** The key that published it; null for the studio's first release. */
   key_id: string | null;
   created_at: number;

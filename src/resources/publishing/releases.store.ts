@@ -1,6 +1,6 @@
 import { newId } from '../../core/ids.ts';
 import { ScopedStore } from '../../core/stores.ts';
-import type { Snapshot } from './snapshot.ts';
+import type { RowHashes, SerializedSnapshot, Snapshot } from './snapshot.ts';
 
 /** A release as the store reads it back, without its snapshot. */
 export interface ReleaseInfo {
@@ -14,50 +14,73 @@ export interface Release extends ReleaseInfo {
   snapshot: Snapshot;
 }
 
+/** A release with the hash of each of its rows: what a publish compares the working copy with. */
+export interface HashedRelease extends ReleaseInfo {
+  rowHashes: RowHashes;
+}
+
+const INFO = ['number', 'created_at', 'key_id', 'content_hash'] as const;
+
+function infoOf(row: { number: number; created_at: number; key_id: string | null; content_hash: string }): ReleaseInfo {
+  return {
+    number: Number(row.number),
+    publishedAt: Number(row.created_at),
+    keyId: row.key_id,
+    contentHash: row.content_hash,
+  };
+}
+
 /** Releases are written once and never changed; all SQL about them lives here. */
 export class ReleasesStore extends ScopedStore {
-  /** The newest release of a guide without its content: enough to tell whether anything changed. */
-  async latestInfo(guideId: string): Promise<ReleaseInfo | undefined> {
-    const row = await this.db
+  /** The newest release of a guide, of these columns: the index on (guide_id, number) finds it. */
+  private newest<C extends 'snapshot' | 'row_hashes' | 'sales_page'>(guideId: string, extra: readonly C[]) {
+    return this.db
       .selectFrom('releases')
-      .select(['number', 'created_at', 'key_id', 'content_hash'])
+      .select([...INFO, ...extra])
       .where('guide_id', '=', guideId)
       .orderBy('number', 'desc')
       .limit(1)
       .executeTakeFirst();
-    return (
-      row && {
-        number: Number(row.number),
-        publishedAt: Number(row.created_at),
-        keyId: row.key_id,
-        contentHash: row.content_hash,
-      }
-    );
+  }
+
+  /** The newest release of a guide without its content: enough to tell whether anything changed. */
+  async latestInfo(guideId: string): Promise<ReleaseInfo | undefined> {
+    const row = await this.newest(guideId, []);
+    return row && infoOf(row);
+  }
+
+  /** The newest release with its rows' hashes, without reading its snapshot. */
+  async latestHashes(guideId: string): Promise<HashedRelease | undefined> {
+    const row = await this.newest(guideId, ['row_hashes']);
+    return row && { ...infoOf(row), rowHashes: JSON.parse(row.row_hashes) as RowHashes };
   }
 
   /** What buyers see of a guide: its newest release, or undefined when it was never published. */
   async current(guideId: string): Promise<Release | undefined> {
-    const row = await this.db
+    const row = await this.newest(guideId, ['snapshot']);
+    return row && { ...infoOf(row), snapshot: JSON.parse(row.snapshot) as Snapshot };
+  }
+
+  /**
+   * The sales page buyers see (the current release's), read from its own column without the
+   * snapshot; null when the release has none or the guide was never published.
+   */
+  async currentSalesPage(guideId: string): Promise<unknown> {
+    const row = await this.newest(guideId, ['sales_page']);
+    return row?.sales_page ? JSON.parse(row.sales_page) : null;
+  }
+
+  /** Writes the next release; the caller holds the guide's lock, so the number cannot be taken twice. */
+  async insert(guideId: string, snapshot: SerializedSnapshot, keyId: string | null): Promise<ReleaseInfo> {
+    // Only the number, which the index on (guide_id, number) holds: the row and its snapshot are not read.
+    const latest = await this.db
       .selectFrom('releases')
-      .select(['number', 'created_at', 'key_id', 'content_hash', 'snapshot'])
+      .select('number')
       .where('guide_id', '=', guideId)
       .orderBy('number', 'desc')
       .limit(1)
       .executeTakeFirst();
-    if (!row) return undefined;
-    return {
-      number: Number(row.number),
-      publishedAt: Number(row.created_at),
-      keyId: row.key_id,
-      contentHash: row.content_hash,
-      snapshot: JSON.parse(row.snapshot) as Snapshot,
-    };
-  }
-
-  /** Writes the next release; the caller holds the guide's lock, so the number cannot be taken twice. */
-  async insert(guideId: string, snapshot: string, contentHash: string, keyId: string | null): Promise<ReleaseInfo> {
-    const latest = await this.latestInfo(guideId);
-    const number = (latest?.number ?? 0) + 1;
+    const number = Number(latest?.number ?? 0) + 1;
     const now = this.clock.now();
     await this.db
       .insertInto('releases')
@@ -65,12 +88,14 @@ export class ReleasesStore extends ScopedStore {
         id: newId('rel'),
         guide_id: guideId,
         number,
-        content_hash: contentHash,
-        snapshot,
+        content_hash: snapshot.hash,
+        snapshot: snapshot.text,
+        row_hashes: JSON.stringify(snapshot.rowHashes),
+        sales_page: snapshot.salesPage === 'null' ? null : snapshot.salesPage,
         key_id: keyId,
         created_at: now,
       })
       .execute();
-    return { number, publishedAt: now, keyId, contentHash };
+    return { number, publishedAt: now, keyId, contentHash: snapshot.hash };
   }
 }

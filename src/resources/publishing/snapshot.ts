@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { urlsOf } from '../media/index.ts';
 import type { GuideContents } from './guide-contents.ts';
 
@@ -47,23 +47,20 @@ const GUIDE_STUDIO_ONLY = [
   'areas',
 ] as const;
 
-function buyerView(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(buyerView);
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    if (!REVIEWER_ONLY.has(k) && v !== undefined) out[k] = buyerView(v);
-  }
-  return out;
-}
+/** Leaves reviewer-only fields out at every depth while a row is written out, without copying it first. */
+const buyerFields = (key: string, value: unknown) => (REVIEWER_ONLY.has(key) ? undefined : value);
 
 function byId<T>(rows: readonly T[], id: (row: T) => string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const row of rows) out[id(row)] = buyerView(row);
+  for (const row of rows) out[id(row)] = row;
   return out;
 }
 
-export function buildSnapshot(c: GuideContents): Snapshot {
+/**
+ * The rows of a snapshot as read, by kind and id: a Snapshot once serializeSnapshot has left the
+ * reviewer-only fields out of them (rows are not copied to drop those fields first).
+ */
+export function snapshotRows(c: GuideContents): Snapshot {
   const guide = { ...c.guide } as Record<string, unknown>;
   for (const field of GUIDE_STUDIO_ONLY) delete guide[field];
   const liveSpots = c.spots.filter((s) => !s.archived);
@@ -73,8 +70,8 @@ export function buildSnapshot(c: GuideContents): Snapshot {
     .filter((p) => p.spotId === null || live.has(p.spotId))
     .map(({ files, bytes: _bytes, ...p }) => ({ ...p, urls: urlsOf('', files) }));
   return {
-    guide: buyerView(guide) as Record<string, unknown>,
-    salesPage: buyerView(c.salesPage ?? null),
+    guide,
+    salesPage: c.salesPage ?? null,
     items: {
       area: byId(c.guide.areas, (a) => a.id),
       spot: byId(liveSpots, (s) => s.spotId),
@@ -91,10 +88,62 @@ export function buildSnapshot(c: GuideContents): Snapshot {
   };
 }
 
-/** The snapshot's text and its hash: the same content always gives the same text. */
-export function serializeSnapshot(snapshot: Snapshot): { text: string; hash: string } {
-  const text = JSON.stringify(snapshot);
-  return { text, hash: createHash('sha256').update(text).digest('hex') };
+/** Each row's hash by kind and id, as a release keeps them: a publish compares these, not rows. */
+export interface RowHashes {
+  guide: string;
+  /** null when the release has no sales page. */
+  salesPage: string | null;
+  items: Record<ReleaseKind, Record<string, string>>;
+}
+
+/** A snapshot written out once: its text, the text's hash, each row's hash and the sales page's JSON. */
+export interface SerializedSnapshot {
+  /** Exactly `JSON.stringify(snapshot)`, built from the rows' own JSON. */
+  text: string;
+  /** sha256 of the text: the same content always gives the same hash. */
+  hash: string;
+  rowHashes: RowHashes;
+  /** The sales page's JSON, `null` when there is none. */
+  salesPage: string;
+}
+
+const rowHash = (json: string) => hash('sha256', json, 'base64url');
+
+/**
+ * Writes each row's JSON once, leaving reviewer-only fields out, and uses it three times: in the
+ * snapshot's text, for the row's hash and, through the hashes, for the diff against the next
+ * publish. The text is joined from those pieces in the order `JSON.stringify` writes the whole
+ * (object keys in their own order), so it and the release's hash are what stringifying the buyers'
+ * Snapshot gives. Takes snapshotRows or a Snapshot read back (which has nothing left to leave out).
+ */
+export function serializeSnapshot(rows: Snapshot): SerializedSnapshot {
+  const guide = JSON.stringify(rows.guide, buyerFields);
+  const salesPage = JSON.stringify(rows.salesPage, buyerFields);
+  const items = {} as RowHashes['items'];
+  const parts = [`{"guide":${guide},"salesPage":${salesPage},"items":{`];
+  let firstKind = true;
+  for (const [kind, byKind] of Object.entries(rows.items) as [ReleaseKind, Record<string, unknown>][]) {
+    const hashes: Record<string, string> = {};
+    parts.push(`${firstKind ? '' : ','}${JSON.stringify(kind)}:{`);
+    let first = true;
+    for (const id of Object.keys(byKind)) {
+      const json = JSON.stringify(byKind[id], buyerFields);
+      hashes[id] = rowHash(json);
+      parts.push(first ? '' : ',', JSON.stringify(id), ':', json);
+      first = false;
+    }
+    parts.push('}');
+    items[kind] = hashes;
+    firstKind = false;
+  }
+  parts.push('}}');
+  const text = parts.join('');
+  return {
+    text,
+    hash: hash('sha256', text),
+    rowHashes: { guide: rowHash(guide), salesPage: salesPage === 'null' ? null : rowHash(salesPage), items },
+    salesPage,
+  };
 }
 
 export interface KindChanges {
@@ -105,14 +154,12 @@ export interface KindChanges {
 }
 
 /** What differs between a release and the working copy, by kind; kinds with no change left out. */
-export function diffSnapshots(before: Snapshot | undefined, after: Snapshot): KindChanges[] {
-  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+export function diffRowHashes(before: RowHashes | undefined, after: RowHashes): KindChanges[] {
   const changes: KindChanges[] = [];
-  const single = (kind: 'guide' | 'salesPage', a: unknown, b: unknown) => {
+  const single = (kind: 'guide' | 'salesPage', a: string | null | undefined, b: string | null) => {
     const had = a !== undefined && a !== null;
-    const has = b !== undefined && b !== null;
-    if (!had && !has) return;
-    if (had && has && same(a, b)) return;
+    const has = b !== null;
+    if ((!had && !has) || a === b) return;
     changes.push({ kind, added: !had && has ? 1 : 0, changed: had && has ? 1 : 0, removed: had && !has ? 1 : 0 });
   };
   single('guide', before?.guide, after.guide);
@@ -123,11 +170,11 @@ export function diffSnapshots(before: Snapshot | undefined, after: Snapshot): Ki
     let added = 0;
     let changed = 0;
     let removed = 0;
-    for (const [id, row] of Object.entries(now)) {
-      if (!(id in old)) added++;
-      else if (!same(old[id], row)) changed++;
+    for (const [id, hashNow] of Object.entries(now)) {
+      if (!Object.hasOwn(old, id)) added++;
+      else if (old[id] !== hashNow) changed++;
     }
-    for (const id of Object.keys(old)) if (!(id in now)) removed++;
+    for (const id of Object.keys(old)) if (!Object.hasOwn(now, id)) removed++;
     if (added + changed + removed > 0) changes.push({ kind, added, changed, removed });
   }
   return changes;

@@ -23,12 +23,11 @@ export const getSalesPage = defineOperation({
   output: salesPageSchema,
   async handler({ productId }, ctx) {
     const guide = await ctx.guide(productId);
-    const [release, draft] = await Promise.all([
-      ctx.stores.releases.current(guide.id),
+    const [live, draft] = await Promise.all([
+      // Buyers see the sales page the current release carries; none before the first publish.
+      ctx.stores.releases.currentSalesPage(guide.id) as Promise<z.input<typeof salesPageSchema>['live']>,
       ctx.stores.salesPage.draftOf(guide.id),
     ]);
-    // Buyers see the sales page the current release carries; none before the first publish.
-    const live = (release?.snapshot.salesPage ?? null) as z.input<typeof salesPageSchema>['live'];
     return { productId: guide.id, live, draft };
   },
 });
