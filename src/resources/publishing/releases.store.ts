@@ -1,5 +1,6 @@
 import { newId } from '../../core/ids.ts';
 import { ScopedStore } from '../../core/stores.ts';
+import { prepared } from '../../db/prepared.ts';
 import type { Snapshot } from './snapshot.ts';
 
 /** A release as the store reads it back, without its snapshot. */
@@ -73,4 +74,42 @@ export class ReleasesStore extends ScopedStore {
       .execute();
     return { number, publishedAt: now, keyId, contentHash };
   }
+
+  /**
+   * The guide at a sales-page address (creator slug, guide slug): its id, its status and the
+   * number of its newest release (null when never published). One indexed query, compiled once:
+   * the buyers' page asks it on every request.
+   */
+  async atAddress(
+    creatorSlug: string,
+    guideSlug: string,
+  ): Promise<{ guideId: string; status: string; releaseNumber: number | null } | undefined> {
+    const [row] = await guideAtAddress(this.db, creatorSlug, guideSlug);
+    return (
+      row && {
+        guideId: row.id,
+        status: row.status,
+        releaseNumber: row.release_number === null ? null : Number(row.release_number),
+      }
+    );
+  }
 }
+
+const guideAtAddress = prepared<{ id: string; status: string; release_number: number | null }>(
+  'guide at a sales-page address',
+  (db) =>
+    db
+      .selectFrom('guides')
+      .innerJoin('creators', 'creators.id', 'guides.creator_id')
+      .select((eb) => [
+        'guides.id',
+        'guides.status',
+        eb
+          .selectFrom('releases')
+          .select((r) => r.fn.max('releases.number').as('n'))
+          .whereRef('releases.guide_id', '=', 'guides.id')
+          .as('release_number'),
+      ])
+      .where('creators.slug', '=', '')
+      .where('guides.slug', '=', ''),
+);
