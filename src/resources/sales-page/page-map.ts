@@ -8,7 +8,7 @@ interface Pin {
 
 type Box = [west: number, south: number, east: number, north: number];
 
-const WIDTH = 640;
+const WIDTH = 480;
 /** Height over width, kept within these so that a long thin region still reads as a map. */
 const FLATTEST = 0.5;
 const TALLEST = 1;
@@ -72,7 +72,7 @@ export function spotMap(
     const px = x(p.lon);
     const py = y(p.lat);
     const right = px > WIDTH * 0.65;
-    return html`<g class="pin"><circle cx="${px.toFixed(1)}" cy="${py.toFixed(1)}" r="11"></circle><text class="n" x="${px.toFixed(1)}" y="${(py + 4).toFixed(1)}" text-anchor="middle">${p.n}</text><text class="label" x="${(right ? px - 15 : px + 15).toFixed(1)}" y="${(py + 4).toFixed(1)}" text-anchor="${right ? 'end' : 'start'}">${p.name}</text></g>`;
+    return html`<g class="pin"><circle cx="${px.toFixed(1)}" cy="${py.toFixed(1)}" r="12"></circle><text class="n" x="${px.toFixed(1)}" y="${(py + 4).toFixed(1)}" text-anchor="middle">${p.n}</text><text class="label" x="${(right ? px - 15 : px + 15).toFixed(1)}" y="${(py + 4).toFixed(1)}" text-anchor="${right ? 'end' : 'start'}">${p.name}</text></g>`;
   });
   return html`<figure class="map"><svg viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-label="Map of the sample spots"><rect class="land" width="${WIDTH}" height="${height}"></rect>${grid(WIDTH, height)}${marks}</svg><figcaption>Sample spots on a map of the guide's area (north is up).</figcaption></figure>`;
 }

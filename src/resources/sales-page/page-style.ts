@@ -27,20 +27,21 @@ figcaption,.credit{font-size:.85rem;color:#55605b}
 .bar{position:fixed;left:0;right:0;bottom:0;display:flex;justify-content:space-between;align-items:center;gap:.75rem;padding:.6rem 1rem;background:#fff;border-top:1px solid #e3e0d8}
 .bar .price{font-size:1.15rem}
 ul.ticks{padding-left:1.2rem}
-.spots{list-style:none;padding:0;margin:0;display:grid;gap:1rem}
+.spots{list-style:none;padding:0;margin:0;display:grid;gap:1rem;align-items:start}
 .spot{background:#fff;border:1px solid #e3e0d8;border-radius:.6rem;overflow:hidden}
 .spot .body{padding:.75rem .9rem}
 .spot p{margin:.25rem 0 0}
 .spot .n{display:inline-block;min-width:1.5rem;margin-right:.35rem;border-radius:1rem;background:#1f6f54;color:#fff;text-align:center;font-size:.85rem}
 .map{margin:0 0 1rem}
-.map svg{width:100%;border-radius:.6rem;border:1px solid #d9d4c7}
+.map svg{width:100%;max-width:36rem;margin:0 auto;border-radius:.6rem;border:1px solid #d9d4c7}
+.map figcaption{text-align:center}
 .map .land{fill:#e9efe4}
 .map .grid line{stroke:#d3dccd;stroke-width:1}
 .map circle{fill:#1f6f54;stroke:#fff;stroke-width:2}
-.map text{font:600 14px system-ui,sans-serif}
+.map text{font:600 15px system-ui,sans-serif}
 .map .n{fill:#fff;font-size:12px}
 .map .label{fill:#1d2421;paint-order:stroke;stroke:#e9efe4;stroke-width:4px}
-.gallery{display:grid;gap:1rem}
+.gallery{display:grid;gap:1rem;align-items:start}
 details{border-bottom:1px solid #e3e0d8;padding:.6rem 0}
 summary{cursor:pointer;font-weight:600}
 footer{margin-top:3rem;font-size:.85rem;color:#55605b}
