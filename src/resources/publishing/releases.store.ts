@@ -1,8 +1,6 @@
-import { LRUCache } from 'lru-cache';
 import { newId } from '../../core/ids.ts';
 import { ScopedStore } from '../../core/stores.ts';
-import { directReaders } from '../../db/database.ts';
-import { prepared } from '../../db/prepared.ts';
+import { guideAtAddress } from './release-addresses.ts';
 import type { Snapshot } from './snapshot.ts';
 
 /** A release as the store reads it back, without its snapshot. */
@@ -86,7 +84,7 @@ export class ReleasesStore extends ScopedStore {
     creatorSlug: string,
     guideSlug: string,
   ): Promise<{ guideId: string; status: string; releaseNumber: number | null } | undefined> {
-    const [row] = await this.guideAtAddressRows(creatorSlug, guideSlug);
+    const [row] = await guideAtAddress(this.db, creatorSlug, guideSlug);
     return (
       row && {
         guideId: row.id,
@@ -95,47 +93,4 @@ export class ReleasesStore extends ScopedStore {
       }
     );
   }
-
-  /**
-   * The embedded store skips the query while no connection of any process has committed since it
-   * last answered for this address (the WAL-index stamp, as guide views do): the page is asked for
-   * far more often than anything changes.
-   */
-  private async guideAtAddressRows(creatorSlug: string, guideSlug: string): Promise<AddressRow[]> {
-    const key = `${creatorSlug}/${guideSlug}`;
-    const stamp = directReaders.get(this.db)?.commitStamp();
-    if (stamp !== undefined) {
-      const known = addressesAnswered.get(key);
-      if (known && known.db === this.db && known.stamp === stamp) return known.rows;
-    }
-    const rows = await guideAtAddress(this.db, creatorSlug, guideSlug);
-    if (stamp !== undefined) addressesAnswered.set(key, { db: this.db, stamp, rows });
-    return rows;
-  }
 }
-
-interface AddressRow {
-  id: string;
-  status: string;
-  release_number: number | null;
-}
-
-/** What the query answered per address, with the commit stamp it was read under (embedded store only). */
-const addressesAnswered = new LRUCache<string, { db: object; stamp: string; rows: AddressRow[] }>({ max: 10_000 });
-
-const guideAtAddress = prepared<AddressRow>('guide at a sales-page address', (db) =>
-  db
-    .selectFrom('guides')
-    .innerJoin('creators', 'creators.id', 'guides.creator_id')
-    .select((eb) => [
-      'guides.id',
-      'guides.status',
-      eb
-        .selectFrom('releases')
-        .select((r) => r.fn.max('releases.number').as('n'))
-        .whereRef('releases.guide_id', '=', 'guides.id')
-        .as('release_number'),
-    ])
-    .where('creators.slug', '=', '')
-    .where('guides.slug', '=', ''),
-);
