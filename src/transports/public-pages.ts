@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Runtime } from '../core/invoke.ts';
 import type { PublicPages } from '../core/resource.ts';
-import { sendBody } from './compression.ts';
+import { COMPRESS_MIN_BYTES, sendBody } from './compression.ts';
 import { sendError } from './http-errors.ts';
 import { matches } from './public-files.ts';
 
@@ -35,7 +35,11 @@ export function registerPublicPages(app: FastifyInstance, all: readonly PublicPa
           return sendBody(request, reply, pages.notFound, HTML);
         }
         reply.header('ETag', page.etag).header('Cache-Control', cacheControl);
-        if (matches(request.headers['if-none-match'], page.etag)) return reply.code(304).send();
+        if (matches(request.headers['if-none-match'], page.etag)) {
+          // As the full answer would (RFC 9110: a 304 carries the Vary its 200 would).
+          if (page.html.length >= COMPRESS_MIN_BYTES) reply.header('Vary', 'Accept-Encoding');
+          return reply.code(304).send();
+        }
         return sendBody(request, reply, page.html, HTML);
       } catch (err) {
         return sendError(request, reply, err);

@@ -187,6 +187,8 @@ for (const { dialect, skip } of await testDialects()) {
       const again = await fetch(g.salesPageUrl, { headers: { 'if-none-match': etag } });
       assert.equal(again.status, 304);
       assert.equal(again.headers.get('etag'), etag);
+      assert.equal(again.headers.get('vary'), 'Accept-Encoding');
+      assert.equal(again.headers.get('cache-control'), 'public, max-age=60');
       assert.equal((await again.arrayBuffer()).byteLength, 0);
       const other = await fetch(g.salesPageUrl, { headers: { 'if-none-match': '"something-else"' } });
       assert.equal(other.status, 200);
