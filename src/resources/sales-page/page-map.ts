@@ -15,7 +15,20 @@ const TALLEST = 1;
 /** Degrees of room around pins when the guide has no region: about a kilometre at the least. */
 const MIN_SPAN = 0.02;
 
-/** The region's box grown to hold every pin, or the pins' own box with a margin. */
+/**
+ * Longitudes made continuous across the antimeridian: a region whose west exceeds its east (as
+ * bboxSchema allows) or pins spread over more than half the globe are read with 360 added to the
+ * western hemisphere's longitudes, so the map spans the short way round.
+ */
+function unwrapper(pins: readonly Pin[], region: Box | null): (lon: number) => number {
+  const lons = pins.map((p) => p.lon);
+  const crosses = region ? region[0] > region[2] : Math.max(...lons) - Math.min(...lons) > 180;
+  if (!crosses) return (lon) => lon;
+  const from = region ? region[0] : 0;
+  return (lon) => (lon < from ? lon + 360 : lon);
+}
+
+/** The region's box grown to hold every pin, or the pins' own box, with a margin. */
 function boxOf(pins: readonly Pin[], region: Box | null): Box {
   const lons = pins.map((p) => p.lon);
   const lats = pins.map((p) => p.lat);
@@ -32,7 +45,7 @@ function boxOf(pins: readonly Pin[], region: Box | null): Box {
   // A margin so that no pin sits on the edge, and a minimum span for a single pin.
   const padLon = Math.max((east - west) * 0.08, MIN_SPAN / 2);
   const padLat = Math.max((north - south) * 0.08, MIN_SPAN / 2);
-  return [west - padLon, Math.max(-90, south - padLat), east + padLon, Math.min(90, north + padLat)];
+  return [west - padLon, Math.max(-89.9, south - padLat), east + padLon, Math.min(89.9, north + padLat)];
 }
 
 /**
@@ -49,7 +62,10 @@ export function spotMap(
     s.lat === null || s.lon === null ? [] : [{ name: s.name, lat: s.lat, lon: s.lon, n: i + 1 }],
   );
   if (pins.length === 0) return html``;
-  let [west, south, east, north] = boxOf(pins, region);
+  const unwrap = unwrapper(pins, region);
+  const flat = pins.map((p) => ({ ...p, lon: unwrap(p.lon) }));
+  const flatRegion: Box | null = region && [region[0], region[1], unwrap(region[2]), region[3]];
+  let [west, south, east, north] = boxOf(flat, flatRegion);
   const cos = Math.cos((((south + north) / 2) * Math.PI) / 180);
   // Grow the shorter side so the shape stays within bounds without stretching the projection.
   let across = (east - west) * cos;
@@ -68,7 +84,7 @@ export function spotMap(
   const height = Math.round((WIDTH * down) / across);
   const x = (lon: number) => ((lon - west) / (east - west)) * WIDTH;
   const y = (lat: number) => ((north - lat) / (north - south)) * height;
-  const marks: Markup[] = pins.map((p) => {
+  const marks: Markup[] = flat.map((p) => {
     const px = x(p.lon);
     const py = y(p.lat);
     const right = px > WIDTH * 0.65;
