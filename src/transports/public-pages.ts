@@ -45,5 +45,11 @@ export function registerPublicPages(app: FastifyInstance, all: readonly PublicPa
         return sendError(request, reply, err);
       }
     });
+    // A trailing slash (typed, or added by a link shortener) leads to the one address of the page.
+    app.get(`${pages.path}/`, (request, reply) => {
+      const [path = '', query] = request.url.split('?', 2);
+      const location = path.replace(/\/+$/, '') + (query === undefined ? '' : `?${query}`);
+      return reply.header('Cache-Control', cacheControl).redirect(location, 301);
+    });
   }
 }

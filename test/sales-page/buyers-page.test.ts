@@ -201,6 +201,11 @@ for (const { dialect, skip } of await testDialects()) {
       assert.equal(head.headers.get('content-length'), String(body.length));
       assert.equal((await head.arrayBuffer()).byteLength, 0);
 
+      const slashed = await fetch(`${g.salesPageUrl}/?ref=x`, { redirect: 'manual' });
+      assert.equal(slashed.status, 301, 'a trailing slash leads to the page');
+      assert.equal(slashed.headers.get('location'), `${new URL(g.salesPageUrl).pathname}?ref=x`);
+      await slashed.arrayBuffer();
+
       const post = await fetch(g.salesPageUrl, { method: 'POST' });
       assert.equal(post.status, 405, 'only GET and HEAD');
       assert.match(post.headers.get('allow') ?? '', /GET/);
