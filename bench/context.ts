@@ -1,6 +1,6 @@
 /** What the targets, the checks and the setup share: the servers, the fixtures, one request and its answer. */
 
-/** An answer of the app, fetched once at setup: its exact bytes, content type and parsed JSON. */
+/** An answer of the app, fetched once at setup: its exact bytes, content type and parsed JSON (undefined for HTML). */
 export interface Reference {
   body: Buffer;
   contentType: string;
@@ -8,7 +8,7 @@ export interface Reference {
 }
 
 /** What the setup made for a group of targets (see bench/seed.ts). */
-export type FixtureName = 'guide' | 'spots2000' | 'batch25' | 'trip14';
+export type FixtureName = 'guide' | 'spots2000' | 'batch25' | 'trip14' | 'salesPage';
 
 export interface Fixture {
   productId: string;

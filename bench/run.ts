@@ -142,7 +142,12 @@ async function main(): Promise<number> {
     const app = await startApp(dataDir);
     children.push(app);
     const started = Date.now();
-    const fixtures = await seedFixtures(app.ready.origin, app.ready.key!, new Set(chosen.map((t) => t.fixture)));
+    const fixtures = await seedFixtures(
+      app.ready.origin,
+      app.ready.key!,
+      new Set(chosen.map((t) => t.fixture)),
+      dataDir,
+    );
     const routesFile = join(dataDir, 'raw-routes.json');
     writeFileSync(routesFile, JSON.stringify(rawRoutes(chosen, { fixtures })));
     const raw = await startChild('raw', './raw-server.ts', { BENCH_ROUTES: routesFile });

@@ -6,9 +6,11 @@
  *   batch25    a third guide and a batch of 25 full spots, sent twice (so its answer is the steady
  *              state: 25 updated): POST /guides/{id}/spots/batch
  *   trip14     a fourth guide with an itinerary of 14 days of 10 stops: PUT /itineraries/{id}/days
+ *   salesPage  a fifth guide on sale with a full sales page: GET its salesPageUrl (bench/sales-page.ts)
  */
 
 import type { Fixture, FixtureName, Reference } from './context.ts';
+import { seedSalesPage } from './sales-page.ts';
 import { fullSpot, seededRandom } from './spot-content.ts';
 import { seedTrip } from './trip.ts';
 
@@ -100,6 +102,8 @@ export async function seedFixtures(
   origin: string,
   key: string,
   needed: ReadonlySet<FixtureName>,
+  /** The app's DATA_DIR: the admin command line puts a guide on sale there. */
+  dataDir: string,
 ): Promise<Partial<Record<FixtureName, Fixture>>> {
   const call = caller(origin, key);
   const today = new Date().toISOString().slice(0, 10);
@@ -112,5 +116,6 @@ export async function seedFixtures(
       createGuide(c, { name: 'Dolomites in Two Weeks', headline: 'Fourteen valleys, one a day', region: ALPS }),
     );
   }
+  if (needed.has('salesPage')) fixtures.salesPage = await seedSalesPage(origin, key, dataDir);
   return fixtures;
 }

@@ -2,7 +2,8 @@
  * What npm run bench measures. Each app target is measured beside the raw node:http server answering
  * the very bytes of that target's answer (its `against`), so every ratio compares the app with a
  * server that only writes the same bytes: get_guide (one guide record), list_spots (2,000 full
- * spots) and upsert_spots (the answer to a batch of 25 full spots, sent as the same request).
+ * spots), upsert_spots (the answer to a batch of 25 full spots, sent as the same request) and the
+ * public sales page (the HTML buyers open).
  */
 import { daysResult, sameBytes, toolResult, upsertResult } from './checks.ts';
 import { type Answer, type BenchContext, type FixtureName, fixtureOf, type TargetRequest } from './context.ts';
@@ -113,6 +114,16 @@ export const targets: Target[] = [
     against: 'raw set_itinerary_days bytes',
     request: rest('trip14'),
     check: daysResult('trip14'),
+  },
+  // The sales page buyers open (no key, HTML, ~20 KB), served to every buyer: goal half of raw.
+  rawTarget('raw sales page bytes', 'salesPage'),
+  {
+    name: 'public sales page',
+    fixture: 'salesPage',
+    against: 'raw sales page bytes',
+    goal: 0.5,
+    request: (ctx) => ({ url: `${ctx.appOrigin}${fixtureOf(ctx, 'salesPage').path}`, method: 'GET', headers: {} }),
+    check: sameBytes('salesPage'),
   },
 ];
 

@@ -10,7 +10,7 @@ import { AuthFailureLimits, RateLimits } from './core/rate-limit.ts';
 import type { Registry } from './core/registry.ts';
 import type { Services } from './core/services.ts';
 import type { Store } from './db/database.ts';
-import { createRegistry, createServices, createStores, guides, publicFiles } from './resources/index.ts';
+import { createRegistry, createServices, createStores, guides, publicFiles, publicPages } from './resources/index.ts';
 import { authenticator } from './transports/authenticate.ts';
 import { sendJson } from './transports/compression.ts';
 import { registerCors } from './transports/cors.ts';
@@ -20,6 +20,7 @@ import { parseJsonBody } from './transports/json-body.ts';
 import { type McpPath, registerMcp } from './transports/mcp.ts';
 import { buildOpenApi } from './transports/openapi.ts';
 import { registerPublicFiles } from './transports/public-files.ts';
+import { registerPublicPages } from './transports/public-pages.ts';
 import { API_PREFIX, registerRest } from './transports/rest.ts';
 
 export interface AppDeps {
@@ -128,6 +129,7 @@ export function buildApp(deps: AppDeps): App {
   registerCors(fastify, config.corsOrigins);
   registerDocsPage(fastify, runtime.urls);
   registerPublicFiles(fastify, publicFiles(), runtime.services);
+  registerPublicPages(fastify, publicPages(), runtime);
   registerRest(fastify, registry, runtime, authenticate);
   registerMcp(fastify, registry, runtime, authenticate, {
     allowedHosts: config.mcpAllowedHosts,

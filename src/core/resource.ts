@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { Migration } from 'kysely/migration';
-import type { AnyOperation } from './operation.ts';
+import type { AnyOperation, Urls } from './operation.ts';
 import type { ServiceSettings, Services } from './services.ts';
-import type { StoreFactories } from './stores.ts';
+import type { StoreFactories, Stores } from './stores.ts';
 
 /** A file as a public route serves it. */
 export interface PublicFile {
@@ -22,10 +22,42 @@ export interface PublicFiles {
   open(name: string, services: Services): Promise<PublicFile | undefined>;
 }
 
+/** An HTML page as a public route serves it: the same Buffer for as long as its content stands. */
+export interface PublicPage {
+  /** The whole document, UTF-8; the transport compresses it once per Buffer. */
+  html: Buffer;
+  /** A strong ETag, quoted, that changes whenever the bytes do. */
+  etag: string;
+}
+
+/** What a public page reads with: the stores (outside any transaction) and the public addresses. */
+export interface PublicPageReader {
+  stores: Stores;
+  urls: Urls;
+}
+
+/**
+ * A page anyone may open in a browser without a key (the sales page buyers see), outside /api/v1.
+ * Served for GET and HEAD only, with a restrictive Content-Security-Policy, an ETag and a short
+ * cache lifetime, since a publish changes it.
+ */
+export interface PublicPages {
+  /** The route, Fastify style: `/g/:creatorSlug/:guideSlug`. */
+  path: string;
+  /** The policy every answer of the route carries, the not-found page included. */
+  contentSecurityPolicy: string;
+  /** Seconds a browser or shared cache may keep a page before asking again. */
+  maxAgeSeconds: number;
+  /** The page the path's parameters name, or undefined: 404 with `notFound`. */
+  find(params: Record<string, string>, reader: PublicPageReader): Promise<PublicPage | undefined>;
+  /** The small HTML document a 404 answers, the same whichever part of the address was wrong. */
+  notFound: Buffer;
+}
+
 /**
  * What a resource folder offers: its operations, the stores handlers reach, its tables'
  * migrations (named to sort after the foundation's), services built from the settings, and files
- * served publicly.
+ * and pages served publicly.
  */
 export interface Resource {
   operations: readonly AnyOperation[];
@@ -33,4 +65,5 @@ export interface Resource {
   migrations?: Record<string, Migration>;
   services?: (settings: ServiceSettings) => Partial<Services>;
   publicFiles?: PublicFiles;
+  publicPages?: readonly PublicPages[];
 }

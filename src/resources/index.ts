@@ -1,7 +1,7 @@
 import type { Migration } from 'kysely/migration';
 import type { GuideAccess } from '../core/guide-access.ts';
 import { Registry } from '../core/registry.ts';
-import type { PublicFiles, Resource } from '../core/resource.ts';
+import type { PublicFiles, PublicPages, Resource } from '../core/resource.ts';
 import type { ServiceSettings, Services } from '../core/services.ts';
 import { lazyStores, type StoreFactories, type StoreScope, type Stores } from '../core/stores.ts';
 import { areasResource } from './areas/index.ts';
@@ -54,6 +54,11 @@ export function createServices(settings: ServiceSettings): Services {
 /** Every resource's publicly served files. */
 export function publicFiles(): PublicFiles[] {
   return resources.flatMap((r) => (r.publicFiles ? [r.publicFiles] : []));
+}
+
+/** Every resource's public HTML pages. */
+export function publicPages(): PublicPages[] {
+  return resources.flatMap((r) => r.publicPages ?? []);
 }
 
 /** Every resource's stores, built lazily per call. */

@@ -124,8 +124,21 @@ export async function writeBody(
  * the client accepts it. Called where those answers are sent rather than as an onSend hook, so
  * that small answers, the hot path, pay nothing at all.
  */
-export async function sendJson(request: FastifyRequest, reply: FastifyReply, body: Buffer): Promise<FastifyReply> {
-  reply.type('application/json; charset=utf-8');
+export function sendJson(request: FastifyRequest, reply: FastifyReply, body: Buffer): Promise<FastifyReply> {
+  return sendBody(request, reply, body, 'application/json; charset=utf-8');
+}
+
+/**
+ * Sends a whole body of this type through Fastify, compressed when large and the client accepts
+ * it; a Buffer sent again and again (a cached page) is compressed once.
+ */
+export async function sendBody(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: Buffer,
+  contentType: string,
+): Promise<FastifyReply> {
+  reply.type(contentType);
   if (body.length < COMPRESS_MIN_BYTES) return reply.send(body);
   const vary = reply.getHeader('vary');
   reply.header('Vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');

@@ -8,7 +8,7 @@ import { sendError } from './http-errors.ts';
 const FOREVER = 'public, max-age=31536000, immutable';
 
 /** True when an If-None-Match header names this ETag (or `*`). */
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+export function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
   return ifNoneMatch.split(',').some((tag) => {
     const t = tag.trim();

@@ -1,5 +1,6 @@
 import { newId } from '../../core/ids.ts';
 import { ScopedStore } from '../../core/stores.ts';
+import { guideAtAddress } from './release-addresses.ts';
 import type { RowHashes, SerializedSnapshot, Snapshot } from './snapshot.ts';
 
 /** A release as the store reads it back, without its snapshot. */
@@ -97,5 +98,24 @@ export class ReleasesStore extends ScopedStore {
       })
       .execute();
     return { number, publishedAt: now, keyId, contentHash: snapshot.hash };
+  }
+
+  /**
+   * The guide at a sales-page address (creator slug, guide slug): its id, its status and the
+   * number of its newest release (null when never published). One indexed query, compiled once:
+   * the buyers' page asks it on every request.
+   */
+  async atAddress(
+    creatorSlug: string,
+    guideSlug: string,
+  ): Promise<{ guideId: string; status: string; releaseNumber: number | null } | undefined> {
+    const [row] = await guideAtAddress(this.db, creatorSlug, guideSlug);
+    return (
+      row && {
+        guideId: row.id,
+        status: row.status,
+        releaseNumber: row.release_number === null ? null : Number(row.release_number),
+      }
+    );
   }
 }

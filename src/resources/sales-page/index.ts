@@ -1,4 +1,5 @@
 import type { Resource } from '../../core/resource.ts';
+import { buyersPage } from './buyers-page.ts';
 import { salesPageOperations } from './operations.ts';
 import { up } from './sales-page.migration.ts';
 import { SalesPageStore } from './sales-page.store.ts';
@@ -20,6 +21,7 @@ export const salesPageResource: Resource = {
   operations: salesPageOperations,
   stores: { salesPage: (scope) => new SalesPageStore(scope) },
   migrations: { '0012-sales-page': { up } },
+  publicPages: [buyersPage],
 };
 
 export {

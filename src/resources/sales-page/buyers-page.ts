@@ -1,0 +1,73 @@
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { PublicPage, PublicPageReader, PublicPages } from '../../core/resource.ts';
+import { html, Markup } from './html.ts';
+import { buyersPageModel } from './page-model.ts';
+import { renderBuyersPage } from './page-render.ts';
+import { PAGE_CSS, PAGE_POLICY } from './page-style.ts';
+
+/** Where a guide's sales page lives; the guide record's salesPageUrl names the same address. */
+export const BUYERS_PAGE_PATH = '/g/:creatorSlug/:guideSlug';
+
+/**
+ * Rendered pages by guide, release and public address. A release never changes, so a page is
+ * rendered once and served from memory until a publish makes a newer release (a new key).
+ * Bounded by the pages' size.
+ */
+const rendered = new LRUCache<string, PublicPage>({
+  maxSize: 32 * 1024 * 1024,
+  sizeCalculation: (page) => Math.max(1, page.html.length),
+});
+
+function pageOf(text: string): PublicPage {
+  const bytes = Buffer.from(text);
+  return { html: bytes, etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"` };
+}
+
+/**
+ * The sales page of the guide at this address, as its current release shows it: one cheap query
+ * per request (address to guide, status and newest release number), then memory. Undefined (404)
+ * for an unknown address, a guide never published, and one no longer on sale: buyers must not be
+ * offered what they cannot buy. The working copy is never read.
+ */
+async function findBuyersPage(params: Record<string, string>, { stores, urls }: PublicPageReader) {
+  const { creatorSlug = '', guideSlug = '' } = params;
+  const guide = await stores.releases.atAddress(creatorSlug, guideSlug);
+  if (guide?.status !== 'published' || guide.releaseNumber === null) return undefined;
+  const key = `${guide.guideId}@${guide.releaseNumber} ${urls.publicUrl}`;
+  const cached = rendered.get(key);
+  if (cached) return cached;
+  const release = await stores.releases.current(guide.guideId);
+  if (!release) return undefined;
+  const url = `${urls.publicUrl}/g/${encodeURIComponent(creatorSlug)}/${encodeURIComponent(guideSlug)}`;
+  const page = pageOf(renderBuyersPage(buyersPageModel(release.snapshot), url, urls.publicUrl));
+  // Under the number it was rendered from: a publish landing in between makes the next key anyway.
+  rendered.set(`${guide.guideId}@${release.number} ${urls.publicUrl}`, page);
+  return page;
+}
+
+const NOT_FOUND = html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>Guide not found</title>
+<style>${new Markup(PAGE_CSS)}</style>
+</head>
+<body>
+<main>
+<h1>Guide not found</h1>
+<p>There is no guide on sale at this address. The link may be mistyped, or the guide is not available any more.</p>
+</main>
+</body>
+</html>
+`;
+
+export const buyersPage: PublicPages = {
+  path: BUYERS_PAGE_PATH,
+  contentSecurityPolicy: PAGE_POLICY,
+  maxAgeSeconds: 60,
+  find: findBuyersPage,
+  notFound: Buffer.from(NOT_FOUND.text),
+};

@@ -1,0 +1,77 @@
+import { html, type Markup, prose } from './html.ts';
+import { spotMap } from './page-map.ts';
+import type { BuyersPageModel, PagePhoto, PageSpot } from './page-model.ts';
+
+/** Photos fill the column: full width on a phone, the 46rem column beyond it. */
+const COLUMN = '(min-width: 46rem) 46rem, 100vw';
+const HALF_COLUMN = '(min-width: 46rem) 23rem, (min-width: 40rem) 50vw, 100vw';
+
+/** "Photo: <name>", linked to the photographer's page when the creator gave one. A photo without a credit shows none. */
+export function credit(photo: PagePhoto): Markup {
+  if (photo.credit === null) return html``;
+  const name = photo.creditUrl
+    ? html`<a href="${photo.creditUrl}" rel="nofollow noopener noreferrer">${photo.credit}</a>`
+    : photo.credit;
+  return html`<span class="credit">Photo: ${name}</span>`;
+}
+
+function image(photo: PagePhoto, sizes: string, eager = false): Markup {
+  const loading = eager ? html`fetchpriority="high"` : html`loading="lazy"`;
+  return html`<img src="${photo.src}" srcset="${photo.srcset}" sizes="${sizes}" width="${photo.width}" height="${photo.height}" alt="${photo.alt}" decoding="async" ${loading}>`;
+}
+
+export function hero(photo: PagePhoto | null): Markup {
+  if (!photo) return html``;
+  return html`<figure class="hero">${image(photo, COLUMN, true)}<figcaption>${credit(photo)}</figcaption></figure>`;
+}
+
+export function buy(page: BuyersPageModel, className: string): Markup {
+  if (page.price === null) return html``;
+  return html`<div class="${className}"><span class="price">${page.price}</span><span class="button">${page.buyLabel}</span></div>`;
+}
+
+export function sections(page: BuyersPageModel): Markup {
+  return html`${page.sections.map(
+    (s) => html`<section><h2>${s.heading}</h2>${s.paragraphs.map((p) => prose(p))}</section>`,
+  )}`;
+}
+
+function list(heading: string, items: readonly string[]): Markup {
+  if (items.length === 0) return html``;
+  return html`<section><h2>${heading}</h2><ul class="ticks">${items.map((i) => html`<li>${i}</li>`)}</ul></section>`;
+}
+
+export const highlights = (page: BuyersPageModel) => list('Highlights', page.highlights);
+export const included = (page: BuyersPageModel) => list("What's inside", page.included);
+
+function spotCard(spot: PageSpot, n: number): Markup {
+  const photo = spot.photo
+    ? html`<figure>${image(spot.photo, HALF_COLUMN)}<figcaption class="body">${credit(spot.photo)}</figcaption></figure>`
+    : html``;
+  const summary = spot.summary ? html`<p>${spot.summary}</p>` : html``;
+  const number = spot.lat !== null && spot.lon !== null ? html`<span class="n">${n}</span>` : html``;
+  return html`<li class="spot">${photo}<div class="body"><h3>${number}${spot.name}</h3>${summary}</div></li>`;
+}
+
+export function sampleSpots(page: BuyersPageModel): Markup {
+  if (page.spots.length === 0) return html``;
+  return html`<section><h2>A taste of the guide</h2>${spotMap(page.spots, page.bbox)}<ul class="spots">${page.spots.map(
+    (s, i) => spotCard(s, i + 1),
+  )}</ul></section>`;
+}
+
+export function gallery(page: BuyersPageModel): Markup {
+  if (page.gallery.length === 0) return html``;
+  const figures = page.gallery.map((photo) => {
+    const caption = photo.caption ? html`${photo.caption} ` : html``;
+    return html`<figure>${image(photo, HALF_COLUMN)}<figcaption>${caption}${credit(photo)}</figcaption></figure>`;
+  });
+  return html`<section><h2>Photos</h2><div class="gallery">${figures}</div></section>`;
+}
+
+export function faq(page: BuyersPageModel): Markup {
+  if (page.faq.length === 0) return html``;
+  return html`<section><h2>Questions</h2>${page.faq.map(
+    (q) => html`<details><summary>${q.question}</summary>${prose(q.answer)}</details>`,
+  )}</section>`;
+}

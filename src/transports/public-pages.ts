@@ -1,0 +1,55 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Runtime } from '../core/invoke.ts';
+import type { PublicPages } from '../core/resource.ts';
+import { COMPRESS_MIN_BYTES, sendBody } from './compression.ts';
+import { sendError } from './http-errors.ts';
+import { matches } from './public-files.ts';
+
+const HTML = 'text/html; charset=utf-8';
+
+/** Headers every answer of a public page carries, found or not. */
+function pageHeaders(reply: FastifyReply, pages: PublicPages): FastifyReply {
+  return reply
+    .header('Content-Security-Policy', pages.contentSecurityPolicy)
+    .header('X-Content-Type-Options', 'nosniff')
+    .header('Referrer-Policy', 'strict-origin-when-cross-origin');
+}
+
+/**
+ * HTML pages anyone may open (the sales page buyers see), each resource's under its own route:
+ * GET and HEAD, an ETag answered with 304 when the browser has the page already, a short cache
+ * lifetime, and the same small not-found page for every address that names nothing on sale.
+ */
+export function registerPublicPages(app: FastifyInstance, all: readonly PublicPages[], runtime: Runtime): void {
+  const scope = { db: runtime.db, clock: runtime.clock, dialect: runtime.dialect };
+  for (const pages of all) {
+    const cacheControl = `public, max-age=${pages.maxAgeSeconds}`;
+    app.get(pages.path, async (request, reply) => {
+      try {
+        const reader = { stores: runtime.stores(scope), urls: runtime.urls };
+        const page = await pages.find(request.params as Record<string, string>, reader);
+        pageHeaders(reply, pages);
+        if (!page) {
+          // Not cached: the page may go on sale a moment later.
+          reply.code(404).header('Cache-Control', 'no-cache');
+          return sendBody(request, reply, pages.notFound, HTML);
+        }
+        reply.header('ETag', page.etag).header('Cache-Control', cacheControl);
+        if (matches(request.headers['if-none-match'], page.etag)) {
+          // As the full answer would (RFC 9110: a 304 carries the Vary its 200 would).
+          if (page.html.length >= COMPRESS_MIN_BYTES) reply.header('Vary', 'Accept-Encoding');
+          return reply.code(304).send();
+        }
+        return sendBody(request, reply, page.html, HTML);
+      } catch (err) {
+        return sendError(request, reply, err);
+      }
+    });
+    // A trailing slash (typed, or added by a link shortener) leads to the one address of the page.
+    app.get(`${pages.path}/`, (request, reply) => {
+      const [path = '', query] = request.url.split('?', 2);
+      const location = path.replace(/\/+$/, '') + (query === undefined ? '' : `?${query}`);
+      return reply.header('Cache-Control', cacheControl).redirect(location, 301);
+    });
+  }
+}

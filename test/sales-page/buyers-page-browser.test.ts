@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type Api, apiFor } from '../helpers/api.ts';
+import { browserSkip, launchBrowser, type TestBrowser } from '../helpers/browser.ts';
+import { type Harness, startServer } from '../helpers/harness.ts';
+import { putOnSale, type SaleGuide, saleGuide } from './buyers-page-fixture.ts';
+
+const VIEWPORTS = [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'desktop', width: 1280, height: 900 },
+] as const;
+
+/** The page buyers open, in a real browser: readable on a phone, complete, and asking nothing of any other host. */
+describe("the buyers' page in Chromium", { skip: browserSkip() }, () => {
+  let h: Harness;
+  let api: Api;
+  let browser: TestBrowser;
+  let guide: SaleGuide;
+  before(async () => {
+    h = await startServer();
+    api = apiFor(h, 'rest', h.alice.writeKey);
+    guide = await saleGuide(h, api);
+    await putOnSale(h, guide.productId);
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await api?.close();
+    await h?.close();
+  });
+
+  for (const viewport of VIEWPORTS) {
+    it(`${viewport.name} (${viewport.width}x${viewport.height}): headline, price, credits and map show; nothing overflows`, async () => {
+      const b = await browser.newPage();
+      await b.page.setViewportSize({ width: viewport.width, height: viewport.height });
+      const answer = await b.page.goto(guide.salesPageUrl, { waitUntil: 'load' });
+      assert.equal(answer?.status(), 200);
+      const headline = b.page.getByRole('heading', { level: 1 });
+      assert.equal(await headline.textContent(), 'Slovenian lakes without the crowds');
+      assert.ok(await headline.isVisible());
+      assert.ok(await b.page.locator('.buy .price').isVisible());
+      assert.equal(await b.page.locator('.buy .price').textContent(), '€29.00');
+      assert.ok(await b.page.locator('.bar').isVisible(), 'the price stays in view');
+      const credits = await b.page.locator('.credit').allTextContents();
+      assert.deepEqual(credits, ['Photo: Ana Novak', 'Photo: Eva Zupan', 'Photo: Marko Kos']);
+      assert.ok(await b.page.locator('.hero .credit').isVisible());
+      const map = b.page.locator('svg[aria-label="Map of the sample spots"]');
+      await map.scrollIntoViewIfNeeded();
+      assert.ok(await map.isVisible());
+      assert.equal(await map.locator('.pin').count(), 3);
+      const mapBox = await map.boundingBox();
+      assert.ok(mapBox && mapBox.width <= viewport.width, 'the map fits the screen');
+
+      // Every photo loaded, from this service.
+      await b.page.locator('img').last().scrollIntoViewIfNeeded();
+      // Run in the page (this project compiles without DOM types: the page's globals are untyped here).
+      await b.page.waitForFunction(() =>
+        [...(globalThis as any).document.images].every((img: any) => img.complete && img.naturalWidth > 0),
+      );
+      const overflow = await b.page.evaluate(() => {
+        const w = globalThis as any;
+        return { scrollWidth: w.document.scrollingElement.scrollWidth as number, innerWidth: w.innerWidth as number };
+      });
+      assert.ok(
+        overflow.scrollWidth <= overflow.innerWidth,
+        `no sideways scrolling: ${overflow.scrollWidth} > ${overflow.innerWidth}`,
+      );
+      const fontSize = await b.page.evaluate(() => {
+        const w = globalThis as any;
+        return Number.parseFloat(w.getComputedStyle(w.document.body).fontSize);
+      });
+      assert.ok(fontSize >= 16, `readable text: ${fontSize}px`);
+
+      await b.page.locator('summary').first().click();
+      assert.ok(await b.page.getByText('It helps; buses run too.').isVisible(), 'the FAQ opens');
+
+      const shot = await b.screenshot(`buyers-page-${viewport.name}`);
+      assert.ok(shot.endsWith(`buyers-page-${viewport.name}.png`));
+      assert.deepEqual(b.outside, [], 'the page asks nothing of any other host');
+      assert.deepEqual(b.errors, [], 'no console errors, no refused styles');
+      assert.ok(
+        b.requests.some((r) => r.includes('/media/')),
+        'photos came from this service',
+      );
+      await b.page.context().close();
+    });
+  }
+
+  it('an unknown address shows the not-found page with no errors', async () => {
+    const b = await browser.newPage();
+    const answer = await b.page.goto(`${h.origin}/g/nobody/nothing`);
+    assert.equal(answer?.status(), 404);
+    assert.equal(await b.page.getByRole('heading', { level: 1 }).textContent(), 'Guide not found');
+    assert.deepEqual(b.outside, []);
+    // The 404 itself is logged by Chromium as a failed resource; nothing else may be.
+    assert.deepEqual(
+      b.errors.filter((e) => !/status of 404/.test(e)),
+      [],
+    );
+    await b.page.context().close();
+  });
+});
