@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Runtime } from '../core/invoke.ts';
 import type { PublicPages } from '../core/resource.ts';
-import { COMPRESS_MIN_BYTES, sendBody } from './compression.ts';
+import { COMPRESS_MIN_BYTES, sendBody, writeBody } from './compression.ts';
 import { sendError } from './http-errors.ts';
 import { matches } from './public-files.ts';
 
@@ -40,7 +40,16 @@ export function registerPublicPages(app: FastifyInstance, all: readonly PublicPa
           if (page.html.length >= COMPRESS_MIN_BYTES) reply.header('Vary', 'Accept-Encoding');
           return reply.code(304).send();
         }
-        return sendBody(request, reply, page.html, HTML);
+        // Written straight to the socket, as the raw baseline writes its bytes: the page is served
+        // to every buyer, and Fastify's send path has nothing to add to a finished Buffer.
+        reply.hijack();
+        await writeBody(
+          reply.raw,
+          200,
+          { ...(reply.getHeaders() as Record<string, string>), 'content-type': HTML },
+          page.html,
+        );
+        return reply;
       } catch (err) {
         return sendError(request, reply, err);
       }
