@@ -22,11 +22,13 @@ function pageHeaders(reply: FastifyReply, pages: PublicPages): FastifyReply {
  */
 export function registerPublicPages(app: FastifyInstance, all: readonly PublicPages[], runtime: Runtime): void {
   const scope = { db: runtime.db, clock: runtime.clock, dialect: runtime.dialect };
+  // Pages only read, outside any transaction: one set of stores on the shared connection serves
+  // every request (a store holds nothing but its scope; `urls` is the runtime's, set at listen).
+  const reader = { stores: runtime.stores(scope), urls: runtime.urls };
   for (const pages of all) {
     const cacheControl = `public, max-age=${pages.maxAgeSeconds}`;
     app.get(pages.path, async (request, reply) => {
       try {
-        const reader = { stores: runtime.stores(scope), urls: runtime.urls };
         const page = await pages.find(request.params as Record<string, string>, reader);
         pageHeaders(reply, pages);
         if (!page) {
