@@ -244,63 +244,50 @@ export class ChaptersStore extends ScopedStore {
 
   /** Deletes the chapter with its members, its cards in collections and its items in intros. */
   async delete(guideId: string, chapterId: string): Promise<void> {
-    const holders = await this.db
-      .selectFrom('chapter_members')
-      .select('chapter_id')
-      .distinct()
-      .where('member_chapter_id', '=', chapterId)
-      .execute();
-    await this.db.deleteFrom('chapter_members').where('member_chapter_id', '=', chapterId).execute();
-    await this.touch(holders.map((h) => h.chapter_id));
-    const intros = await this.db
-      .selectFrom('chapters')
-      .select(['id', 'intro'])
-      .where('guide_id', '=', guideId)
-      .where('intro', 'is not', null)
-      .execute();
-    for (const row of intros) {
-      const intro = JSON.parse(row.intro as string) as ChapterIntro;
-      const kept = withoutChapter(intro, chapterId);
-      if (kept !== intro) await this.touch([row.id], { intro: JSON.stringify(kept) });
-    }
+    await this.dropMember('member_chapter_id', chapterId);
+    await this.rewriteEach(guideId, 'intro', (intro) => withoutChapter(intro as ChapterIntro, chapterId));
     await this.db.deleteFrom('chapters').where('id', '=', chapterId).execute();
   }
 
   /** A spot about to be deleted leaves every member list and page of its guide. */
   async removeSpot(guideId: string, spotId: string, spotKey: string): Promise<void> {
-    const holders = await this.db
-      .selectFrom('chapter_members')
-      .select('chapter_id')
-      .distinct()
-      .where('spot_id', '=', spotId)
-      .execute();
-    await this.db.deleteFrom('chapter_members').where('spot_id', '=', spotId).execute();
-    await this.touch(holders.map((h) => h.chapter_id));
-    const paged = await this.db
-      .selectFrom('chapters')
-      .select(['id', 'pages'])
-      .where('guide_id', '=', guideId)
-      .where('pages', '<>', '[]')
-      .execute();
-    for (const row of paged) {
-      const pages = JSON.parse(row.pages) as Page[];
-      const kept = withoutSpot(pages, spotKey);
-      if (kept !== pages) await this.touch([row.id], { pages: JSON.stringify(kept) });
-    }
+    await this.dropMember('spot_id', spotId);
+    await this.rewriteEach(guideId, 'pages', (pages) => withoutSpot(pages as Page[], spotKey));
   }
 
   /** A photo about to be deleted leaves every page of its guide. */
   async removePhoto(guideId: string, mediaId: string): Promise<void> {
-    const paged = await this.db
-      .selectFrom('chapters')
-      .select(['id', 'pages'])
-      .where('guide_id', '=', guideId)
-      .where('pages', '<>', '[]')
+    await this.rewriteEach(guideId, 'pages', (pages) => withoutPhoto(pages as Page[], mediaId));
+  }
+
+  /** Takes a spot or a chapter out of every member list holding it; those chapters are touched. */
+  private async dropMember(column: 'spot_id' | 'member_chapter_id', id: string): Promise<void> {
+    const holders = await this.db
+      .selectFrom('chapter_members')
+      .select('chapter_id')
+      .distinct()
+      .where(column, '=', id)
       .execute();
-    for (const row of paged) {
-      const pages = JSON.parse(row.pages) as Page[];
-      const kept = withoutPhoto(pages, mediaId);
-      if (kept !== pages) await this.touch([row.id], { pages: JSON.stringify(kept) });
+    await this.db.deleteFrom('chapter_members').where(column, '=', id).execute();
+    await this.touch(holders.map((h) => h.chapter_id));
+  }
+
+  /**
+   * Rewrites a JSON column (intro or pages) of every chapter of the guide that has one; `rewrite`
+   * answers the very value it was given when nothing in it changes, and only changed rows are written.
+   */
+  private async rewriteEach(guideId: string, column: 'intro' | 'pages', rewrite: (value: unknown) => unknown) {
+    const rows = await this.db
+      .selectFrom('chapters')
+      .select(['id', column])
+      .where('guide_id', '=', guideId)
+      .where(column, 'is not', null)
+      .where(column, '<>', '[]')
+      .execute();
+    for (const row of rows) {
+      const value = JSON.parse((row as Record<string, string>)[column] as string) as unknown;
+      const kept = rewrite(value);
+      if (kept !== value) await this.touch([row.id], { [column]: JSON.stringify(kept) });
     }
   }
 
