@@ -6,6 +6,7 @@ import type { Config } from './config.ts';
 import type { Clock } from './core/clock.ts';
 import type { Runtime } from './core/invoke.ts';
 import { KeyStore } from './core/keys.ts';
+import { withoutSecrets } from './core/log.ts';
 import { AuthFailureLimits, RateLimits } from './core/rate-limit.ts';
 import type { Registry } from './core/registry.ts';
 import type { Services } from './core/services.ts';
@@ -55,7 +56,8 @@ const MAX_PARAM_LENGTH = 16 * 1024;
 
 /** The HTTP application: REST under /api/v1, MCP at /mcp, the OpenAPI document and liveness. */
 export function buildApp(deps: AppDeps): App {
-  const { config, store, clock, logger } = deps;
+  const { config, store, clock } = deps;
+  const logger = withoutSecrets(deps.logger);
   const registry = createRegistry();
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 2 })

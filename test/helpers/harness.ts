@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { type App, type AppDeps, buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { ManualClock } from '../../src/core/clock.ts';
@@ -46,6 +46,8 @@ export interface HarnessOptions {
   observeMcp?: AppDeps['observeMcp'];
   /** Services in place of those built from the settings (a link checker allowed to reach local servers). */
   services?: AppDeps['services'];
+  /** The logger the server writes to (silent unless given): the log tests read what it writes. */
+  logger?: Logger;
 }
 
 /** A resolver that knows no name, as on a machine without DNS: nothing leaves the test machine. */
@@ -79,7 +81,7 @@ export async function startServer(options: HarnessOptions = {}): Promise<Harness
     config,
     store,
     clock,
-    logger: pino({ level: 'silent' }),
+    logger: options.logger ?? pino({ level: 'silent' }),
     ...(options.observeMcp && { observeMcp: options.observeMcp }),
     // Tests never ask real DNS: names resolve nowhere unless a suite hands in its own checker.
     services: { linkChecker: new LinkChecker({ clock, lookup: offlineResolver }), ...options.services },
