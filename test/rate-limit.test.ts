@@ -6,7 +6,7 @@ import { type App, buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { type Harness, startServer } from './helpers/harness.ts';
-import { type HttpAnswer, rest } from './helpers/http.ts';
+import { assertRefusalHeaders, type HttpAnswer, rest } from './helpers/http.ts';
 import { callTool, mcpClient, type ToolAnswer } from './helpers/mcp.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -30,7 +30,7 @@ function redisReachable(url: string): Promise<boolean> {
 const redisSkip =
   process.env.CI !== 'true' && !(await redisReachable(REDIS_URL)) ? `Redis not reachable at ${REDIS_URL}` : false;
 
-/** A 429 with the envelope, retryAfterMs and a Retry-After header that agrees with it. */
+/** A 429 with the envelope, retryAfterMs and RateLimit headers and Retry-After that agree with it. */
 function assertLimited(res: HttpAnswer, maxWindowMs: number) {
   assert.equal(res.status, 429, JSON.stringify(res.body));
   assert.deepEqual(Object.keys(res.body), ['error']);
@@ -41,6 +41,7 @@ function assertLimited(res: HttpAnswer, maxWindowMs: number) {
   const retryAfter = res.headers.get('retry-after');
   assert.equal(retryAfter, String(Math.ceil(error.retryAfterMs / 1000)), 'Retry-After in whole seconds');
   assert.ok(Number(retryAfter) >= 1);
+  assertRefusalHeaders(res as HttpAnswer<{ error: typeof error }>);
   assert.ok(res.headers.get('x-request-id'));
   return error;
 }

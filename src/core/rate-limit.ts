@@ -99,13 +99,32 @@ async function spend(policy: Policy, key: string): Promise<RateLimitState> {
   } catch (err) {
     if (!(err instanceof RateLimiterRes)) throw err;
     const retryAfterMs = Math.max(1, err.msBeforeNext);
-    throw new ApiError(
-      'rate_limited',
+    throw rateLimited(
       `Too many requests ${policy.scope}: the limit is ${policy.limit}. ` +
         `Wait ${Math.ceil(retryAfterMs / 1000)} s before the next request.`,
-      { retryAfterMs, details: { policy: policy.name, limit: policy.limit, windowSeconds: policy.windowSeconds } },
+      { policy: policy.name, limit: policy.limit, windowSeconds: policy.windowSeconds },
+      retryAfterMs,
     );
   }
+}
+
+interface PolicyDetails {
+  policy: string;
+  limit: number;
+  windowSeconds: number;
+}
+
+/** Every rate_limited refusal, per key, per creator, per operation or per address, is made here. */
+function rateLimited(message: string, details: PolicyDetails, retryAfterMs: number): ApiError {
+  return new ApiError('rate_limited', message, { retryAfterMs, details: { ...details } });
+}
+
+/** The policy a rate_limited refusal ran out of, spent to nothing until its wait ends. */
+export function refusedPolicy(error: ApiError): RateLimitState | undefined {
+  if (error.code !== 'rate_limited' || error.retryAfterMs === undefined || !error.details) return undefined;
+  const { policy, limit, windowSeconds } = error.details as Partial<PolicyDetails>;
+  if (typeof policy !== 'string' || typeof limit !== 'number' || typeof windowSeconds !== 'number') return undefined;
+  return { policy, limit, windowSeconds, remaining: 0, resetMs: error.retryAfterMs };
 }
 
 function stateOf(policy: Policy, res: RateLimiterRes): RateLimitState {
@@ -176,14 +195,11 @@ export class AuthFailureLimits {
   }
 
   private refusal(retryAfterMs: number): ApiError {
-    return new ApiError(
-      'rate_limited',
+    return rateLimited(
       `Too many failed authentications from this address: the limit is ${this.limit} a minute. ` +
         `Check the API key, and wait ${Math.ceil(retryAfterMs / 1000)} s before the next request.`,
-      {
-        retryAfterMs,
-        details: { policy: 'auth-failures-per-address', limit: this.limit, windowSeconds: AUTH_FAILURE_WINDOW_SECONDS },
-      },
+      { policy: 'auth-failures-per-address', limit: this.limit, windowSeconds: AUTH_FAILURE_WINDOW_SECONDS },
+      retryAfterMs,
     );
   }
 }

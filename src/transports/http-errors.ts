@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, toApiError } from '../core/errors.ts';
 import type { Log } from '../core/log.ts';
+import { setRefusalHeaders } from './rate-limit-headers.ts';
 
 /** Sizes are binary (2 MB is 2 MiB), written as people read them. */
 function sizeText(bytes: number): string {
@@ -33,9 +34,7 @@ export const SEND_JSON = '(body): send JSON with Content-Type: application/json'
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
   const apiError = toApiError(err, request.id);
   if (!(err instanceof ApiError)) request.log.error({ err }, 'unexpected failure');
-  if (apiError.code === 'rate_limited' && apiError.retryAfterMs !== undefined) {
-    reply.header('Retry-After', String(Math.ceil(apiError.retryAfterMs / 1000)));
-  }
+  setRefusalHeaders(reply, apiError);
   if (apiError.status === 401) {
     // RFC 6750: a key that was sent and refused is an invalid token; a missing one gets the bare challenge.
     reply.header('WWW-Authenticate', apiError.code === 'invalid_api_key' ? 'Bearer error="invalid_token"' : 'Bearer');

@@ -57,9 +57,12 @@ const headers = {
     description: 'The request id (yours when you sent a valid one); error bodies quote it',
     schema: { type: 'string' },
   },
-  RateLimit: { description: 'The tighter policy: `"name";r=remaining;t=seconds to reset`', schema: { type: 'string' } },
+  RateLimit: {
+    description: 'The tighter policy (on 429, the one that refused, r=0): `"name";r=remaining;t=seconds to reset`',
+    schema: { type: 'string' },
+  },
   'RateLimit-Policy': {
-    description: 'Every policy applied: `"name";q=limit;w=window seconds`',
+    description: 'Every policy applied (on 429, the one that refused): `"name";q=limit;w=window seconds`',
     schema: { type: 'string' },
   },
   'Retry-After': { description: 'Seconds to wait before the next request', schema: { type: 'integer' } },
@@ -167,7 +170,11 @@ function operationObject(op: AnyOperation, components: Record<string, unknown>):
       description: existing ? `${existing.description}, ${code}` : code,
       headers: {
         'X-Request-Id': ref('X-Request-Id'),
-        ...(status === '429' && { 'Retry-After': ref('Retry-After') }),
+        ...(status === '429' && {
+          RateLimit: ref('RateLimit'),
+          'RateLimit-Policy': ref('RateLimit-Policy'),
+          'Retry-After': ref('Retry-After'),
+        }),
       },
       content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
     };

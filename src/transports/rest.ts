@@ -3,12 +3,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Invocation, invoke, type Runtime } from '../core/invoke.ts';
 import { jsonBytesOf } from '../core/json.ts';
 import type { AnyOperation } from '../core/operation.ts';
-import type { RateLimitOutcome } from '../core/rate-limit.ts';
 import type { Registry } from '../core/registry.ts';
 import type { Authenticate } from './authenticate.ts';
 import { sendJson } from './compression.ts';
 import { sendError } from './http-errors.ts';
 import { InputMerger } from './input.ts';
+import { setRateHeaders } from './rate-limit-headers.ts';
 import { drainUnread, readUploadBody, type UploadBody } from './upload-body.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -63,12 +63,4 @@ function routeOf(operation: AnyOperation, runtime: Runtime, authenticate: Authen
       }
     },
   };
-}
-
-/** The RateLimit fields of draft-ietf-httpapi-ratelimit-headers, for the tighter policy. */
-function setRateHeaders(reply: FastifyReply, rate: RateLimitOutcome): void {
-  const policies = rate.policies.map((p) => `"${p.policy}";q=${p.limit};w=${p.windowSeconds}`).join(', ');
-  const t = rate.tightest;
-  reply.header('RateLimit-Policy', policies);
-  reply.header('RateLimit', `"${t.policy}";r=${t.remaining};t=${Math.ceil(t.resetMs / 1000)}`);
 }

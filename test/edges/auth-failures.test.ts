@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type Harness, startServer } from '../helpers/harness.ts';
+import { assertRefusalHeaders } from '../helpers/http.ts';
 
 /** RFC 6750 challenges, and failed authentications limited per client address. */
 interface Answer {
@@ -70,7 +71,7 @@ describe('failed authentications per client address', () => {
     assert.equal(limited.body.error.code, 'rate_limited');
     const wait = limited.body.error.retryAfterMs;
     assert.ok(wait !== undefined && wait > 0 && wait <= 60_000, String(wait));
-    assert.equal(limited.headers.get('retry-after'), String(Math.ceil(wait / 1000)));
+    assertRefusalHeaders(limited);
     assert.equal(limited.body.error.requestId, limited.headers.get('x-request-id'));
     assert.match(limited.body.error.message, /failed authentications from this address/);
 
@@ -81,7 +82,7 @@ describe('failed authentications per client address', () => {
     const viaMcp = await send(h.mcpUrl, h.alice.readKey, { method: 'POST', headers: MCP_HEADERS, body: TOOLS_LIST });
     assert.equal(viaMcp.status, 429);
     assert.equal(viaMcp.body.error.code, 'rate_limited');
-    assert.ok(viaMcp.headers.get('retry-after'));
+    assertRefusalHeaders(viaMcp);
   });
 });
 
@@ -99,6 +100,7 @@ describe('failed authentications over /mcp count too', () => {
     const limited = await mcp(`${BAD_KEY}3`);
     assert.equal(limited.status, 429);
     assert.equal(limited.body.error.code, 'rate_limited');
+    assertRefusalHeaders(limited);
     assert.equal((await send(`${h.baseUrl}/me`, h.alice.readKey)).status, 429);
   });
 });

@@ -1,3 +1,5 @@
+import assert from 'node:assert/strict';
+
 export interface HttpAnswer<T = Record<string, unknown>> {
   status: number;
   headers: Headers;
@@ -22,4 +24,22 @@ export async function rest<T = any>(
   const res = await fetch(baseUrl + path, init);
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: (text === '' ? undefined : JSON.parse(text)) as T };
+}
+
+/**
+ * The three headers every 429 carries, agreeing with its envelope: RateLimit-Policy names the
+ * policy that refused, RateLimit shows it spent (r=0) until the wait Retry-After gives ends.
+ */
+export function assertRefusalHeaders(
+  answer: HttpAnswer<{ error: { retryAfterMs?: number; details?: Record<string, unknown> } }>,
+): void {
+  const { retryAfterMs, details } = answer.body.error;
+  assert.ok(retryAfterMs !== undefined && details, JSON.stringify(answer.body));
+  const seconds = Math.ceil(retryAfterMs / 1000);
+  assert.equal(answer.headers.get('retry-after'), String(seconds), 'Retry-After in whole seconds');
+  assert.equal(answer.headers.get('ratelimit'), `"${details.policy}";r=0;t=${seconds}`);
+  assert.equal(
+    answer.headers.get('ratelimit-policy'),
+    `"${details.policy}";q=${details.limit};w=${details.windowSeconds}`,
+  );
 }

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import exifr from 'exifr';
 import { assertError, assertOk, newGuide, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
+import { assertRefusalHeaders } from '../helpers/http.ts';
 import { flat, heicStart, metadataContainers, phoneJpeg, pngBomb } from './images.ts';
 import { fetchImage, storedFiles, uploadForm, uploadRaw } from './uploads.ts';
 
@@ -284,6 +285,7 @@ for (const { dialect, skip } of await testDialects()) {
       assert.equal(third.body.error.code, 'rate_limited');
       assert.ok(third.body.error.retryAfterMs > 0);
       assert.equal(third.body.error.details.policy, 'uploads');
+      assertRefusalHeaders(third);
       assertOk(await suite.apis.rest.call('list_media', { productId }));
       // Another key of the same creator has its own upload budget.
       const other = await uploadRaw(suite.h, suite.h.alice.publishKey, png, 'image/png', { productId });

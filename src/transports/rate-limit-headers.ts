@@ -1,0 +1,25 @@
+import type { FastifyReply } from 'fastify';
+import type { ApiError } from '../core/errors.ts';
+import { type RateLimitOutcome, type RateLimitState, refusedPolicy } from '../core/rate-limit.ts';
+
+/**
+ * The RateLimit fields of draft-ietf-httpapi-ratelimit-headers, written here only: a success
+ * shows the tighter of the policies it spent from, a 429 the policy that refused it (r=0), with
+ * Retry-After beside them.
+ */
+function setFields(reply: FastifyReply, policies: readonly RateLimitState[], shown: RateLimitState): void {
+  reply.header('RateLimit-Policy', policies.map((p) => `"${p.policy}";q=${p.limit};w=${p.windowSeconds}`).join(', '));
+  reply.header('RateLimit', `"${shown.policy}";r=${shown.remaining};t=${Math.ceil(shown.resetMs / 1000)}`);
+}
+
+export function setRateHeaders(reply: FastifyReply, rate: RateLimitOutcome): void {
+  setFields(reply, rate.policies, rate.tightest);
+}
+
+/** A rate_limited refusal's three headers; other errors are left alone. */
+export function setRefusalHeaders(reply: FastifyReply, error: ApiError): void {
+  const refused = refusedPolicy(error);
+  if (!refused) return;
+  setFields(reply, [refused], refused);
+  reply.header('Retry-After', String(Math.ceil(refused.resetMs / 1000)));
+}
