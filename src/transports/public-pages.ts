@@ -16,6 +16,21 @@ function pageHeaders(reply: FastifyReply, pages: PublicPages): FastifyReply {
 }
 
 /**
+ * The page's address made from its route and the parameters the router matched, each encoded:
+ * never from the request target, which may be absolute-form (`GET http://evil.example/g/a/b/`)
+ * or hold `//` and `\`, and would make this cacheable redirect lead to another site.
+ */
+function pathOf(pattern: string, params: Record<string, string>): string {
+  return pattern.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+}
+
+/** The query of a request target, `?` included, or nothing: after the `?` nothing can change the host. */
+function queryOf(target: string): string {
+  const at = target.indexOf('?');
+  return at === -1 ? '' : target.slice(at);
+}
+
+/**
  * HTML pages anyone may open (the sales page buyers see), each resource's under its own route:
  * GET and HEAD, an ETag answered with 304 when the browser has the page already, a short cache
  * lifetime, and the same small not-found page for every address that names nothing on sale.
@@ -58,8 +73,7 @@ export function registerPublicPages(app: FastifyInstance, all: readonly PublicPa
     });
     // A trailing slash (typed, or added by a link shortener) leads to the one address of the page.
     app.get(`${pages.path}/`, (request, reply) => {
-      const [path = '', query] = request.url.split('?', 2);
-      const location = path.replace(/\/+$/, '') + (query === undefined ? '' : `?${query}`);
+      const location = pathOf(pages.path, request.params as Record<string, string>) + queryOf(request.url);
       return reply.header('Cache-Control', cacheControl).redirect(location, 301);
     });
   }
