@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, toApiError } from '../core/errors.ts';
 import type { Log } from '../core/log.ts';
 import { setRefusalHeaders } from './rate-limit-headers.ts';
+import { drainRefusedBody } from './refused-body.ts';
 
 /** Sizes are binary (2 MB is 2 MiB), written as people read them. */
 function sizeText(bytes: number): string {
@@ -47,12 +48,19 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: unk
  * specification's table. Also handles the router's errors that reach no route, so their answer
  * carries the request id header the onRequest hook did not get to set.
  */
-export function sendFastifyError(err: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function sendFastifyError(
+  err: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply | Promise<void> {
   if (err instanceof ApiError) return sendError(request, reply, err);
   reply.header('X-Request-Id', request.id);
   const e = err as { code?: string; statusCode?: number; message?: string };
   if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || e.statusCode === 413) {
-    return sendError(request, reply, bodyTooLarge(request));
+    // Answered once the rest of the body is read (within a bound), so that the client reads it.
+    return drainRefusedBody(request, reply).then(() => {
+      sendError(request, reply, bodyTooLarge(request));
+    });
   }
   if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || e.statusCode === 415) {
     return sendError(request, reply, new ApiError('invalid_argument', SEND_JSON));
