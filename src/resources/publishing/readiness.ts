@@ -1,3 +1,4 @@
+import { ownValue } from '../../core/own.ts';
 import { bboxContains } from '../../shared/geo.ts';
 import { datedRows } from './dated-rows.ts';
 import type { GuideContents } from './guide-contents.ts';
@@ -140,7 +141,7 @@ export function readinessOf(c: GuideContents, today: string): Finding[] {
   const required = c.properties.filter((p) => p.required && !p.archived);
   for (const s of spots) {
     for (const p of required) {
-      if (isEmpty(s.customValues[p.key])) {
+      if (isEmpty(ownValue(s.customValues, p.key))) {
         add(
           'required_property_empty',
           { kind: 'spot', id: s.spotId, name: s.name, field: `customValues.${p.key}` },
