@@ -33,7 +33,7 @@ export const SEND_JSON = '(body): send JSON with Content-Type: application/json'
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
   const apiError = toApiError(err, request.id);
   if (!(err instanceof ApiError)) request.log.error({ err }, 'unexpected failure');
-  if (apiError.code === 'rate_limited' && apiError.retryAfterMs !== undefined) {
+  if (apiError.retryAfterMs !== undefined) {
     reply.header('Retry-After', String(Math.ceil(apiError.retryAfterMs / 1000)));
   }
   if (apiError.status === 401) {
