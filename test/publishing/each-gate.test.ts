@@ -12,8 +12,8 @@ interface Setup {
   price?: false;
   spot?: false;
   live?: false;
-  /** Runs once the guide stands, before the publish. */
-  then?(h: Harness, api: Api, key: string, guide: { productId: string; spotId?: string }): Promise<void>;
+  /** The one thing wrong: runs once the guide stands, before the publish. */
+  cause?(h: Harness, api: Api, key: string, guide: { productId: string; spotId?: string }): Promise<void>;
 }
 
 /**
@@ -25,7 +25,7 @@ const causes: Record<string, Setup> = {
   no_price: { price: false },
   no_spots: { spot: false },
   agreement_not_accepted: {
-    async then(h) {
+    async cause(h) {
       await h.store.db
         .updateTable('creators')
         .set({ agreement_accepted: 0 })
@@ -34,7 +34,7 @@ const causes: Record<string, Setup> = {
     },
   },
   required_property_empty: {
-    async then(_h, api, _key, { productId }) {
+    async cause(_h, api, _key, { productId }) {
       assertOk(
         await api.call('create_property', { productId, label: 'Parking', kind: 'shortLabel', required: true }),
         201,
@@ -42,7 +42,7 @@ const causes: Record<string, Setup> = {
     },
   },
   photo_without_credit: {
-    async then(h, _api, key, { productId }) {
+    async cause(h, _api, key, { productId }) {
       const upload = await uploadRaw(h, key, await phoneJpeg(), 'image/jpeg', { productId });
       assert.equal(upload.status, 201, JSON.stringify(upload.body));
     },
@@ -67,7 +67,7 @@ for (const { dialect, skip } of await testDialects()) {
       if (setup.live !== false) {
         await suite.h.store.db.updateTable('guides').set({ status: 'published' }).where('id', '=', productId).execute();
       }
-      await setup.then?.(suite.h, api, key, { productId, ...(spotId !== undefined && { spotId }) });
+      await setup.cause?.(suite.h, api, key, { productId, ...(spotId !== undefined && { spotId }) });
       return productId;
     }
 
