@@ -25,7 +25,7 @@ export class Shutdown {
     this.closing = true;
     for (const request of this.inFlight) {
       // `complete`: the parser has read the whole message, body included.
-      if (!request.complete) request.socket.destroy();
+      if (!request.complete) request.destroy();
     }
   }
 }
