@@ -23,6 +23,7 @@ import { buildOpenApi } from './transports/openapi.ts';
 import { registerPublicFiles } from './transports/public-files.ts';
 import { registerPublicPages } from './transports/public-pages.ts';
 import { API_PREFIX, registerRest } from './transports/rest.ts';
+import { refuseWhileClosing, Shutdown } from './transports/shutdown.ts';
 
 export interface AppDeps {
   config: Config;
@@ -87,7 +88,8 @@ export function buildApp(deps: AppDeps): App {
       const sent = req.headers['x-request-id'];
       return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
     },
-    return503OnClosing: true,
+    // Requests that arrive while closing get the envelope from the hook below, not Fastify's own body.
+    return503OnClosing: false,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: sendFastifyError,
     // Slow clients: the whole request (headers and body) must arrive within the timeout, checked
@@ -110,8 +112,11 @@ export function buildApp(deps: AppDeps): App {
     }
   });
 
+  const shutdown = new Shutdown();
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
+    if (shutdown.closing) return void refuseWhileClosing(request, reply);
+    shutdown.track(request.raw);
     done();
   });
 
@@ -149,6 +154,7 @@ export function buildApp(deps: AppDeps): App {
       return address;
     },
     async close() {
+      shutdown.begin();
       // Connections of requests that finish during shutdown go idle afterwards: close them as they do.
       const sweep = setInterval(() => fastify.server.closeIdleConnections(), 100);
       await fastify.close().finally(() => clearInterval(sweep));

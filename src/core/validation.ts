@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ApiError } from './errors.ts';
-import { forEachString, formatPath } from './walk.ts';
+import { forEachString, formatPath, walkJson } from './walk.ts';
 
 type Issue = z.core.$ZodIssue;
 
@@ -129,10 +129,27 @@ export function issuesToError(raw: readonly Issue[], writes = true): ApiError {
 
 /** Parses an operation's input; any refusal becomes the specification's error envelope. */
 export function parseInput<S extends z.ZodType>(schema: S, raw: unknown, writes = true): z.output<S> {
+  refuseProtoKeys(raw);
   const result = schema.safeParse(raw, { reportInput: true });
   if (!result.success) throw issuesToError(result.error.issues, writes);
   refuseNul(result.data, writes);
   return result.data;
+}
+
+/**
+ * No field of any operation is named `__proto__`, and a record (customValues, say) parsed with such
+ * a key would drop it silently or take its value as the record's prototype: refused before parsing,
+ * naming where it was sent.
+ */
+function refuseProtoKeys(raw: unknown): void {
+  walkJson(raw, {
+    key(key, at) {
+      if (key === '__proto__') {
+        const path = at();
+        throw new ApiError('invalid_argument', `${path}: no field has this name; leave it out`, { details: { path } });
+      }
+    },
+  });
 }
 
 /**

@@ -8,16 +8,22 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out === '' ? '(input)' : out;
 }
 
+/** What walkJson calls back with: each string with its field's name, and each object key. */
+export interface JsonVisitor {
+  string?(text: string, field: string, path: () => string): void;
+  /** An object's own key; the path ends with it. */
+  key?(key: string, path: () => string): void;
+}
+
 /**
- * Visits every string in a parsed input with the name of the field that holds it (for strings in
- * arrays, the array's field) and its path (`fees[3].label`), made only when asked for: inputs run
- * to tens of kilobytes and most strings need no path.
+ * Visits a parsed input's strings and keys with the path that leads there (`fees[3].label`), made
+ * only when asked for: inputs run to tens of kilobytes and most need no path. Own keys only.
  */
-export function forEachString(value: unknown, visit: (text: string, field: string, path: () => string) => void): void {
+export function walkJson(value: unknown, visitor: JsonVisitor): void {
   const segments: (string | number)[] = [];
   const path = () => formatPath(segments);
   const walk = (item: unknown, field: string): void => {
-    if (typeof item === 'string') visit(item, field, path);
+    if (typeof item === 'string') visitor.string?.(item, field, path);
     else if (Array.isArray(item)) {
       for (let i = 0; i < item.length; i++) {
         segments.push(i);
@@ -25,12 +31,21 @@ export function forEachString(value: unknown, visit: (text: string, field: strin
         segments.pop();
       }
     } else if (item !== null && typeof item === 'object') {
-      for (const key in item) {
+      for (const key of Object.keys(item)) {
         segments.push(key);
+        visitor.key?.(key, path);
         walk((item as Record<string, unknown>)[key], key);
         segments.pop();
       }
     }
   };
   walk(value, '');
+}
+
+/**
+ * Visits every string in a parsed input with the name of the field that holds it (for strings in
+ * arrays, the array's field) and its path.
+ */
+export function forEachString(value: unknown, visit: (text: string, field: string, path: () => string) => void): void {
+  walkJson(value, { string: visit });
 }

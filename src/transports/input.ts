@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { ApiError } from '../core/errors.ts';
 import type { AnyOperation } from '../core/operation.ts';
+import { emptyRecord } from '../core/own.ts';
 import { SEND_JSON } from './http-errors.ts';
 
 type Coerce = (value: string) => unknown;
@@ -59,7 +60,7 @@ export class InputMerger {
     if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
       throw new ApiError('invalid_argument', '(body): expected a JSON object');
     }
-    const input: Record<string, unknown> = { ...(body as Record<string, unknown> | undefined) };
+    const input = Object.assign(emptyRecord<unknown>(), body as Record<string, unknown> | undefined);
     for (const [field, value] of Object.entries(form)) setOnce(input, field, this.coerced(field, value), 'form');
     for (const [field, raw] of Object.entries(query)) {
       setOnce(input, field, this.coerced(field, Array.isArray(raw) ? raw[raw.length - 1] : raw), 'query');
@@ -77,7 +78,7 @@ export class InputMerger {
 }
 
 function setOnce(input: Record<string, unknown>, field: string, value: unknown, where: string): void {
-  if (field in input && input[field] !== value) {
+  if (Object.hasOwn(input, field) && input[field] !== value) {
     throw new ApiError(
       'invalid_argument',
       `${field}: given twice with different values (in the ${where} and the body); send it once`,

@@ -16,10 +16,13 @@ export function setRateHeaders(reply: FastifyReply, rate: RateLimitOutcome): voi
   setFields(reply, rate.policies, rate.tightest);
 }
 
-/** A rate_limited refusal's three headers; other errors are left alone. */
+/**
+ * A rate_limited refusal's three headers. A refusal that is no policy's (a shutdown's 503) says only
+ * when to try again; other errors are left alone.
+ */
 export function setRefusalHeaders(reply: FastifyReply, error: ApiError): void {
+  if (error.retryAfterMs === undefined) return;
   const refused = refusedPolicy(error);
-  if (!refused) return;
-  setFields(reply, [refused], refused);
-  reply.header('Retry-After', String(Math.ceil(refused.resetMs / 1000)));
+  if (refused) setFields(reply, [refused], refused);
+  reply.header('Retry-After', String(Math.ceil(error.retryAfterMs / 1000)));
 }

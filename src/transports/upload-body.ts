@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../core/errors.ts';
 import type { BodyKind, Upload } from '../core/operation.ts';
+import { emptyRecord } from '../core/own.ts';
 
 export type UploadBodyKind = Exclude<BodyKind, { kind: 'json' }>;
 
@@ -96,7 +97,12 @@ function multipartError(err: unknown, limits: Limits, index: number, filename: s
     return tooLarge(`At most ${MAX_FIELDS} form fields are accepted beside the files.`);
   }
   if (code === 'FST_PROTO_VIOLATION') {
-    return new ApiError('invalid_argument', '(body): a form field name is not allowed');
+    // The multipart reader refuses these names before telling which one was sent.
+    return new ApiError(
+      'invalid_argument',
+      '(body): a form field is named like a member of JavaScript objects (constructor, toString, __proto__…); ' +
+        'no field of this API has such a name: leave it out.',
+    );
   }
   return new ApiError(
     'invalid_argument',
@@ -105,7 +111,7 @@ function multipartError(err: unknown, limits: Limits, index: number, filename: s
 }
 
 async function readMultipart(request: FastifyRequest, limits: Limits): Promise<UploadBody> {
-  const fields: Record<string, string> = {};
+  const fields = emptyRecord<string>();
   const uploads: Upload[] = [];
   let total = 0;
   let filename: string | undefined;

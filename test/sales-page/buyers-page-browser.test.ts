@@ -10,6 +10,9 @@ const VIEWPORTS = [
   { name: 'desktop', width: 1280, height: 900 },
 ] as const;
 
+/** The hero's credit links to the photographer: a URL holding the characters escaping must get right. */
+const HERO_CREDIT_URL = 'https://example.com/ana?x=1&y="2"';
+
 /** The page buyers open, in a real browser: readable on a phone, complete, and asking nothing of any other host. */
 describe("the buyers' page in Chromium", { skip: browserSkip() }, () => {
   let h: Harness;
@@ -20,6 +23,8 @@ describe("the buyers' page in Chromium", { skip: browserSkip() }, () => {
     h = await startServer();
     api = apiFor(h, 'rest', h.alice.writeKey);
     guide = await saleGuide(h, api);
+    const linked = await api.call('update_media', { mediaId: guide.hero, creditUrl: HERO_CREDIT_URL });
+    assert.equal(linked.ok, true, JSON.stringify(linked.body));
     await putOnSale(h, guide.productId);
     browser = await launchBrowser();
   });
@@ -44,6 +49,9 @@ describe("the buyers' page in Chromium", { skip: browserSkip() }, () => {
       const credits = await b.page.locator('.credit').allTextContents();
       assert.deepEqual(credits, ['Photo: Ana Novak', 'Photo: Eva Zupan', 'Photo: Marko Kos']);
       assert.ok(await b.page.locator('.hero .credit').isVisible());
+      const link = b.page.locator('.hero .credit a');
+      assert.equal(await link.textContent(), 'Ana Novak', 'the linked credit reads as the name');
+      assert.equal(await link.getAttribute('href'), HERO_CREDIT_URL);
       const map = b.page.locator('svg[aria-label="Map of the sample spots"]');
       await map.scrollIntoViewIfNeeded();
       assert.ok(await map.isVisible());

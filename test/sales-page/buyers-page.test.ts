@@ -13,6 +13,16 @@ function meta(html: string, key: string): string | undefined {
   return m?.[1]?.replaceAll('&amp;', '&').replaceAll('&#39;', "'").replaceAll('&quot;', '"');
 }
 
+/** Attribute or text content as a browser reads it. */
+function decodeEntities(text: string): string {
+  return text
+    .replaceAll('&quot;', '"')
+    .replaceAll('&#39;', "'")
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&amp;', '&');
+}
+
 /** The page's text without markup, spaces collapsed. */
 function textOf(html: string): string {
   return html
@@ -150,6 +160,30 @@ for (const { dialect, skip } of await testDialects()) {
       assert.match(textOf(after.text), /€34\.00/);
       assert.doesNotMatch(after.text, /Lake Bohinj/);
       assert.notEqual(after.headers.get('etag'), first.headers.get('etag'));
+    });
+
+    it('a linked credit shows the name as the link text, with the creditUrl as its href, wherever a photo shows', async () => {
+      const g = await saleGuide(suite.h, suite.apis.rest, 'Linked credits');
+      const credit = 'Ana & "Trails"';
+      const creditUrl = 'https://example.com/a?x=1&y="2"';
+      const [spotPhoto] = (await suite.apis.rest.call('list_media', { productId: g.productId, spotId: g.spotIds.bled }))
+        .body.media;
+      // The hero over REST, the gallery photo and the sample spot's photo over MCP.
+      assertOk(await suite.apis.rest.call('update_media', { mediaId: g.hero, credit, creditUrl }));
+      for (const mediaId of [g.galleryPhoto, spotPhoto.mediaId]) {
+        assertOk(await suite.apis.mcp.call('update_media', { mediaId, credit, creditUrl }));
+      }
+      await putOnSale(suite.h, g.productId);
+      const page = await openPage(g.salesPageUrl);
+      assert.equal(page.status, 200);
+      const credits = [...page.text.matchAll(/<span class="credit">Photo: (.*?)<\/span>/g)].map((m) => m[1] as string);
+      assert.equal(credits.length, 3, 'hero, gallery and sample spot each show their credit');
+      for (const shown of credits) {
+        const link = /^<a href="([^"]*)" rel="[^"]*">([^<]*)<\/a>$/.exec(shown);
+        assert.ok(link, `a link and nothing else after "Photo: ": ${shown}`);
+        assert.equal(decodeEntities(link[2] as string), credit, 'the link text is the credit');
+        assert.equal(decodeEntities(link[1] as string), creditUrl, 'the href is the creditUrl');
+      }
     });
 
     it('creator text is escaped: a headline with <script> shows as text', async () => {

@@ -1,40 +1,81 @@
 import ipaddr from 'ipaddr.js';
 
 /**
- * Which addresses a link check may connect to. Only ordinary global unicast passes: everything
- * else is somewhere a creator-supplied URL must not make this server reach (server-side request
- * forgery). The ranges are ipaddr.js's tables, kept up to date with the IANA special-purpose
- * registries, rather than masks of our own.
+ * Which addresses a link check may connect to: ordinary global unicast only. Everything else is
+ * somewhere a creator-supplied URL must not make this server reach (server-side request forgery).
  */
 export type AddressVerdict = { allowed: true } | { allowed: false; range: string; reason: string };
 
-/** Cloud instance metadata services: named apart so the refusal says what it protects. */
-const metadataAddresses = new Set(
-  ['169.254.169.254', 'fd00:ec2::254', '100.100.100.200', '192.0.0.192'].map((a) => ipaddr.parse(a).toString()),
-);
+export interface SpecialRange {
+  /** The block, as the registry writes it. */
+  cidr: string;
+  /** What the refusal calls it (the link report shows `range`). */
+  range: string;
+  reason: string;
+}
 
-/** Deprecated IPv4-compatible IPv6 (::a.b.c.d): ipaddr.js calls it unicast, but it embeds IPv4. */
-const ipv4Compatible = ipaddr.parseCIDR('::/96');
+/**
+ * Every block of the IANA IPv4 and IPv6 Special-Purpose Address Registries (and multicast), and the
+ * cloud metadata addresses, refused whether or not the registry calls it globally reachable: no
+ * guide links to a website there. Read top down, the first block holding an address names it, so
+ * single addresses come before the blocks around them. IPv6 outside 2000::/3 (global unicast) is
+ * refused after the table, whatever IANA assigns there next.
+ */
+export const specialRanges: readonly SpecialRange[] = [
+  // Cloud instance metadata services: named apart so the refusal says what it protects.
+  { cidr: '169.254.169.254/32', range: 'metadata', reason: 'a cloud metadata address (AWS, GCP, Azure, OpenStack)' },
+  { cidr: '169.254.170.2/32', range: 'metadata', reason: 'a cloud metadata address (AWS ECS task metadata)' },
+  { cidr: '168.63.129.16/32', range: 'metadata', reason: "a cloud metadata address (Azure's platform endpoint)" },
+  { cidr: '100.100.100.200/32', range: 'metadata', reason: 'a cloud metadata address (Alibaba Cloud)' },
+  { cidr: '192.0.0.192/32', range: 'metadata', reason: 'a cloud metadata address (Oracle Cloud)' },
+  { cidr: 'fd00:ec2::254/128', range: 'metadata', reason: 'a cloud metadata address (AWS over IPv6)' },
+  // IPv4 (RFC 6890 and its updates).
+  { cidr: '0.0.0.0/8', range: 'unspecified', reason: 'an address of "this network" (0.0.0.0/8)' },
+  { cidr: '10.0.0.0/8', range: 'private', reason: 'a private network address (RFC 1918)' },
+  { cidr: '100.64.0.0/10', range: 'carrierGradeNat', reason: 'a shared carrier-grade NAT address (RFC 6598)' },
+  { cidr: '127.0.0.0/8', range: 'loopback', reason: 'a loopback address (this machine)' },
+  { cidr: '169.254.0.0/16', range: 'linkLocal', reason: 'a link-local address' },
+  { cidr: '172.16.0.0/12', range: 'private', reason: 'a private network address (RFC 1918)' },
+  { cidr: '192.0.0.0/24', range: 'ietfProtocol', reason: 'an IETF protocol assignment (192.0.0.0/24)' },
+  { cidr: '192.0.2.0/24', range: 'reserved', reason: 'a documentation address (TEST-NET-1)' },
+  { cidr: '192.31.196.0/24', range: 'as112', reason: 'an AS112 DNS sink address' },
+  { cidr: '192.52.193.0/24', range: 'amt', reason: 'an AMT multicast tunnelling address' },
+  { cidr: '192.88.99.0/24', range: '6to4Relay', reason: 'a 6to4 relay anycast address (deprecated)' },
+  { cidr: '192.168.0.0/16', range: 'private', reason: 'a private network address (RFC 1918)' },
+  { cidr: '192.175.48.0/24', range: 'as112', reason: 'an AS112 DNS sink address' },
+  { cidr: '198.18.0.0/15', range: 'reserved', reason: 'a benchmarking address (RFC 2544)' },
+  { cidr: '198.51.100.0/24', range: 'reserved', reason: 'a documentation address (TEST-NET-2)' },
+  { cidr: '203.0.113.0/24', range: 'reserved', reason: 'a documentation address (TEST-NET-3)' },
+  { cidr: '224.0.0.0/4', range: 'multicast', reason: 'a multicast address' },
+  { cidr: '255.255.255.255/32', range: 'broadcast', reason: 'the broadcast address' },
+  { cidr: '240.0.0.0/4', range: 'reserved', reason: 'a reserved address (240.0.0.0/4)' },
+  // IPv6 (RFC 6890 and its updates).
+  { cidr: '::/128', range: 'unspecified', reason: 'the unspecified address' },
+  { cidr: '::1/128', range: 'loopback', reason: 'a loopback address (this machine)' },
+  { cidr: '::/96', range: 'ipv4Compatible', reason: 'an IPv4-compatible IPv6 address (deprecated)' },
+  { cidr: '64:ff9b::/96', range: 'rfc6052', reason: 'an IPv4/IPv6 translation address (NAT64)' },
+  { cidr: '64:ff9b:1::/48', range: 'rfc6052', reason: 'a local-use IPv4/IPv6 translation address' },
+  { cidr: '100::/64', range: 'discard', reason: 'a discard-only address' },
+  { cidr: '100:0:0:1::/64', range: 'discard', reason: 'a dummy IPv6 prefix address' },
+  { cidr: '2001::/32', range: 'teredo', reason: 'a Teredo tunnelling address' },
+  { cidr: '2001:2::/48', range: 'benchmarking', reason: 'a benchmarking address' },
+  { cidr: '2001::/23', range: 'ietfProtocol', reason: 'an IETF protocol assignment (2001::/23)' },
+  { cidr: '2001:db8::/32', range: 'reserved', reason: 'a documentation address' },
+  { cidr: '2002::/16', range: '6to4', reason: 'a 6to4 address' },
+  { cidr: '2620:4f:8000::/48', range: 'as112', reason: 'an AS112 DNS sink address' },
+  { cidr: '3fff::/20', range: 'reserved', reason: 'a documentation address' },
+  { cidr: '5f00::/16', range: 'srv6', reason: 'a segment routing (SRv6) address' },
+  { cidr: 'fc00::/7', range: 'uniqueLocal', reason: 'a unique-local (private) IPv6 address' },
+  { cidr: 'fe80::/10', range: 'linkLocal', reason: 'a link-local address' },
+  { cidr: 'fec0::/10', range: 'deprecatedSiteLocal', reason: 'a site-local (private) IPv6 address' },
+  { cidr: 'ff00::/8', range: 'multicast', reason: 'a multicast address' },
+];
 
-const reasons: Record<string, string> = {
-  metadata: 'a cloud metadata address',
-  loopback: 'a loopback address (this machine)',
-  private: 'a private network address (RFC 1918)',
-  carrierGradeNat: 'a shared carrier-grade NAT address (RFC 6598)',
-  linkLocal: 'a link-local address',
-  uniqueLocal: 'a unique-local (private) IPv6 address',
-  deprecatedSiteLocal: 'a site-local (private) IPv6 address',
-  multicast: 'a multicast address',
-  unspecified: 'the unspecified address',
-  broadcast: 'the broadcast address',
-  reserved: 'a reserved, documentation or benchmarking address',
-  benchmarking: 'a benchmarking address',
-  ipv4Compatible: 'an IPv4-compatible IPv6 address',
-  invalid: 'not an IP address',
-};
+const parsedRanges = specialRanges.map((row) => ({ ...row, block: ipaddr.parseCIDR(row.cidr) }));
+const globalUnicastV6 = ipaddr.parseCIDR('2000::/3');
 
-function refuse(range: string): AddressVerdict {
-  return { allowed: false, range, reason: reasons[range] ?? `a special-purpose address (${range})` };
+function refuse(range: string, reason: string): AddressVerdict {
+  return { allowed: false, range, reason };
 }
 
 /**
@@ -54,18 +95,17 @@ function canonicalIPv6(address: string): string {
 /** The verdict on one IP address (v4 or v6, as a resolver or a URL gives it). */
 export function classifyAddress(address: string): AddressVerdict {
   const text = canonicalIPv6(address);
-  if (!ipaddr.isValid(text)) return refuse('invalid');
+  if (!ipaddr.isValid(text)) return refuse('invalid', 'not an IP address');
   let ip = ipaddr.parse(text);
   // An IPv4-mapped IPv6 address reaches the IPv4 address inside it: judge that one.
   if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
-  if (metadataAddresses.has(ip.toString())) return refuse('metadata');
-  if (ip.kind() === 'ipv6' && ip.match(ipv4Compatible)) {
-    // ::1 and :: sit inside ::/96; keep their own names.
-    const range = ip.range();
-    return refuse(range === 'unicast' ? 'ipv4Compatible' : range);
+  for (const row of parsedRanges) {
+    if (ip.kind() === row.block[0].kind() && ip.match(row.block)) return refuse(row.range, row.reason);
   }
-  const range = ip.range();
-  return range === 'unicast' ? { allowed: true } : refuse(range);
+  if (ip.kind() === 'ipv6' && !ip.match(globalUnicastV6)) {
+    return refuse('reserved', 'an IPv6 address outside global unicast (2000::/3)');
+  }
+  return { allowed: true };
 }
 
 /** The refusal sentence for an address, as the link report shows it. */

@@ -1,4 +1,5 @@
 import { ApiError } from '../../core/errors.ts';
+import { ownValue } from '../../core/own.ts';
 
 /** What an upload's first bytes say it is; `heif` is a HEIF container whose brands name neither codec. */
 export type SniffedFormat = 'jpeg' | 'png' | 'webp' | 'tiff' | 'avif' | 'heic' | 'heif' | 'gif';
@@ -94,7 +95,7 @@ function bareType(contentType: string | undefined): string {
  */
 export function identifyUpload(bytes: Buffer, declaredContentType: string | undefined): SourceFormat | 'heif' {
   const declared = bareType(declaredContentType);
-  const declaredFamily = DECLARED_FAMILY[declared];
+  const declaredFamily = ownValue(DECLARED_FAMILY, declared);
   if (!GENERIC_TYPES.has(declared) && declaredFamily === undefined) {
     throw refuseUpload(`content type ${JSON.stringify(declared)} is not a photo type we accept. ${ACCEPTED_PHOTOS}`);
   }

@@ -1,4 +1,5 @@
 import { refuse } from '../../core/errors.ts';
+import { ownValue } from '../../core/own.ts';
 import { longerThan } from '../../core/validation.ts';
 import type { CustomValue, CustomValues } from './custom-values.ts';
 import { type PropertyKind, SHORT_LABEL_MAX } from './property.schema.ts';
@@ -28,7 +29,7 @@ function reshape(key: string, spots: readonly SpotValues[], to: (v: CustomValue)
   return {
     changes: spots.map((s) => ({
       spotId: s.spotId,
-      customValues: { ...s.customValues, [key]: to(s.customValues[key] as CustomValue) },
+      customValues: { ...s.customValues, [key]: to(ownValue(s.customValues, key) as CustomValue) },
     })),
   };
 }
@@ -37,14 +38,14 @@ function reshape(key: string, spots: readonly SpotValues[], to: (v: CustomValue)
 const conversions: Partial<Record<`${PropertyKind}->${PropertyKind}`, Converter>> = {
   'singleSelect->checkbox': (key, spots) => reshape(key, spots, (v) => [v as string]),
   'checkbox->singleSelect': (key, spots) => {
-    const blocking = spots.filter((s) => (s.customValues[key] as string[]).length > 1);
+    const blocking = spots.filter((s) => (ownValue(s.customValues, key) as string[]).length > 1);
     if (blocking.length > 0) refuseFor(blocking, 'Some spots hold more than one option; leave one on each first.');
     return reshape(key, spots, (v) => (v as string[])[0] as string);
   },
   'shortLabel->longSection': keep,
   'longSection->shortLabel': (key, spots) => {
     const blocking = spots.filter((s) => {
-      const text = s.customValues[key] as string;
+      const text = ownValue(s.customValues, key) as string;
       return /[\r\n]/.test(text) || longerThan(text, SHORT_LABEL_MAX);
     });
     if (blocking.length > 0) {

@@ -1,9 +1,39 @@
+import { ownValue } from '../../core/own.ts';
 import { bboxContains } from '../../shared/geo.ts';
 import { datedRows } from './dated-rows.ts';
 import type { GuideContents } from './guide-contents.ts';
 import { type StaleFact, staleFactsOf } from './staleness.ts';
 
 export type Severity = 'blocking' | 'warning';
+
+/**
+ * Every code readiness can report, with its severity: a blocking code stops publish_changes and going
+ * on sale, a warning does not. The one list of codes: tests prove each blocking one stops a publish alone.
+ */
+export const findingSeverities = {
+  agreement_not_accepted: 'blocking',
+  no_price: 'blocking',
+  no_spots: 'blocking',
+  required_property_empty: 'blocking',
+  photo_without_credit: 'blocking',
+  spot_outside_region: 'warning',
+  photo_far_from_spot: 'warning',
+  review_due: 'warning',
+  fee_unchecked: 'warning',
+  fee_expired: 'warning',
+  status_expired: 'warning',
+  schedule_expired: 'warning',
+  event_over: 'warning',
+  timetable_expired: 'warning',
+  chapter_empty: 'warning',
+  itinerary_archived_spot: 'warning',
+  link_broken: 'warning',
+} as const satisfies Record<string, Severity>;
+export type FindingCode = keyof typeof findingSeverities;
+
+export const blockingCodes = (Object.keys(findingSeverities) as FindingCode[]).filter(
+  (code) => findingSeverities[code] === 'blocking',
+);
 export const findingKinds = [
   'guide',
   'spot',
@@ -32,7 +62,7 @@ const PHOTO_PIN_KM = 2;
 const FEE_UNCHECKED_DAYS = 365;
 
 /** Each stale fact's code: what ran out, named by its field. */
-function staleCode(fact: StaleFact): string | undefined {
+function staleCode(fact: StaleFact): FindingCode | undefined {
   if (fact.reason === 'review_due') return 'review_due';
   const field = fact.field.startsWith('fees[') ? 'fee' : fact.field;
   if (fact.reason === 'not_checked_recently') return field === 'fee' ? 'fee_unchecked' : undefined;
@@ -42,7 +72,7 @@ function staleCode(fact: StaleFact): string | undefined {
     schedule: 'schedule_expired',
     'schedule.specialDays': 'event_over',
     'transport.timetableValidUntil': 'timetable_expired',
-  }[field];
+  }[field] as FindingCode | undefined;
 }
 
 export function distanceKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
@@ -62,8 +92,8 @@ const isEmpty = (v: unknown) =>
  */
 export function readinessOf(c: GuideContents, today: string): Finding[] {
   const found: Finding[] = [];
-  const add = (code: string, severity: Severity, where: Finding['where'], message: string) =>
-    found.push({ code, severity, message, where });
+  const add = (code: FindingCode, where: Finding['where'], message: string) =>
+    found.push({ code, severity: findingSeverities[code], message, where });
   const guideAt = (field: string): Finding['where'] => ({
     kind: 'guide',
     id: c.guide.productId,
@@ -74,7 +104,6 @@ export function readinessOf(c: GuideContents, today: string): Finding[] {
   if (!c.agreementAccepted) {
     add(
       'agreement_not_accepted',
-      'blocking',
       guideAt('agreement'),
       'The creator has not accepted the current creator agreement: they accept it in the studio; an assistant cannot.',
     );
@@ -82,7 +111,6 @@ export function readinessOf(c: GuideContents, today: string): Finding[] {
   if (c.guide.price === null) {
     add(
       'no_price',
-      'blocking',
       guideAt('price'),
       'The guide has no price: ask the creator for one and set it with set_guide_price.',
     );
@@ -91,7 +119,6 @@ export function readinessOf(c: GuideContents, today: string): Finding[] {
   if (spots.length === 0) {
     add(
       'no_spots',
-      'blocking',
       guideAt('spots'),
       'The guide has no spots buyers can open: add spots with create_spot or unarchive some.',
     );
@@ -105,7 +132,6 @@ export function readinessOf(c: GuideContents, today: string): Finding[] {
     if (bbox && !bboxContains(bbox, s.lat, s.lon)) {
       add(
         'spot_outside_region',
-        'warning',
         { kind: 'spot', id: s.spotId, name: s.name, field: 'lat' },
         `"${s.name}" lies outside the guide's region bbox: check its pin, or widen region.bbox with update_guide.`,
       );
@@ -115,10 +141,9 @@ export function readinessOf(c: GuideContents, today: string): Finding[] {
   const required = c.properties.filter((p) => p.required && !p.archived);
   for (const s of spots) {
     for (const p of required) {
-      if (isEmpty(s.customValues[p.key])) {
+      if (isEmpty(ownValue(s.customValues, p.key))) {
         add(
           'required_property_empty',
-          'blocking',
           { kind: 'spot', id: s.spotId, name: s.name, field: `customValues.${p.key}` },
           `"${s.name}" has no value for the required property "${p.label}": fill it with update_spot, or make the property optional.`,
         );
@@ -133,7 +158,6 @@ export function readinessOf(c: GuideContents, today: string): Finding[] {
     if (photo.meta.credit === null) {
       add(
         'photo_without_credit',
-        'blocking',
         { kind: 'photo', id: photo.mediaId, name, field: 'credit' },
         'This photo has no credit and buyers would see it: ask the creator who took it and set credit with update_media (never guess one), or delete the photo.',
       );
@@ -145,7 +169,6 @@ export function readinessOf(c: GuideContents, today: string): Finding[] {
       if (km > PHOTO_PIN_KM) {
         add(
           'photo_far_from_spot',
-          'warning',
           { kind: 'photo', id: photo.mediaId, name, field: 'takenAt' },
           `The photo's gps fix is ${km.toFixed(1)} km from its spot's pin: check it shows that spot (set shows to nearby or view_from_spot if so) or move it to the right spot.`,
         );
@@ -157,7 +180,7 @@ export function readinessOf(c: GuideContents, today: string): Finding[] {
   for (const row of dated) {
     for (const fact of staleFactsOf(row, today, FEE_UNCHECKED_DAYS)) {
       const code = staleCode(fact);
-      if (code) add(code, 'warning', { kind: fact.kind, id: fact.id, name: fact.name, field: fact.field }, fact.detail);
+      if (code) add(code, { kind: fact.kind, id: fact.id, name: fact.name, field: fact.field }, fact.detail);
     }
   }
 
@@ -165,7 +188,6 @@ export function readinessOf(c: GuideContents, today: string): Finding[] {
     if (ch.members.length === 0) {
       add(
         'chapter_empty',
-        'warning',
         { kind: 'chapter', id: ch.id, name: ch.name, field: 'members' },
         `The ${ch.kind} "${ch.name}" has no members, so buyers would open an empty page: add spots with set_chapter_members or delete it.`,
       );
@@ -180,7 +202,6 @@ export function readinessOf(c: GuideContents, today: string): Finding[] {
         if (stop.kind !== 'spot' || !archivedKeys.has(stop.spotKey)) return;
         add(
           'itinerary_archived_spot',
-          'warning',
           { kind: 'itinerary', id: it.id, name: it.name, field: `days[${d}].stops[${i}].spotKey` },
           `Day ${d + 1} of "${it.name}" stops at the archived spot "${stop.spotKey}", which buyers cannot open: ` +
             'unarchive the spot or take the stop out with set_itinerary_days.',
@@ -193,7 +214,6 @@ export function readinessOf(c: GuideContents, today: string): Finding[] {
     if (check.lastCheck?.status !== 'broken') continue;
     add(
       'link_broken',
-      'warning',
       { kind: 'link', id: check.url, name: check.url, field: 'url' },
       `${check.url} answered ${check.lastCheck.httpStatus ?? check.lastCheck.error ?? 'nothing usable'} at the last ` +
         'check_links: get_link_report names where it is used; fix the address with the creator, or mark it with ' +

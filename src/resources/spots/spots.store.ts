@@ -194,7 +194,7 @@ export class SpotsStore extends ScopedStore {
       .execute();
     return rows
       .map((r) => ({ spotId: r.id, spotKey: r.spot_key, customValues: JSON.parse(r.custom_values) as CustomValues }))
-      .filter((s) => key in s.customValues);
+      .filter((s) => Object.hasOwn(s.customValues, key));
   }
 
   async setCustomValues(spotId: string, values: CustomValues): Promise<void> {
