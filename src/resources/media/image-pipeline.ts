@@ -226,13 +226,13 @@ function cropStart(full: number, size: number, focal: number | null): number {
   return clamp(Math.round(centre - size / 2), 0, full - size);
 }
 
+/** The thumbnail is cut from the large display size: at most 2048 x 2048 with transparency. */
+const LARGE_DECODED_BYTES = DISPLAY_SIZES.large * DISPLAY_SIZES.large * 4;
+
 /**
  * The 4:5 store thumbnail: the largest 4:5 crop of the photo around its focal point (centre when
  * unset), scaled down to 800 x 1000, never up: a smaller photo gives a smaller 4:5 thumbnail.
  */
-/** The thumbnail is cut from the large display size: at most 2048 x 2048 with transparency. */
-const LARGE_DECODED_BYTES = DISPLAY_SIZES.large * DISPLAY_SIZES.large * 4;
-
 export function thumbnail4x5(original: Buffer, focalX: number | null, focalY: number | null): Promise<Rendition> {
   return rendering.run(LARGE_DECODED_BYTES, () => renderThumbnail(original, focalX, focalY));
 }
