@@ -1,5 +1,19 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+
+/**
+ * The allocator settings `npm start` gives the server (`NAME=${NAME:-default}` in package.json),
+ * where this environment sets none: servers started here measure what `npm start` runs.
+ */
+export function npmStartEnv(): Record<string, string> {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  const env: Record<string, string> = {};
+  for (const [, name, fallback] of String(pkg.scripts.start).matchAll(/(\w+)=\$\{\w+:-([^}]*)\}/g)) {
+    env[name as string] = process.env[name as string] ?? (fallback as string);
+  }
+  return env;
+}
 
 /** What a bench child tells its parent once it listens. */
 export interface ReadyMessage {

@@ -5,7 +5,7 @@
  * ten concurrent uploads keep the server under 600 MB.
  */
 import { readFileSync } from 'node:fs';
-import { makeBenchJpeg, peakRss, timeBarePipeline } from './media-pipeline.ts';
+import { makeBenchJpeg, timeBarePipeline } from './media-pipeline.ts';
 
 export const UPLOAD_RATIO_GOAL = 1.25;
 export const UPLOAD_RSS_GOAL_MB = 600;
@@ -17,12 +17,32 @@ function median(values: number[]): number {
 }
 
 /** Resident memory of a process in MB now, or undefined where /proc cannot be read. */
-function rssMb(pid: number): number | undefined {
+export function rssMb(pid: number): number | undefined {
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Math.round((Number(m[1]) * 1024) / 1e6) : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** Runs `work` while sampling the server's RSS every 10 ms: before, peak (MB) and the time taken. */
+export async function serverRss<T>(
+  pid: number,
+  work: () => Promise<T>,
+): Promise<{ result: T; beforeMb: number | undefined; peakMb: number | undefined; ms: number }> {
+  const beforeMb = rssMb(pid);
+  let peakMb = beforeMb;
+  const timer = setInterval(() => {
+    const now = rssMb(pid);
+    if (now !== undefined) peakMb = Math.max(peakMb ?? 0, now);
+  }, 10);
+  const started = performance.now();
+  try {
+    const result = await work();
+    return { result, beforeMb, peakMb, ms: performance.now() - started };
+  } finally {
+    clearInterval(timer);
   }
 }
 
@@ -63,19 +83,10 @@ export async function benchUploads(origin: string, key: string, appPid: number, 
     await upload(origin, key, productId, jpeg);
     full.push(performance.now() - start);
   }
-  const before = rssMb(appPid);
-  let peak = before;
-  const ten = await peakRss(async () => {
-    const timer = setInterval(() => {
-      const now = rssMb(appPid);
-      if (now !== undefined) peak = Math.max(peak ?? 0, now);
-    }, 10);
-    try {
-      await Promise.all(Array.from({ length: 10 }, () => upload(origin, key, productId, jpeg)));
-    } finally {
-      clearInterval(timer);
-    }
-  });
+  const ten = await serverRss(appPid, () =>
+    Promise.all(Array.from({ length: 10 }, () => upload(origin, key, productId, jpeg))),
+  );
+  const [before, peak] = [ten.beforeMb, ten.peakMb];
   const result = {
     inputMb: jpeg.length / 1e6,
     bareMs: median(bare),

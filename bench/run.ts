@@ -15,7 +15,8 @@
  *   BENCH_ROUNDS          the targets take turns this many times, BENCH_SECONDS/rounds each (default 4),
  *                         so a burst of other work on the machine hits every target alike
  *   BENCH_ONLY            comma-separated parts of target names to run (with the raw baseline each needs);
- *                         `upload` names the photo upload bench (bench/media-upload.ts), `publish` the
+ *                         `upload` names the photo upload benches (bench/media-upload.ts, then ten hostile
+ *                         16-bit uploads, bench/hostile-uploads.ts), `publish` the
  *                         readiness and publish_changes scaling bench (bench/publishing-scale.ts); they run last
  *   BENCH_STRICT          1: exit non-zero when a target is BELOW its goal (errors always do)
  */
@@ -23,7 +24,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BenchContext, fixtureOf } from './context.ts';
-import { type Child, startChild } from './ipc.ts';
+import { benchHostileUploads, SETTLE_MARGIN_MB } from './hostile-uploads.ts';
+import { type Child, npmStartEnv, startChild } from './ipc.ts';
 import { type LoadSettings, type Measurement, newTally, probe, runLoad, summarize } from './load.ts';
 import { CpuTally } from './machine.ts';
 import { benchUploads, UPLOAD_RATIO_GOAL, UPLOAD_RSS_GOAL_MB } from './media-upload.ts';
@@ -129,8 +131,7 @@ function startApp(dataDir: string): Promise<Child> {
     RATE_LIMIT_KEY_PER_MINUTE: '1000000000',
     RATE_LIMIT_CREATOR_PER_HOUR: '1000000000',
     RATE_LIMIT_UPLOADS_PER_MINUTE: '1000000000',
-    // As the README advises for photo uploads: glibc's default arenas keep freed memory.
-    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
+    ...npmStartEnv(),
   });
 }
 
@@ -197,6 +198,18 @@ async function main(): Promise<number> {
       });
       process.stdout.write(`\n${u.lines.join('\n')}\n`);
       below ||= u.ratio > UPLOAD_RATIO_GOAL || (u.peakRssMb ?? 0) >= UPLOAD_RSS_GOAL_MB;
+      log('hostile uploads: ten 16-bit TIFF and PNG at once, on a fresh server of their own');
+      const hostileDir = mkdtempSync(join(tmpdir(), 'creator-api-bench-hostile-'));
+      const hostile = await startApp(hostileDir);
+      children.push(hostile);
+      const h = await benchHostileUploads(hostile.ready.origin, hostile.ready.key!, hostile.process.pid!).finally(
+        async () => {
+          await hostile.stop();
+          rmSync(hostileDir, { recursive: true, force: true });
+        },
+      );
+      process.stdout.write(`\n${h.lines.join('\n')}\n`);
+      below ||= h.peakRssMb >= UPLOAD_RSS_GOAL_MB || h.settledMb > h.idleMb + SETTLE_MARGIN_MB;
     }
     if (onlyNames().length === 0 || onlyNames().some((o) => o.includes('publish'))) {
       log('readiness and publish_changes: a 2,000-spot and a 4,000-spot guide');

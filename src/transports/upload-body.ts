@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../core/errors.ts';
+import { ApiError, refuse } from '../core/errors.ts';
 import type { BodyKind, Upload } from '../core/operation.ts';
 import { emptyRecord } from '../core/own.ts';
 
@@ -81,7 +81,7 @@ function readRaw(request: FastifyRequest, maxBytes: number): Promise<Buffer> {
   });
 }
 
-/** Errors of the multipart parser, in the envelope: limits are 413, a malformed form is 400. */
+/** Errors of the multipart parser, in the envelope: byte limits are 413, too many files or a malformed form 400. */
 function multipartError(err: unknown, limits: Limits, index: number, filename: string | undefined): ApiError {
   if (err instanceof ApiError) return err;
   const code = (err as { code?: string }).code;
@@ -90,8 +90,11 @@ function multipartError(err: unknown, limits: Limits, index: number, filename: s
       `file ${index}${filename ? ` (${filename})` : ''} is over the ${sizeText(limits.fileBytes)} limit for one photo.`,
     );
   }
+  // Too many files is too many items in a list (400), not too many bytes (413).
   if (code === 'FST_FILES_LIMIT') {
-    return tooLarge(`At most ${limits.files} ${limits.files === 1 ? 'file is' : 'files are'} accepted in one request.`);
+    return limits.files === 1
+      ? refuse('file', 'one photo per request; send several with upload_media_batch.')
+      : refuse('files', `at most ${limits.files} files are accepted in one batch; send the rest in another batch.`);
   }
   if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') {
     return tooLarge(`At most ${MAX_FIELDS} form fields are accepted beside the files.`);

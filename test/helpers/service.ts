@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { npmStartEnv } from '../../bench/ipc.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 
@@ -16,7 +17,15 @@ export interface Started {
 export function spawnService(dataDir: string, env: Record<string, string> = {}): Omit<Started, 'base'> {
   const child = spawn(process.execPath, ['src/main.ts'], {
     cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', DATABASE_URL: '', ...env },
+    env: {
+      ...process.env,
+      ...npmStartEnv(),
+      DATA_DIR: dataDir,
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: '',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

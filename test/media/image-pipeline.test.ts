@@ -10,7 +10,17 @@ import {
   processUpload,
   renderRenditions,
 } from '../../src/resources/media/image-pipeline.ts';
-import { flat, halves, heicStart, metadataContainers, PHONE_EXIF, phoneJpeg, pngBomb } from './images.ts';
+import {
+  flat,
+  halves,
+  heicStart,
+  metadataContainers,
+  PHONE_EXIF,
+  phoneJpeg,
+  png16,
+  pngBomb,
+  tiff16,
+} from './images.ts';
 
 /** Asserts a 400 invalid_request about the file whose message matches `hint` and names what is accepted. */
 async function assertRefused(work: Promise<unknown>, hint: RegExp): Promise<void> {
@@ -213,5 +223,21 @@ describe('processUpload: decompression bombs', () => {
     await assertRefused(processUpload(pngBomb(side + 1, side + 1), 'image/png'), /megapixels/);
     const small = await processUpload(pngBomb(2000, 1000), 'image/png');
     assert.deepEqual([small.width, small.height], [2000, 1000]);
+  });
+
+  it('refuses from the header what decodes to over 150 MB (16-bit RGBA of 7000 x 7000), whatever its pixel count', async () => {
+    for (const bomb of [tiff16(7000, 7000, 4), png16(7000, 7000, 4)]) {
+      assert.ok(bomb.length < 1e6, `${bomb.length} bytes on the wire`);
+      const before = process.memoryUsage.rss();
+      await assertRefused(
+        processUpload(bomb, undefined),
+        /^file: the image is 7000 x 7000 pixels with 4 channels of 16 bits, 392 MB once decoded; at most 150 MB .*Save it as 8-bit JPEG/,
+      );
+      assert.ok(process.memoryUsage.rss() - before < 100e6, 'no decode happened');
+    }
+    // A camera's 16-bit TIFF export of 24 MP is 144 MB decoded: accepted, and stored as 8-bit JPEG.
+    const camera = await processUpload(tiff16(6000, 4000, 3), 'image/tiff');
+    assert.deepEqual([camera.width, camera.height, camera.format], [6000, 4000, 'jpeg']);
+    assert.equal((await sharp(camera.files.original.bytes).metadata()).depth, 'uchar');
   });
 });

@@ -42,31 +42,92 @@ export function flat(width: number, height: number, background = '#3080c0', chan
   return sharp({ create: { width, height, channels, background } });
 }
 
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A PNG of `height` copies of one row (filter byte included), written by hand: zlib on repeated rows. */
+function pngOfRows(width: number, height: number, bitDepth: number, colourType: number, row: Buffer): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([bitDepth, colourType, 0, 0, 0], 8); // deflate, adaptive filters, no interlace
+  const rows = Buffer.alloc(height * row.length);
+  for (let y = 0; y < height; y++) row.copy(rows, y * row.length);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', deflateSync(rows, { level: 9 })),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
 /**
  * A decompression bomb: a 1-bit greyscale PNG of width x height, all black. Written by hand (zlib on
  * zero rows), because having sharp encode 400 megapixels takes seconds. 20000 x 20000 is ~50 KB.
  */
 export function pngBomb(width = 20_000, height = 20_000): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([1, 0, 0, 0, 0], 8); // bit depth 1, greyscale, deflate, adaptive filters, no interlace
-  // Each row: filter byte 0, then width/8 bytes of zeros.
-  const rows = Buffer.alloc(height * (1 + Math.ceil(width / 8)));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(rows, { level: 9 })),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  return pngOfRows(width, height, 1, 0, Buffer.alloc(1 + Math.ceil(width / 8)));
+}
+
+/** A 16-bit PNG of one flat grey, RGB or RGBA: 6000 x 4000 RGB is ~150 KB and 144 MB decoded. */
+export function png16(width: number, height: number, channels: 3 | 4): Buffer {
+  const row = Buffer.alloc(1 + width * channels * 2, 0x80);
+  row[0] = 0; // filter: none
+  return pngOfRows(width, height, 16, channels === 4 ? 6 : 2, row);
+}
+
+/**
+ * A 16-bit TIFF of one flat grey, RGB or RGBA, deflate-compressed in one strip as some exports write
+ * it (libtiff then holds the whole strip): 7000 x 7000 RGBA is ~760 KB and 392 MB decoded.
+ */
+export function tiff16(width: number, height: number, channels: 3 | 4): Buffer {
+  const strip = deflateSync(Buffer.alloc(width * height * channels * 2, 0x80), { level: 9 });
+  const [SHORT, LONG] = [3, 4];
+  const tags: Array<[tag: number, type: number, values: number[]]> = [
+    [256, LONG, [width]],
+    [257, LONG, [height]],
+    [258, SHORT, Array(channels).fill(16)], // bits per sample
+    [259, SHORT, [8]], // deflate
+    [262, SHORT, [2]], // RGB
+    [273, LONG, [8]], // the strip starts after the header
+    [277, SHORT, [channels]],
+    [278, LONG, [height]], // rows per strip: all
+    [279, LONG, [strip.length]],
+    [284, SHORT, [1]], // chunky
+    ...(channels === 4 ? [[338, SHORT, [2]] as [number, number, number[]]] : []), // unassociated alpha
+  ];
+  const ifdAt = 8 + strip.length + (strip.length % 2);
+  const ifd = Buffer.alloc(2 + tags.length * 12 + 4);
+  const outside: Buffer[] = [];
+  let outsideAt = ifdAt + ifd.length;
+  ifd.writeUInt16LE(tags.length, 0);
+  tags.forEach(([tag, type, values], i) => {
+    const at = 2 + i * 12;
+    const size = type === SHORT ? 2 : 4;
+    const data = Buffer.alloc(size * values.length);
+    values.forEach((v, j) => {
+      if (size === 2) data.writeUInt16LE(v, j * 2);
+      else data.writeUInt32LE(v, j * 4);
+    });
+    ifd.writeUInt16LE(tag, at);
+    ifd.writeUInt16LE(type, at + 2);
+    ifd.writeUInt32LE(values.length, at + 4);
+    if (data.length <= 4) data.copy(ifd, at + 8);
+    else {
+      ifd.writeUInt32LE(outsideAt, at + 8);
+      outside.push(data);
+      outsideAt += data.length;
+    }
+  });
+  const header = Buffer.from([0x49, 0x49, 0x2a, 0, 0, 0, 0, 0]);
+  header.writeUInt32LE(ifdAt, 4);
+  return Buffer.concat([header, strip, Buffer.alloc(strip.length % 2), ifd, ...outside]);
 }
 
 /** The start of an iPhone HEIC: an `ftyp` box with the `heic` brand, then a box the sniffer never reads. */

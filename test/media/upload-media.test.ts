@@ -244,13 +244,15 @@ for (const { dialect, skip } of await testDialects()) {
       assert.deepEqual(storedFiles(suite.h), before, 'no file left behind');
     });
 
-    it('batch bounds: more than 10 files or 19 MB in all is 413; a raw body is refused', async () => {
+    it('batch bounds: more than 10 files is 400 naming files, 19 MB in all is 413; a raw body is refused', async () => {
       const productId = await guide();
       const small = await flat(8, 8).png().toBuffer();
       const eleven = Array.from({ length: 11 }, () => ({ bytes: small, type: 'image/png' }));
       const many = await uploadForm(suite.h, key(), '/media/upload-batch', eleven, { productId });
-      assert.equal(many.status, 413, JSON.stringify(many.body));
-      assert.equal(many.body.error.code, 'payload_too_large');
+      assert.equal(many.status, 400, JSON.stringify(many.body));
+      assert.equal(many.body.error.code, 'invalid_request');
+      assert.match(many.body.error.message, /^files: at most 10 files/);
+      assert.equal(many.body.error.details.path, 'files');
       const heavy = Array.from({ length: 4 }, () => ({ bytes: Buffer.alloc(5 * MIB, 0xff) }));
       const huge = await uploadForm(suite.h, key(), '/media/upload-batch', heavy, { productId });
       assert.equal(huge.status, 413);

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
-import pLimit from 'p-limit';
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { ApiError } from '../../core/errors.ts';
+import { DecodeBudget } from './decode-budget.ts';
 import {
   CONTENT_TYPES,
   corruptRefusal,
@@ -23,12 +23,40 @@ sharp.cache(false);
 export const MAX_INPUT_PIXELS = 50_000_000;
 
 /**
- * Photos rendered at once, one per core; later uploads wait holding only their compressed bytes.
+ * What a decode may hold: 150 MB, the full decode of the largest 8-bit RGB photo accepted (50 MP).
+ * Counted from the header as pixels x channels x bytes per sample, so a 16-bit photo of 24 MP (a
+ * camera's TIFF export, 144 MB) passes, while a 16-bit RGBA image of 7000 x 7000 (392 MB decoded
+ * from 400 KB of flat colour) is refused before any pixel is decoded.
+ */
+export const MAX_DECODED_BYTES = 150_000_000;
+
+/**
+ * Photos rendered at once: one per core, and no more than MAX_DECODED_BYTES of decodes in flight
+ * (a photo at the limit renders alone); later uploads wait holding only their compressed bytes.
  * Each photo's four encodes already keep both cores busy, and with glibc's allocator every extra
  * photo in flight leaves memory behind (ten 12 MP uploads at once: ~450 MB peak RSS this way,
  * ~570 MB unbounded).
  */
-const rendering = pLimit(Math.max(1, availableParallelism()));
+const rendering = new DecodeBudget(MAX_DECODED_BYTES, Math.max(1, availableParallelism()));
+
+/** Bytes per sample of each libvips band format sharp's metadata() names as `depth`. */
+const SAMPLE_BYTES: Record<string, number> = {
+  uchar: 1,
+  char: 1,
+  ushort: 2,
+  short: 2,
+  uint: 4,
+  int: 4,
+  float: 4,
+  complex: 8,
+  double: 8,
+  dpcomplex: 16,
+};
+
+/** The bytes a full decode of the image holds, from its header; unknown depths count as 4 bytes. */
+export function decodedBytes(meta: Pick<Metadata, 'width' | 'height' | 'channels' | 'depth'>): number {
+  return (meta.width ?? 0) * (meta.height ?? 0) * (meta.channels ?? 4) * (SAMPLE_BYTES[meta.depth ?? ''] ?? 4);
+}
 
 /** Long edge of each derived size; none is ever larger than the photo itself. */
 export const DISPLAY_SIZES = { large: 2048, medium: 1024, small: 400 } as const;
@@ -124,6 +152,18 @@ function pixelRefusal(width: number, height: number): ApiError {
   );
 }
 
+function decodedRefusal(meta: Metadata): ApiError {
+  const bits = (SAMPLE_BYTES[meta.depth ?? ''] ?? 4) * 8;
+  return new ApiError(
+    'invalid_request',
+    `file: the image is ${meta.width} x ${meta.height} pixels with ${meta.channels} channels of ${bits} bits, ` +
+      `${Math.round(decodedBytes(meta) / 1e6)} MB once decoded; at most ${MAX_DECODED_BYTES / 1e6} MB are ` +
+      'accepted (a 50-megapixel 8-bit photo, or a 24-megapixel 16-bit one without transparency). Save it as ' +
+      '8-bit JPEG, or scale it down, and send it again.',
+    { details: { path: 'file' } },
+  );
+}
+
 /** Reads the header only: size, codec, EXIF. Nothing is decoded yet. */
 async function header(bytes: Buffer, format: string): Promise<Metadata> {
   try {
@@ -151,14 +191,17 @@ export async function processUpload(bytes: Buffer, declaredContentType: string |
   if (source !== identified && identified !== 'heif') throw corruptRefusal(identified.toUpperCase());
   if (!meta.width || !meta.height) throw corruptRefusal(identified.toUpperCase());
   if (meta.width * meta.height > MAX_INPUT_PIXELS) throw pixelRefusal(meta.width, meta.height);
+  if (decodedBytes(meta) > MAX_DECODED_BYTES) throw decodedRefusal(meta);
 
   const format = originalFormat(source, meta.hasAlpha === true);
   const [files, facts] = await Promise.all([
-    rendering(() => renderRenditions(bytes, format)).catch((err: unknown) => {
-      throw err instanceof Error && /pixel limit/i.test(err.message)
-        ? pixelRefusal(meta.width!, meta.height!)
-        : corruptRefusal(source.toUpperCase());
-    }),
+    rendering
+      .run(decodedBytes(meta), () => renderRenditions(bytes, format))
+      .catch((err: unknown) => {
+        throw err instanceof Error && /pixel limit/i.test(err.message)
+          ? pixelRefusal(meta.width!, meta.height!)
+          : corruptRefusal(source.toUpperCase());
+      }),
     // libvips hands over no EXIF block for TIFF, whose tags live in the file's own IFDs: exifr reads those.
     readPhotoFacts(meta.exif ?? (source === 'tiff' ? bytes : undefined)),
   ]);
@@ -183,12 +226,15 @@ function cropStart(full: number, size: number, focal: number | null): number {
   return clamp(Math.round(centre - size / 2), 0, full - size);
 }
 
+/** The thumbnail is cut from the large display size: at most 2048 x 2048 with transparency. */
+const LARGE_DECODED_BYTES = DISPLAY_SIZES.large * DISPLAY_SIZES.large * 4;
+
 /**
  * The 4:5 store thumbnail: the largest 4:5 crop of the photo around its focal point (centre when
  * unset), scaled down to 800 x 1000, never up: a smaller photo gives a smaller 4:5 thumbnail.
  */
 export function thumbnail4x5(original: Buffer, focalX: number | null, focalY: number | null): Promise<Rendition> {
-  return rendering(() => renderThumbnail(original, focalX, focalY));
+  return rendering.run(LARGE_DECODED_BYTES, () => renderThumbnail(original, focalX, focalY));
 }
 
 async function renderThumbnail(original: Buffer, focalX: number | null, focalY: number | null): Promise<Rendition> {
