@@ -11,7 +11,15 @@ import { AuthFailureLimits, RateLimits } from './core/rate-limit.ts';
 import type { Registry } from './core/registry.ts';
 import type { Services } from './core/services.ts';
 import type { Store } from './db/database.ts';
-import { createRegistry, createServices, createStores, guides, publicFiles, publicPages } from './resources/index.ts';
+import {
+  createRegistry,
+  createServices,
+  createStores,
+  guides,
+  publicFiles,
+  publicPages,
+  scheduleOrphanSweep,
+} from './resources/index.ts';
 import { authenticator } from './transports/authenticate.ts';
 import { sendJson } from './transports/compression.ts';
 import { registerCors } from './transports/cors.ts';
@@ -77,6 +85,7 @@ export function buildApp(deps: AppDeps): App {
     rateLimits: new RateLimits(config.rateLimits, redis),
     log: logger,
   };
+  const stopSweeping = scheduleOrphanSweep(store.db, runtime.services.blobs, logger);
   const keys = new KeyStore(store.db, clock, { cacheMs: config.authCacheMs });
   const authenticate = authenticator(keys, new AuthFailureLimits(config.authFailuresPerMinute, redis));
 
@@ -155,6 +164,7 @@ export function buildApp(deps: AppDeps): App {
     },
     async close() {
       shutdown.begin();
+      stopSweeping();
       // Connections of requests that finish during shutdown go idle afterwards: close them as they do.
       const sweep = setInterval(() => fastify.server.closeIdleConnections(), 100);
       await fastify.close().finally(() => clearInterval(sweep));

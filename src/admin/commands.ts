@@ -15,6 +15,8 @@ export interface StudioContext {
   studio: StudioStore;
   /** Puts a guide on sale through the publish gates, writing its first release (go-live.ts). */
   goLive(guideId: string): Promise<unknown>;
+  /** Removes the photo files no row and no release names, written before `before` (ms). */
+  sweepOrphanFiles(before: number): Promise<unknown>;
 }
 
 export type FlagValues = Record<string, string | boolean | undefined>;
@@ -214,6 +216,19 @@ export const commands: Record<string, Command> = {
       const status = requireChoice(flags, 'status', REVIEW_STATUSES);
       const note = typeof flags.note === 'string' && flags.note.trim() !== '' ? flags.note.trim() : null;
       return async (ctx) => found(await ctx.studio.setReview(guideId, status, note), 'guide', guideId);
+    },
+  },
+
+  'media sweep': {
+    usage: 'media sweep [--older-than-minutes N]   # files no row or release names (default: 60 minutes old)',
+    options: { 'older-than-minutes': { type: 'string' } },
+    prepare(flags) {
+      const raw = flags['older-than-minutes'];
+      const minutes = raw === undefined ? 60 : Number(raw);
+      if (typeof raw === 'boolean' || !Number.isFinite(minutes) || minutes < 0) {
+        throw new UsageError('--older-than-minutes must be a number of minutes, 0 or more');
+      }
+      return (ctx) => ctx.sweepOrphanFiles(Date.now() - minutes * 60_000);
     },
   },
 

@@ -67,3 +67,5 @@ export function createStores(): (scope: StoreScope) => Stores {
 }
 
 export const guides: GuideAccess = guideAccess;
+
+export { scheduleOrphanSweep } from './media/index.ts';

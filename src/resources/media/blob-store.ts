@@ -32,9 +32,16 @@ export interface BlobStore {
   open(key: string): Promise<BlobStream | undefined>;
   /** True when something was deleted; deleting a missing key is not an error. */
   delete(key: string): Promise<boolean>;
+  /** Every stored key with when it was last written, for the sweep of files no row names. */
+  list(): AsyncIterable<ListedBlob>;
 }
 
-const KEY = /^[A-Za-z0-9_-]{8,128}$/;
+export interface ListedBlob {
+  key: string;
+  modifiedMs: number;
+}
+
+export const BLOB_KEY = /^[A-Za-z0-9_-]{8,128}$/;
 
 /** A fresh unguessable, URL-safe key (96 random bits, as ids are). */
 export function newBlobKey(): string {
@@ -43,7 +50,7 @@ export function newBlobKey(): string {
 
 /** Keys become file and object names: only URL-safe characters, so none can climb out of the store. */
 export function assertBlobKey(key: string): void {
-  if (!KEY.test(key)) throw new TypeError(`Not a blob key: ${JSON.stringify(key)}`);
+  if (!BLOB_KEY.test(key)) throw new TypeError(`Not a blob key: ${JSON.stringify(key)}`);
 }
 
 export function etagOf(bytes: Buffer): string {

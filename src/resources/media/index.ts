@@ -36,7 +36,15 @@ export const mediaResource: Resource = {
 export type { BlobStore } from './blob-store.ts';
 export { DISPLAY_SIZES } from './image-pipeline.ts';
 export type { MediaRecord, StoredImage } from './media.store.ts';
-export { absoluteUrl, mediaPath, urlsOf } from './media-files.ts';
+export {
+  absoluteUrl,
+  lazyLocalBlobStore,
+  mediaKeysInJson,
+  mediaPath,
+  mediaRoot,
+  urlsOf,
+} from './media-files.ts';
+export { ORPHAN_MIN_AGE_MS, scheduleOrphanSweep, sweepOrphanFiles } from './orphan-sweep.ts';
 export {
   clearGuideThumbnail,
   discardThumbnail,

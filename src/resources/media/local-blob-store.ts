@@ -3,10 +3,12 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:f
 import { dirname, join } from 'node:path';
 import {
   assertBlobKey,
+  BLOB_KEY,
   type BlobInfo,
   type BlobStore,
   type BlobStream,
   etagOf,
+  type ListedBlob,
   type StoredBlob,
 } from './blob-store.ts';
 
@@ -118,6 +120,22 @@ export class LocalBlobStore implements BlobStore {
   open(key: string): Promise<BlobStream | undefined> {
     // Opened now, so a delete after this answer cannot cut the stream short.
     return this.read(key, async (path) => ({ stream: (await open(path, 'r')).createReadStream() }));
+  }
+
+  /** Keys of files and of sidecars left without their file, from the folders keys are kept in. */
+  async *list(): AsyncIterable<ListedBlob> {
+    for (const folder of await readdir(this.root)) {
+      if (folder === '.tmp') continue;
+      const names = await readdir(join(this.root, folder)).catch(() => [] as string[]);
+      const keys = new Set(names.map((name) => name.replace(/\.json$/, '')));
+      for (const key of keys) {
+        if (!BLOB_KEY.test(key)) continue;
+        const info =
+          (await stat(join(this.root, folder, key)).catch(() => undefined)) ??
+          (await stat(join(this.root, folder, `${key}.json`)).catch(() => undefined));
+        if (info) yield { key, modifiedMs: info.mtimeMs };
+      }
+    }
   }
 
   async delete(key: string): Promise<boolean> {

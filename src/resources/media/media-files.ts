@@ -39,6 +39,14 @@ export function keyOfMediaPath(path: string): string | undefined {
   return m?.[1];
 }
 
+/** A JSON string that is exactly a served path: creator text that merely mentions one is not matched. */
+const MEDIA_PATH_IN_JSON = /"\/media\/([A-Za-z0-9_-]{8,128})\.[a-z]+"/g;
+
+/** The blob keys of every served path a JSON text holds as a whole string (a release's snapshot). */
+export function mediaKeysInJson(json: string): string[] {
+  return [...new Set(Array.from(json.matchAll(MEDIA_PATH_IN_JSON), (m) => m[1] as string))];
+}
+
 /** An absolute address for a path under this service's public URL; an address elsewhere stays as it is. */
 export function absoluteUrl(publicUrl: string, path: string): string {
   return path.startsWith('/') ? `${publicUrl}${path}` : path;
@@ -113,6 +121,9 @@ export function lazyLocalBlobStore(root: string): BlobStore {
     get: async (key): Promise<StoredBlob | undefined> => (await store()).get(key),
     open: async (key): Promise<BlobStream | undefined> => (await store()).open(key),
     delete: async (key): Promise<boolean> => (await store()).delete(key),
+    list: async function* () {
+      yield* (await store()).list();
+    },
   };
 }
 

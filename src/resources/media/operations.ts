@@ -3,9 +3,10 @@ import { defineOperation, type OperationContext } from '../../core/operation.ts'
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/ids.ts';
 import { mediaExamples } from './examples.ts';
+import { forgetFiles } from './forget-files.ts';
 import { applyMeta, mediaIdSchema, mediaMetaFields, mediaSchema, spotIdSchema } from './media.schema.ts';
 import type { MediaRecord } from './media.store.ts';
-import { deleteFiles } from './media-files.ts';
+import { keysOf } from './media-files.ts';
 import { publicMedia } from './media-records.ts';
 import { applyRecut, clearGuideThumbnail, discardThumbnail, prepareRecut } from './thumbnail.ts';
 import { uploadMedia, uploadMediaBatch } from './upload-operations.ts';
@@ -112,8 +113,8 @@ export const deleteMedia = defineOperation({
     // No chapter page may show a photo that is gone.
     await ctx.stores.chapters.removePhoto(photo.guideId, photo.mediaId);
     await ctx.stores.media.delete(photo.mediaId);
-    // Files go once the row is gone for good: no row ever names a missing file.
-    ctx.afterCommit(() => deleteFiles(ctx.services.blobs, photo.files));
+    // Files go once the row is gone for good (no row ever names a missing file), unless a release shows them.
+    await forgetFiles(ctx, keysOf(photo.files));
     return { ok: true as const, mediaId: photo.mediaId, deleted: true as const };
   },
 });

@@ -1,6 +1,7 @@
 import { notFound } from '../../core/errors.ts';
 import type { OperationContext, PrepareContext } from '../../core/operation.ts';
 import { type BlobStore, deleteBlobs, newBlobKey } from './blob-store.ts';
+import { forgetFiles } from './forget-files.ts';
 import { thumbnail4x5 } from './image-pipeline.ts';
 import { keyOfMediaPath, mediaPath } from './media-files.ts';
 
@@ -37,10 +38,10 @@ export async function discardThumbnail(blobs: BlobStore, prepared: PreparedThumb
   if (prepared) await deleteBlobs(blobs, [prepared.key]);
 }
 
-/** The old thumbnail's file goes once the guide no longer names it. */
-function dropFileAfterCommit(ctx: OperationContext, path: string): void {
+/** The old thumbnail's file goes once the guide no longer names it, unless a release shows it. */
+async function dropThumbnailFile(ctx: OperationContext, path: string): Promise<void> {
   const key = keyOfMediaPath(path);
-  if (key !== undefined) ctx.afterCommit(() => deleteBlobs(ctx.services.blobs, [key]));
+  if (key !== undefined) await forgetFiles(ctx, [key]);
 }
 
 /** Names the prepared thumbnail on the guide; the photo must still be the guide's. */
@@ -52,7 +53,7 @@ export async function setGuideThumbnail(
   if (!(await ctx.stores.media.photoOf(guideId, prepared.mediaId))) throw notFound('photo', prepared.mediaId);
   const old = await ctx.stores.guides.thumbnailOf(guideId);
   await ctx.stores.guides.update(guideId, { thumbnail: { mediaId: prepared.mediaId, url: prepared.path } });
-  if (old) dropFileAfterCommit(ctx, old.url);
+  if (old) await dropThumbnailFile(ctx, old.url);
 }
 
 /**
@@ -90,5 +91,5 @@ export async function clearGuideThumbnail(ctx: OperationContext, guideId: string
   const old = await ctx.stores.guides.thumbnailOf(guideId);
   if (!old || (fromMediaId !== undefined && old.mediaId !== fromMediaId)) return;
   await ctx.stores.guides.update(guideId, { thumbnail: null });
-  dropFileAfterCommit(ctx, old.url);
+  await dropThumbnailFile(ctx, old.url);
 }

@@ -2,7 +2,8 @@ import type { Resource } from '../../core/resource.ts';
 import { publishingOperations } from './operations.ts';
 import { publishOperations } from './publish-operations.ts';
 import * as publishingMigration from './publishing.migration.ts';
-import type { ReleasesTable } from './release.tables.ts';
+import type { ReleaseFilesTable, ReleasesTable } from './release.tables.ts';
+import * as releaseFilesMigration from './release-files.migration.ts';
 import * as releasePartsMigration from './release-parts.migration.ts';
 import { ReleasesStore } from './releases.store.ts';
 
@@ -15,13 +16,18 @@ declare module '../../core/stores.ts' {
 declare module '../../db/tables.ts' {
   interface Database {
     releases: ReleasesTable;
+    release_files: ReleaseFilesTable;
   }
 }
 
 export const publishingResource: Resource = {
   operations: [...publishingOperations, ...publishOperations],
   stores: { releases: (scope) => new ReleasesStore(scope) },
-  migrations: { '0010-publishing': publishingMigration, '0013-release-parts': releasePartsMigration },
+  migrations: {
+    '0010-publishing': publishingMigration,
+    '0013-release-parts': releasePartsMigration,
+    '0014-release-files': releaseFilesMigration,
+  },
 };
 
 export { type PublishResult, publishRelease } from './publish-gates.ts';

@@ -21,3 +21,14 @@ export interface ReleasesTable {
   key_id: string | null;
   created_at: number;
 }
+
+/**
+ * The photo files a release names, one row per blob key: a file stays as long as a release names
+ * it, whatever happens to the rows of the working copy (releases are immutable; buyers keep seeing
+ * them). Written with the release, never changed.
+ */
+export interface ReleaseFilesTable {
+  release_id: string;
+  guide_id: string;
+  blob_key: string;
+}

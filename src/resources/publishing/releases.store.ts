@@ -1,5 +1,6 @@
 import { newId } from '../../core/ids.ts';
 import { ScopedStore } from '../../core/stores.ts';
+import { mediaKeysInJson } from '../media/index.ts';
 import { guideAtAddress } from './release-addresses.ts';
 import type { RowHashes, SerializedSnapshot, Snapshot } from './snapshot.ts';
 
@@ -21,6 +22,9 @@ export interface HashedRelease extends ReleaseInfo {
 }
 
 const INFO = ['number', 'created_at', 'key_id', 'content_hash'] as const;
+
+/** Rows of release_files written or asked for per statement: far under either dialect's parameter limit. */
+const KEYS_PER_STATEMENT = 500;
 
 function infoOf(row: { number: number; created_at: number; key_id: string | null; content_hash: string }): ReleaseInfo {
   return {
@@ -83,10 +87,11 @@ export class ReleasesStore extends ScopedStore {
       .executeTakeFirst();
     const number = Number(latest?.number ?? 0) + 1;
     const now = this.clock.now();
+    const id = newId('rel');
     await this.db
       .insertInto('releases')
       .values({
-        id: newId('rel'),
+        id,
         guide_id: guideId,
         number,
         content_hash: snapshot.hash,
@@ -97,7 +102,31 @@ export class ReleasesStore extends ScopedStore {
         created_at: now,
       })
       .execute();
+    const keys = mediaKeysInJson(snapshot.text);
+    for (let at = 0; at < keys.length; at += KEYS_PER_STATEMENT) {
+      await this.db
+        .insertInto('release_files')
+        .values(
+          keys.slice(at, at + KEYS_PER_STATEMENT).map((key) => ({ release_id: id, guide_id: guideId, blob_key: key })),
+        )
+        .execute();
+    }
     return { number, publishedAt: now, keyId, contentHash: snapshot.hash };
+  }
+
+  /** Which of these photo files some release names: those stay while the release does. */
+  async namedFiles(keys: readonly string[]): Promise<Set<string>> {
+    const named = new Set<string>();
+    for (let at = 0; at < keys.length; at += KEYS_PER_STATEMENT) {
+      const rows = await this.db
+        .selectFrom('release_files')
+        .select('blob_key')
+        .distinct()
+        .where('blob_key', 'in', keys.slice(at, at + KEYS_PER_STATEMENT))
+        .execute();
+      for (const row of rows) named.add(row.blob_key);
+    }
+    return named;
   }
 
   /**

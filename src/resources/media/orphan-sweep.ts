@@ -1,0 +1,83 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/tables.ts';
+import { type BlobStore, deleteBlobs } from './blob-store.ts';
+import { keyOfMediaPath, keysOf, type StoredFiles } from './media-files.ts';
+
+/**
+ * Files are written before the row that names them (uploads render and store in `prepare`, outside
+ * the transaction), so only files older than any write can take are swept: an hour, six times the
+ * longest a request may last (REQUEST_TIMEOUT_MS is at most 10 minutes). A younger file may belong
+ * to a write that is about to commit.
+ */
+export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
+
+/** Every blob key a row names: photos and stored images, guide thumbnails, and every release's files. */
+async function namedKeys(db: Kysely<Database>): Promise<Set<string>> {
+  const named = new Set<string>();
+  for (const row of await db.selectFrom('media').select('files').execute()) {
+    for (const key of keysOf(JSON.parse(row.files) as StoredFiles)) named.add(key);
+  }
+  for (const row of await db
+    .selectFrom('guides')
+    .select('thumbnail_url')
+    .where('thumbnail_url', 'is not', null)
+    .execute()) {
+    const key = keyOfMediaPath(row.thumbnail_url as string);
+    if (key !== undefined) named.add(key);
+  }
+  for (const row of await db.selectFrom('release_files').select('blob_key').distinct().execute())
+    named.add(row.blob_key);
+  return named;
+}
+
+export interface SweepResult {
+  /** Keys of the files removed. */
+  removed: string[];
+  /** Files no row names but young enough to belong to a write in progress. */
+  young: number;
+}
+
+/**
+ * Removes the files that no row and no release names, written before `before` (ms): what a crash
+ * between a file's write and its row's commit left behind. The files are listed before the rows are
+ * read, so a file whose row commits in between is seen as named.
+ */
+export async function sweepOrphanFiles(db: Kysely<Database>, blobs: BlobStore, before: number): Promise<SweepResult> {
+  const listed: { key: string; modifiedMs: number }[] = [];
+  for await (const blob of blobs.list()) listed.push(blob);
+  const named = await namedKeys(db);
+  const orphans = listed.filter((blob) => !named.has(blob.key));
+  const removed = orphans.filter((blob) => blob.modifiedMs < before).map((blob) => blob.key);
+  await deleteBlobs(blobs, removed);
+  return { removed, young: orphans.length - removed.length };
+}
+
+/** The first sweep a minute after start, then every six hours: each reads every row's file names. */
+const FIRST_SWEEP_MS = 60 * 1000;
+const SWEEP_EVERY_MS = 6 * 60 * 60 * 1000;
+
+/**
+ * Sweeps in the background while the process runs; answers the function that stops it. File ages
+ * are the file system's, so they are compared with the system's time, not the injected clock.
+ */
+export function scheduleOrphanSweep(
+  db: Kysely<Database>,
+  blobs: BlobStore,
+  log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void },
+): () => void {
+  const sweep = () =>
+    sweepOrphanFiles(db, blobs, Date.now() - ORPHAN_MIN_AGE_MS).then(
+      (result) => {
+        if (result.removed.length > 0) log.info({ removed: result.removed.length }, 'removed files no row names');
+      },
+      (err: unknown) => log.error({ err }, 'sweeping files no row names failed'),
+    );
+  let timer = setTimeout(function again() {
+    void sweep().finally(() => {
+      timer = setTimeout(again, SWEEP_EVERY_MS);
+      timer.unref();
+    });
+  }, FIRST_SWEEP_MS);
+  timer.unref();
+  return () => clearTimeout(timer);
+}
