@@ -39,3 +39,18 @@ function sdk1Api(h: Harness, key: string): Api {
 export function clientFor(h: Harness, line: ClientLine, key: string): Api {
   return line === 'mcp1' ? sdk1Api(h, key) : apiFor(h, line, key);
 }
+
+/** Runs `work` with a client of that line, closed afterwards whatever happens. */
+export async function withClient<T>(
+  h: Harness,
+  line: ClientLine,
+  key: string,
+  work: (api: Api) => Promise<T>,
+): Promise<T> {
+  const api = clientFor(h, line, key);
+  try {
+    return await work(api);
+  } finally {
+    await api.close();
+  }
+}

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type Answer, type Api, assertError, assertOk, newGuide, useServer } from '../helpers/api.ts';
-import { clientFor, clientLines } from '../helpers/clients.ts';
+import { clientFor, clientLines, withClient } from '../helpers/clients.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { checkerFor, serve } from './servers.ts';
 
@@ -75,11 +75,8 @@ for (const { dialect, skip } of await testDialects()) {
 
     for (const line of clientLines) {
       describe(`through ${line}`, () => {
-        const api = () => clientFor(suite.h, line, suite.h.alice.writeKey);
-
         it('several links in one call: each marked once, gone from readiness and publish status', async () => {
-          const a = api();
-          try {
+          await withClient(suite.h, line, suite.h.alice.writeKey, async (a) => {
             const { productId, links } = await brokenGuide(a, `several-${line}`);
             const marked = ok(
               await a.call('set_link_verified', { productId, urls: [links[2], links[0], links[2]], verified: true }),
@@ -115,14 +112,11 @@ for (const { dialect, skip } of await testDialects()) {
               verifiedAt: suite.h.clock.now(),
             });
             assert.deepEqual(await brokenLinks(a, productId), []);
-          } finally {
-            await a.close();
-          }
+          });
         });
 
         it('the mark lasts until it is taken back or the address changes', async () => {
-          const a = api();
-          try {
+          await withClient(suite.h, line, suite.h.alice.writeKey, async (a) => {
             const { productId, spotId, links } = await brokenGuide(a, `lasts-${line}`);
             ok(await a.call('set_link_verified', { productId, urls: links, verified: true }));
             assert.deepEqual(await brokenLinks(a, productId), []);
@@ -145,14 +139,11 @@ for (const { dialect, skip } of await testDialects()) {
             assert.deepEqual(await brokenLinks(a, productId), [links[0]], 'the old address is no longer held');
             ok(await a.call('check_links', { productId, urls: [moved] }));
             assert.deepEqual(await brokenLinks(a, productId), [links[0], moved].sort());
-          } finally {
-            await a.close();
-          }
+          });
         });
 
         it('refuses a link the guide does not hold by its place in urls, and marks none of them', async () => {
-          const a = api();
-          try {
+          await withClient(suite.h, line, suite.h.alice.writeKey, async (a) => {
             const { productId, links } = await brokenGuide(a, `refused-${line}`);
             assertError(
               await a.call('set_link_verified', {
@@ -182,9 +173,7 @@ for (const { dialect, skip } of await testDialects()) {
               'urls',
             );
             assert.equal((await brokenLinks(a, productId)).length, 3);
-          } finally {
-            await a.close();
-          }
+          });
         });
       });
     }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type Api, assertOk, newGuide, useServer } from '../helpers/api.ts';
-import { clientFor, clientLines } from '../helpers/clients.ts';
+import { clientLines, withClient } from '../helpers/clients.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { flat } from '../media/images.ts';
 import { uploadRaw } from '../media/uploads.ts';
@@ -36,8 +36,7 @@ for (const { dialect, skip } of await testDialects()) {
     for (const line of clientLines) {
       describe(`through ${line}`, () => {
         it('chapter_empty: prose, an intro, pages or a card is something to show; archived spots are not', async () => {
-          const api = clientFor(suite.h, line, suite.h.alice.writeKey);
-          try {
+          await withClient(suite.h, line, suite.h.alice.writeKey, async (api) => {
             const productId = await newGuide(api, 'Chapters');
             const lake = await made(api, 'create_spot', { productId, name: 'Lake', lat: 46.3, lon: 13.9 });
             const mill = await made(api, 'create_spot', { productId, name: 'Mill', lat: 46.3, lon: 13.9 });
@@ -84,14 +83,11 @@ for (const { dialect, skip } of await testDialects()) {
             await made(api, 'update_spot', { spotId: mill.spotId, archived: false });
             assert.deepEqual(await found(api, productId, 'chapter_empty'), ['Nothing yet members']);
             assert.ok(lake.spotKey);
-          } finally {
-            await api.close();
-          }
+          });
         });
 
         it('place_without_position: a map link or the place it is inside is a position', async () => {
-          const api = clientFor(suite.h, line, suite.h.alice.writeKey);
-          try {
+          await withClient(suite.h, line, suite.h.alice.writeKey, async (api) => {
             const productId = await newGuide(api, 'Places');
             const place = (name: string, fields: Record<string, unknown> = {}) =>
               made(api, 'create_facility', { productId, kind: 'food', name, ...fields });
@@ -105,14 +101,11 @@ for (const { dialect, skip } of await testDialects()) {
             assert.deepEqual(await found(api, productId, 'place_without_position'), [], 'the bar is in the hut');
             await made(api, 'update_facility', { facilityId: inside.facilityId, insideId: null });
             assert.deepEqual(await found(api, productId, 'place_without_position'), ['Hut bar lat']);
-          } finally {
-            await api.close();
-          }
+          });
         });
 
         it('photo_far_from_spot: a photo of the spot from afar or of the way there is not flagged; a detail is', async () => {
-          const api = clientFor(suite.h, line, suite.h.alice.writeKey);
-          try {
+          await withClient(suite.h, line, suite.h.alice.writeKey, async (api) => {
             const productId = await newGuide(api, 'Photos');
             const spot = await made(api, 'create_spot', { productId, name: 'Lake', lat: 46.3, lon: 13.9 });
             const upload = await uploadRaw(
@@ -139,14 +132,11 @@ for (const { dialect, skip } of await testDialects()) {
               takenAt: { lat: 46.301, lon: 13.9, precision: 'gps' },
             });
             assert.deepEqual(await found(api, productId, 'photo_far_from_spot'), [], 'a corrected fix clears it too');
-          } finally {
-            await api.close();
-          }
+          });
         });
 
         it('routes: their fees, notices and review dates are read like those of spots and places', async () => {
-          const api = clientFor(suite.h, line, suite.h.alice.writeKey);
-          try {
+          await withClient(suite.h, line, suite.h.alice.writeKey, async (api) => {
             const productId = await newGuide(api, 'Routes');
             const route = await made(api, 'create_route', {
               productId,
@@ -163,14 +153,11 @@ for (const { dialect, skip } of await testDialects()) {
             });
             assert.deepEqual(await found(api, productId, 'review_due'), []);
             assert.deepEqual(await found(api, productId, 'fee_expired'), []);
-          } finally {
-            await api.close();
-          }
+          });
         });
 
         it('fee_unchecked: areas and places too, with the write that fixes each named', async () => {
-          const api = clientFor(suite.h, line, suite.h.alice.writeKey);
-          try {
+          await withClient(suite.h, line, suite.h.alice.writeKey, async (api) => {
             const productId = await newGuide(api, 'Fees');
             await made(api, 'set_area', { productId, name: 'Park', fees: [{ label: 'Entry', free: true }] });
             await made(api, 'create_facility', {
@@ -185,9 +172,7 @@ for (const { dialect, skip } of await testDialects()) {
             const byName = new Map(findings.map((f: any) => [f.where.name, f.message as string]));
             assert.match(byName.get('Park') as string, /never checked.*set_area/);
             assert.match(byName.get('Car park') as string, /last checked on 2025-06-01.*update_facility/);
-          } finally {
-            await api.close();
-          }
+          });
         });
       });
     }

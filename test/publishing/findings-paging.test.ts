@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type Api, assertError, assertOk, newGuide, useServer } from '../helpers/api.ts';
-import { clientFor, clientLines } from '../helpers/clients.ts';
+import { clientLines, withClient } from '../helpers/clients.ts';
 import { testDialects } from '../helpers/dialects.ts';
 
 const SPOTS = 130;
@@ -70,8 +70,7 @@ for (const { dialect, skip } of await testDialects()) {
     for (const line of clientLines) {
       describe(`through ${line}`, () => {
         it('readiness: a small default page, the whole guide counted on every page, every finding once', async () => {
-          const api = clientFor(suite.h, line, suite.h.alice.writeKey);
-          try {
+          await withClient(suite.h, line, suite.h.alice.writeKey, async (api) => {
             const { productId } = await bigGuide(api, `Paged ${line}`);
             const first = await api.call('get_guide_readiness', { productId });
             assertOk(first);
@@ -120,14 +119,11 @@ for (const { dialect, skip } of await testDialects()) {
               'invalid_argument',
               'code',
             );
-          } finally {
-            await api.close();
-          }
+          });
         });
 
         it('readiness: fixing what one page showed skips nothing on the next', async () => {
-          const api = clientFor(suite.h, line, suite.h.alice.writeKey);
-          try {
+          await withClient(suite.h, line, suite.h.alice.writeKey, async (api) => {
             const { productId, property } = await bigGuide(api, `Fixing ${line}`);
             const everything = await api.call('get_guide_readiness', { productId, limit: 200 });
             const order: string[] = everything.body.findings.map(idOf);
@@ -145,14 +141,11 @@ for (const { dialect, skip } of await testDialects()) {
             assert.deepEqual(next.body.findings.map(idOf), order.slice(40, 80), 'resumes after the last one served');
             assert.equal(next.body.blockingCount, SPOTS - 40);
             assert.equal(next.body.total, 2 * SPOTS - 40);
-          } finally {
-            await api.close();
-          }
+          });
         });
 
         it('publish status pages the gates and warnings together; its counts say whether a publish would go', async () => {
-          const api = clientFor(suite.h, line, suite.h.alice.publishKey);
-          try {
+          await withClient(suite.h, line, suite.h.alice.publishKey, async (api) => {
             const { productId } = await bigGuide(api, `Status ${line}`);
             const first = await api.call('get_publish_status', { productId });
             assertOk(first);
@@ -182,9 +175,7 @@ for (const { dialect, skip } of await testDialects()) {
             assert.equal(refused.body.error.details.blockingCount, SPOTS + 1);
             assert.match(refused.body.error.message, /\(not_live, required_property_empty\)/);
             assert.ok(JSON.stringify(refused.body).length < 40_000);
-          } finally {
-            await api.close();
-          }
+          });
         });
       });
     }
