@@ -53,6 +53,12 @@ export function readinessRule<const Code extends string>(rule: ReadinessRule<Cod
   return rule;
 }
 
+/** A stale fact and the row it was found on. */
+export interface StaleOf {
+  fact: StaleFact;
+  row: DatedFacts;
+}
+
 /** A fact last checked longer ago than this may have changed (fees). */
 export const FACTS_UNCHECKED_DAYS = 365;
 
@@ -65,7 +71,7 @@ export class GuideUnderReview {
   readonly today: string;
   #liveSpots?: SpotRow[];
   #datedRows?: DatedFacts[];
-  #staleFacts?: StaleFact[];
+  #staleFacts?: StaleOf[];
 
   constructor(contents: GuideContents, today: string) {
     this.contents = contents;
@@ -89,9 +95,11 @@ export class GuideUnderReview {
     return this.#datedRows;
   }
 
-  /** What ran out on `today`, and facts last checked more than a year before it. */
-  get staleFacts(): StaleFact[] {
-    this.#staleFacts ??= this.datedRows.flatMap((row) => staleFactsOf(row, this.today, FACTS_UNCHECKED_DAYS));
+  /** What ran out on `today`, and facts last checked more than a year before it, each with its row. */
+  get staleFacts(): StaleOf[] {
+    this.#staleFacts ??= this.datedRows.flatMap((row) =>
+      staleFactsOf(row, this.today, FACTS_UNCHECKED_DAYS).map((fact) => ({ fact, row })),
+    );
     return this.#staleFacts;
   }
 

@@ -41,5 +41,6 @@ export function readinessOf(contents: GuideContents, today: string): Finding[] {
       .find(guide)
       .map((hit) => ({ code: rule.code, severity: rule.severity, message: hit.message, where: hit.where })),
   );
-  return found.sort((a, b) => compareSortKeys(findingSortKey(a), findingSortKey(b)));
+  const keyed = found.map((finding) => ({ finding, key: findingSortKey(finding) }));
+  return keyed.sort((a, b) => compareSortKeys(a.key, b.key)).map(({ finding }) => finding);
 }

@@ -1,4 +1,3 @@
-import type { Fee } from '../../shared/fees.ts';
 import { type GuideUnderReview, type Hit, readinessRule } from './readiness-rule.ts';
 import type { DatedFacts, StaleFact } from './staleness.ts';
 
@@ -21,20 +20,17 @@ const whereOf = (fact: Pick<StaleFact, 'kind' | 'id' | 'name' | 'field'>): Hit['
 function staleHits(
   guide: GuideUnderReview,
   matches: (fact: StaleFact) => boolean,
-  message: (fact: StaleFact, edit: string) => string,
+  message: (fact: StaleFact, edit: string, row: DatedFacts) => string,
 ): Hit[] {
   return guide.staleFacts
-    .filter(matches)
-    .map((fact) => ({ where: whereOf(fact), message: message(fact, editOf[fact.kind]) }));
+    .filter(({ fact }) => matches(fact))
+    .map(({ fact, row }) => ({ where: whereOf(fact), message: message(fact, editOf[fact.kind], row) }));
 }
 
 const isFeeField = (field: string) => field.startsWith('fees[');
 
-/** The fee a stale fact at `fees[i]` names. */
-function feeAt(guide: GuideUnderReview, fact: StaleFact): Fee | undefined {
-  const row = guide.datedRows.find((r) => r.kind === fact.kind && r.id === fact.id);
-  return row?.fees?.[Number(fact.field.slice('fees['.length, -1))];
-}
+/** The label of the fee a stale fact at `fees[i]` names. */
+const feeLabel = (fact: StaleFact, row: DatedFacts) => row.fees?.[Number(fact.field.slice('fees['.length, -1))]?.label;
 
 export const reviewDue = readinessRule({
   code: 'review_due',
@@ -59,8 +55,8 @@ export const feeExpired = readinessRule({
     staleHits(
       guide,
       (fact) => fact.reason === 'ended' && isFeeField(fact.field),
-      (fact, edit) =>
-        `The fee "${feeAt(guide, fact)?.label}" of "${fact.name}" was valid until ${fact.date}: look up the current ` +
+      (fact, edit, row) =>
+        `The fee "${feeLabel(fact, row)}" of "${fact.name}" was valid until ${fact.date}: look up the current ` +
         `fee and send it with a new validUntil (or none) and checkedOn, with ${edit}.`,
     ),
 });
@@ -74,8 +70,8 @@ export const feeUnchecked = readinessRule({
     const checkedLongAgo = staleHits(
       guide,
       (fact) => fact.reason === 'not_checked_recently' && isFeeField(fact.field),
-      (fact, edit) =>
-        `The fee "${feeAt(guide, fact)?.label}" of "${fact.name}" was last checked on ${fact.date}, more than a ` +
+      (fact, edit, row) =>
+        `The fee "${feeLabel(fact, row)}" of "${fact.name}" was last checked on ${fact.date}, more than a ` +
         `year ago: check it again and send it with a new checkedOn, with ${edit}.`,
     );
     const neverChecked: Hit[] = [];
