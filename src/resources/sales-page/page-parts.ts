@@ -1,5 +1,5 @@
-import { html, type Markup, prose } from './html.ts';
-import { spotMap } from './page-map.ts';
+import { html, Markup, prose } from './html.ts';
+import { drawMap } from './page-map.ts';
 import type { BuyersPageModel, PagePhoto, PageSpot } from './page-model.ts';
 
 /** Photos fill the column: full width on a phone, the 46rem column beyond it. */
@@ -53,10 +53,20 @@ function spotCard(spot: PageSpot, n: number): Markup {
   return html`<li class="spot">${photo}<div class="body"><h3>${number}${spot.name}</h3>${summary}</div></li>`;
 }
 
+/** The sample spots that have a pin, numbered as their cards are. Nothing when none has one. */
+function spotMap(page: BuyersPageModel): Markup {
+  const points = page.spots.flatMap((s, i) =>
+    s.lat === null || s.lon === null ? [] : [{ name: s.name, lat: s.lat, lon: s.lon, marker: String(i + 1) }],
+  );
+  if (points.length === 0) return html``;
+  const svg = new Markup(drawMap(page.bbox, points, { label: 'Map of the sample spots' }));
+  return html`<figure class="map">${svg}<figcaption>Sample spots on a map of the guide's area (north is up).</figcaption></figure>`;
+}
+
 export function sampleSpots(page: BuyersPageModel): Markup {
   if (page.spots.length === 0) return html``;
-  return html`<section><h2>A taste of the guide</h2>${spotMap(page.spots, page.bbox)}<ul class="spots">${page.spots.map(
-    (s, i) => spotCard(s, i + 1),
+  return html`<section><h2>A taste of the guide</h2>${spotMap(page)}<ul class="spots">${page.spots.map((s, i) =>
+    spotCard(s, i + 1),
   )}</ul></section>`;
 }
 

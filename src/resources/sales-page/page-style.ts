@@ -35,12 +35,6 @@ ul.ticks{padding-left:1.2rem}
 .map{margin:0 0 1rem}
 .map svg{width:100%;max-width:36rem;margin:0 auto;border-radius:.6rem;border:1px solid #d9d4c7}
 .map figcaption{text-align:center}
-.map .land{fill:#e9efe4}
-.map .grid line{stroke:#d3dccd;stroke-width:1}
-.map circle{fill:#1f6f54;stroke:#fff;stroke-width:2}
-.map text{font:600 15px system-ui,sans-serif}
-.map .n{fill:#fff;font-size:12px}
-.map .label{fill:#1d2421;paint-order:stroke;stroke:#e9efe4;stroke-width:4px}
 .gallery{display:grid;gap:1rem;align-items:start}
 details{border-bottom:1px solid #e3e0d8;padding:.6rem 0}
 summary{cursor:pointer;font-weight:600}
