@@ -25,6 +25,12 @@ export function hero(photo: PagePhoto | null): Markup {
   return html`<figure class="hero">${image(photo, COLUMN, true)}<figcaption>${credit(photo)}</figcaption></figure>`;
 }
 
+/** Who made the guide, under its headline. */
+export function byline(page: BuyersPageModel): Markup {
+  if (page.creatorName === null) return html``;
+  return html`<p class="byline">A guide by <span class="creator">${page.creatorName}</span></p>`;
+}
+
 export function buy(page: BuyersPageModel, className: string): Markup {
   if (page.price === null) return html``;
   return html`<div class="${className}"><span class="price">${page.price}</span><span class="button">${page.buyLabel}</span></div>`;
@@ -72,8 +78,9 @@ export function sampleSpots(page: BuyersPageModel): Markup {
 
 export function gallery(page: BuyersPageModel): Markup {
   if (page.gallery.length === 0) return html``;
+  // The caption says what the photo shows and the credit who took it: two elements, on two lines.
   const figures = page.gallery.map((photo) => {
-    const caption = photo.caption ? html`${photo.caption} ` : html``;
+    const caption = photo.caption ? html`<span class="caption">${photo.caption}</span>` : html``;
     return html`<figure>${image(photo, HALF_COLUMN)}<figcaption>${caption}${credit(photo)}</figcaption></figure>`;
   });
   return html`<section><h2>Photos</h2><div class="gallery">${figures}</div></section>`;
