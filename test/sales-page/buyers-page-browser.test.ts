@@ -73,6 +73,7 @@ describe("the buyers' page in Chromium", { skip: browserSkip() }, () => {
         'credit below caption',
       );
       assert.equal(
+        // biome-ignore lint/performance/useDomNodeTextContent: the text as laid out is what is checked (two lines)
         await b.page.locator('.gallery figcaption').evaluate((el: any) => el.innerText as string),
         'Bohinj from the east shore\nPhoto: Marko Kos',
       );

@@ -31,3 +31,5 @@ export {
 } from './sales-page.schema.ts';
 /** The publish step snapshots `ctx.stores.salesPage.draftOf(guideId)` into a release. */
 export type { SalesPageStore } from './sales-page.store.ts';
+/** The map the buyers' page draws, for any page that shows the same map (the studio's preview). */
+export { drawMap, type MapOptions, type MapPoint, type Region } from './page-map.ts';
