@@ -24,6 +24,8 @@ export const salesPageResource: Resource = {
   publicPages: [buyersPage],
 };
 
+/** The map the buyers' page draws, for any page that shows the same map (the studio's preview). */
+export { drawMap, type MapOptions, type MapPoint, type Region } from './page-map.ts';
 export {
   type SalesPageContent,
   type SalesPageDraft,
@@ -31,5 +33,3 @@ export {
 } from './sales-page.schema.ts';
 /** The publish step snapshots `ctx.stores.salesPage.draftOf(guideId)` into a release. */
 export type { SalesPageStore } from './sales-page.store.ts';
-/** The map the buyers' page draws, for any page that shows the same map (the studio's preview). */
-export { drawMap, type MapOptions, type MapPoint, type Region } from './page-map.ts';
