@@ -47,7 +47,8 @@ interface CallerInfo {
 }
 
 const INSTRUCTIONS =
-  'Builds and edits travel guides for one creator. Call get_authoring_guide once for the workflow, rules and limits. ' +
+  'Builds and edits travel guides for one creator. Call get_authoring_guide first for the rules, addresses and topics, ' +
+  'then with the topic of the work at hand. ' +
   'Never invent prices or photo credits; confirm every delete with the creator first.';
 
 /**

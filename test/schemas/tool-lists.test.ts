@@ -5,6 +5,7 @@ import { createRegistry } from '../../src/resources/index.ts';
 import { placeKinds, placeTypes } from '../../src/resources/places/place.schema.ts';
 import { socialHosts } from '../../src/resources/profile/profile.schema.ts';
 import { isFixedListNote } from '../../src/shared/notes.ts';
+import { buildOpenApi } from '../../src/transports/openapi.ts';
 import { describeTool, describeTools, type ToolDescription } from '../../src/transports/tool-list.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
 import { rest } from '../helpers/http.ts';
@@ -80,6 +81,14 @@ describe('tools/list says each field note once', () => {
       const full = describeTool(registry.get(tool.name) as (typeof registry.operations)[number]);
       const kept = allNotes(tool);
       for (const note of allNotes(full)) if (isFixedListNote(note)) assert.ok(kept.has(note), `${tool.name}: ${note}`);
+    }
+  });
+
+  it('the OpenAPI document says the same fixed lists where it shows the fields', () => {
+    const doc = JSON.stringify(buildOpenApi(registry, 'http://127.0.0.1:8080'));
+    for (const kind of placeKinds) assert.ok(doc.includes(`${kind}: ${placeTypes[kind].join(', ')}`), kind);
+    for (const [platform, hosts] of Object.entries(socialHosts)) {
+      assert.ok(doc.includes(`${platform} ${hosts.join(' or ')}`), platform);
     }
   });
 });

@@ -20,8 +20,8 @@ export const getAuthoringGuide = defineOperation({
   example: authoringExamples.get_authoring_guide,
   description:
     'Returns the markdown playbook for assistants. Without topic: the overview (platform rules, the addresses to use, ' +
-    'how lists page, the topics); read it once per session before editing. With topic: how to do that part of the ' +
-    'work, its rules and what to do about each error code.',
+    'how lists page, the topics); read it once per session before editing. With topic: one part of the work, its ' +
+    'rules and limits (errors: what to do about each error code; all: the whole playbook).',
   input: z.strictObject({
     topic: z
       .enum(playbookAnswers)
