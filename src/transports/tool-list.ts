@@ -50,7 +50,7 @@ export function describeTool(op: AnyOperation): ToolDescription {
 }
 
 /** A note shorter than this costs no more than the pointer that would replace it: every tool keeps it. */
-const SHORTEST_SHARED_NOTE = 24;
+const SHORTEST_SHARED_NOTE = 20;
 
 /**
  * A tools/list: every tool with its full schema (each field's type, fixed list, limits and required

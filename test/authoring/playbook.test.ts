@@ -39,7 +39,7 @@ describe('the playbook in topics', () => {
     assert.ok(Buffer.byteLength(overview) < 8000, `overview ${Buffer.byteLength(overview)} bytes`);
     for (const { topic } of playbookTopics) assert.ok(overview.includes(`- \`${topic}\`: `), topic);
     assert.match(overview, /## Rules you must keep/);
-    assert.match(overview, /### Lists: pages, compact views and filters/);
+    assert.match(overview, /### Paging, compact views and filters/);
     const all = playbookMarkdown(playbook, 'all', here);
     for (const s of playbook.sections) assert.ok(all.includes(`${s.heading}`), s.heading);
     assert.ok(Buffer.byteLength(all) > 5 * Buffer.byteLength(overview));

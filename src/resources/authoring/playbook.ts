@@ -42,7 +42,7 @@ const OVERVIEW_HEADINGS = [
   'Rules you must keep',
   'Workflow: from an empty draft to publish',
   'Orient yourself',
-  'Lists: pages, compact views and filters',
+  'Paging, compact views and filters',
 ];
 
 interface Section {
