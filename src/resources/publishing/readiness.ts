@@ -176,6 +176,17 @@ export function readinessOf(c: GuideContents, today: string): Finding[] {
     }
   }
 
+  // A chapter's cover is a photo buyers see: without a credit it blocks like any other (rule 6).
+  for (const ch of c.chapters) {
+    if (ch.coverStorageId === null || ch.coverCredit !== undefined) continue;
+    add(
+      'photo_without_credit',
+      { kind: 'chapter', id: ch.id, name: ch.name, field: 'coverCredit' },
+      `The cover of the ${ch.kind} "${ch.name}" has no credit and buyers would see it: ask the creator who took it ` +
+        'and set coverCredit with update_chapter (never guess one), or clear the cover (coverStorageId null).',
+    );
+  }
+
   const dated = datedRows(spots, c.places, c.guide.areas);
   for (const row of dated) {
     for (const fact of staleFactsOf(row, today, FEE_UNCHECKED_DAYS)) {
