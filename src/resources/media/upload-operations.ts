@@ -42,7 +42,7 @@ const uploadsPolicy = {
 async function checkTarget(ctx: PrepareContext | OperationContext, productId: string, spotId?: string): Promise<void> {
   const { media } = ctx.stores;
   if (!(await media.guideOwned(ctx.principal.creatorId, productId))) throw notFound('guide', productId);
-  if (spotId !== undefined && !(await media.spotInGuide(productId, spotId))) {
+  if (spotId !== undefined && !(await media.spotOf(productId, spotId))) {
     throw refuse('spotId', 'no spot with this id in the guide; take spotId from list_spots.');
   }
 }
