@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type Api, apiFor, assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
+import { latestSnapshot } from '../helpers/releases.ts';
 import { flat } from '../media/images.ts';
 import { uploadRaw } from '../media/uploads.ts';
 
@@ -166,12 +167,8 @@ for (const { dialect, skip } of await testDialects()) {
             }),
           );
           assertOk(await api.call('publish_changes', { productId }));
-          const release = await suite.h.store.db
-            .selectFrom('releases')
-            .select('snapshot')
-            .where('guide_id', '=', productId)
-            .executeTakeFirstOrThrow();
-          const rows = JSON.parse(release.snapshot).items.chapter;
+          const snapshot = await latestSnapshot(suite.h, productId);
+          const rows = snapshot.items.chapter;
           const released = rows[chapter.body.collectionId];
           assert.deepEqual(
             [released.coverStorageId, released.coverCredit, released.coverCreditUrl, released.coverLicence],

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type Api, apiFor, assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
+import { latestSnapshot } from '../helpers/releases.ts';
 import { flat } from './images.ts';
 import { uploadRaw } from './uploads.ts';
 
@@ -148,12 +149,8 @@ for (const { dialect, skip } of await testDialects()) {
             .where('id', '=', productId)
             .execute();
           assertOk(await api.call('publish_changes', { productId }));
-          const release = await suite.h.store.db
-            .selectFrom('releases')
-            .select('snapshot')
-            .where('guide_id', '=', productId)
-            .executeTakeFirstOrThrow();
-          assert.equal(JSON.parse(release.snapshot).items.photo[shown.mediaId].spotId, to);
+          const snapshot = await latestSnapshot(suite.h, productId);
+          assert.equal(snapshot.items.photo[shown.mediaId].spotId, to);
 
           assertOk(await api.call('update_spot', { spotId: from, archived: true }));
           const hidden = await api.call('update_media', { mediaId: shown.mediaId, spotId: from });
