@@ -91,6 +91,17 @@ export class MediaStore extends ScopedStore {
     return row && { archived: Boolean(row.archived) };
   }
 
+  /** The id of the guide's spot with this key, if any: a refusal can name the id a key was sent for. */
+  async spotIdOfKey(guideId: string, spotKey: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('spots')
+      .select('id')
+      .where('guide_id', '=', guideId)
+      .where('spot_key', '=', spotKey)
+      .executeTakeFirst();
+    return row?.id;
+  }
+
   /** The caller's photo, or not_found alike for a missing one and another creator's. */
   async requireOwned(creatorId: string, mediaId: string): Promise<MediaRecord> {
     const row = await this.selectMedia()
