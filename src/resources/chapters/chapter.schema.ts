@@ -82,5 +82,12 @@ export const chapterSchema = z.object({
   updatedAt: z.number().describe('Send it back as expectedUpdatedAt on your next edit'),
 });
 
+/** A chapter in list_chapters' compact view: what picks it out, and its members counted. */
+export const compactChapterSchema = chapterSchema
+  .pick({ collectionId: true, kind: true, name: true, slug: true, order: true, updatedAt: true })
+  .extend({ memberCount: z.number() });
+
+export type CompactChapter = z.infer<typeof compactChapterSchema>;
+
 export type Member = z.infer<typeof memberSchema>;
 export type Chapter = z.infer<typeof chapterSchema>;

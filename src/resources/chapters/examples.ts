@@ -68,7 +68,7 @@ const listed = { ...withPages, updatedAt: 1795428000005 };
 export const chaptersExamples: Record<string, OperationExample> = {
   list_chapters: {
     input: { productId: 'gd_kKif6mbydYyv_ZEZ' },
-    output: { productId: 'gd_kKif6mbydYyv_ZEZ', count: 1, chapters: [listed] },
+    output: { productId: 'gd_kKif6mbydYyv_ZEZ', count: 1, chapters: [listed], total: 1 },
   },
   create_chapter: {
     input: {

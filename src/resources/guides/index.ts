@@ -17,3 +17,4 @@ export type { Guide, MapRegion } from './guide.schema.ts';
 export { guideAccess } from './guide-access.ts';
 export { guideRecord } from './guide-records.ts';
 export { updateGuideRow } from './guide-row.ts';
+export { type GuideList, guidePage, pageFields } from './guide-pages.ts';
