@@ -1,4 +1,11 @@
-import { type Page, type PageRequest, type PageSize, pageOf, readPageRequest, type SortValue } from '../../core/paging.ts';
+import {
+  type Page,
+  type PageRequest,
+  type PageSize,
+  pageOf,
+  readPageRequest,
+  type SortValue,
+} from '../../core/paging.ts';
 import type { Stores } from '../../core/stores.ts';
 
 /** A list of a guide's records read by keyset, page by page (src/core/paging.ts, src/db/keyset.ts). */
@@ -41,7 +48,10 @@ export function guidePage<Row, Item, Answer extends object>(
     // The cursor holds the row's sort key; the byte budget measures what the client receives.
     const sortKeys = new Map(rows.map((row) => [list.present(row), list.sortKey(row)]));
     const items = [...sortKeys.keys()];
-    return answer(guideId, pageOf(items, request, total.n, list.scope, (item) => sortKeys.get(item) ?? []));
+    return answer(
+      guideId,
+      pageOf(items, request, total.n, list.scope, (item) => sortKeys.get(item) ?? []),
+    );
   });
 }
 

@@ -215,7 +215,8 @@ export class GuidesStore extends ScopedStore {
   private ownedBy(creatorId: string, filter: GuideFilter) {
     let query = this.db.selectFrom('guides').where('guides.creator_id', '=', creatorId);
     if (filter.status) query = query.where('guides.status', '=', filter.status);
-    if (filter.nameContains !== undefined) query = query.where(nameContains(this.dialect, 'guides.name', filter.nameContains));
+    if (filter.nameContains !== undefined)
+      query = query.where(nameContains(this.dialect, 'guides.name', filter.nameContains));
     return query;
   }
 

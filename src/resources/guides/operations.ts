@@ -73,12 +73,10 @@ export const listGuides = defineOperation({
       guides.pageOwned(creatorId, filter, request),
       guides.countOwned(creatorId, filter),
     ]);
-    const sortKeys = new Map<object, SortValue[]>();
-    const items =
-      input.view === 'compact'
-        ? rows.map(compactGuide)
-        : await guideRecords(ctx.stores, rows.slice(0, request.limit + 1), ctx.urls);
-    items.forEach((item, i) => sortKeys.set(item, [Number(rows[i]?.updated_at), rows[i]?.id ?? '']));
+    const items = input.view === 'compact' ? rows.map(compactGuide) : await guideRecords(ctx.stores, rows, ctx.urls);
+    const sortKeys = new Map<object, SortValue[]>(
+      items.map((item, i) => [item, [Number(rows[i]?.updated_at), rows[i]?.id ?? '']]),
+    );
     const page = pageOf(items, request, total, scope, (item) => sortKeys.get(item) ?? []);
     return { count: page.items.length, guides: page.items, ...pageFields(page) };
   },

@@ -76,7 +76,13 @@ export const getLinkReport = defineOperation({
     const matching =
       input.status === undefined ? report.all : report.all.filter((entry) => stateOf(entry) === input.status);
     const page = pageOfList(matching, input, LINK_PAGE, `links status=${input.status ?? '*'}`);
-    return { productId: report.guideId, counts: report.counts, count: page.items.length, links: page.items, ...pageFields(page) };
+    return {
+      productId: report.guideId,
+      counts: report.counts,
+      count: page.items.length,
+      links: page.items,
+      ...pageFields(page),
+    };
   },
 });
 

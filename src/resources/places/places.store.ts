@@ -1,8 +1,8 @@
 import type { Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { ScopedStore } from '../../core/stores.ts';
 import type { PageRequest } from '../../core/paging.ts';
+import { ScopedStore } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
 import { keysetPage, nameContains } from '../../db/keyset.ts';
 import type { FacilitiesTable } from '../../db/tables.ts';
