@@ -33,6 +33,7 @@ for (const { dialect, skip } of await testDialects()) {
             coverUrl: null,
             coverStorageId: null,
             members: [],
+            memberCount: 0,
             createdAt: at,
             updatedAt: at,
           });

@@ -241,6 +241,32 @@ for (const { dialect, skip } of await testDialects()) {
           }
         });
 
+        it('list_areas lists the first 200 spot keys of an area and counts them all; list_spots areaId reads all', async () => {
+          const guide = await newGuide(suite.apis[t], `${t} Crowded area`);
+          const area = await call('set_area', { productId: guide, name: 'Everywhere' });
+          const id = area.body.area.id;
+          for (let start = 0; start < 210; start += 25) {
+            const spots = Array.from({ length: Math.min(25, 210 - start) }, (_, j) => ({
+              spotKey: `c-${start + j}`,
+              name: `Crowded ${start + j}`,
+              areaId: id,
+            }));
+            assertOk(await call('upsert_spots', { productId: guide, spots }));
+          }
+          const listed = (await call('list_areas', { productId: guide })).body.areas[0];
+          assert.equal(listed.spotCount, 210);
+          assert.deepEqual(
+            listed.spotKeys,
+            Array.from({ length: 200 }, (_, i) => `c-${i}`),
+          );
+          const all = await walk(suite.apis[t], 'list_spots', 'spots', {
+            productId: guide,
+            areaId: id,
+            view: 'compact',
+          });
+          assert.equal(all.length, 210);
+        });
+
         it('list_guides pages the creator’s guides, most recently changed first, compact on request', async () => {
           const all = await walk(suite.apis[t], 'list_guides', 'guides', { limit: 2 });
           assert.ok(all.length >= 3);

@@ -88,6 +88,7 @@ export function publicChapter(chapter: OwnedChapter, coverUrls: ReadonlyMap<stri
     coverUrl: chapter.coverStorageId === null ? null : (coverUrls.get(chapter.coverStorageId) ?? null),
     coverStorageId: chapter.coverStorageId,
     members: chapter.members,
+    memberCount: chapter.members.length,
     createdAt: chapter.createdAt,
     updatedAt: chapter.updatedAt,
   };

@@ -14,6 +14,7 @@ const created = {
   coverUrl: null,
   coverStorageId: null,
   members: [],
+  memberCount: 0,
   createdAt: 1795428000000,
   updatedAt: 1795428000000,
 };
@@ -24,6 +25,7 @@ const withMembers = {
     { spotKey: 'vintgar-gorge', memberCollectionId: null, order: 1 },
     { spotKey: 'lake-bohinj', memberCollectionId: null, order: 2 },
   ],
+  memberCount: 2,
   updatedAt: 1795428000002,
 };
 const withIntro = {

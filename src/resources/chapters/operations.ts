@@ -12,6 +12,7 @@ import {
   collectionIdSchema,
   compactChapterSchema,
   expectedUpdatedAtSchema,
+  MEMBERS_SHOWN,
 } from './chapter.schema.ts';
 import { chapterRules, openChapter, requireFresh } from './chapter-rules.ts';
 import { applyChapterFields, emptyChapter } from './chapter-writer.ts';
@@ -65,6 +66,7 @@ export const listChapters = defineOperation({
     productId: productIdSchema,
     nameContains: nameContainsField,
     view: viewField,
+    allMembers: z.boolean().optional().describe(`true lists every member, not only the first ${MEMBERS_SHOWN}`),
     ...pageInputShape(CHAPTER_PAGE),
   }),
   output: z.object({
@@ -79,9 +81,10 @@ export const listChapters = defineOperation({
     const view = input.view ?? 'full';
     const list: GuideList<Chapter, Chapter | CompactChapter> = {
       scope: `chapters name=${input.nameContains ?? '*'}`,
-      variant: `${view} ${ctx.urls.publicUrl}`,
+      variant: `${view} ${input.allMembers === true} ${ctx.urls.publicUrl}`,
       size: CHAPTER_PAGE,
-      read: async (guideId, request) => chapterAnswers(ctx, await chapters.page(guideId, input.nameContains, request)),
+      read: async (guideId, request) =>
+        chapterAnswers(ctx, await chapters.page(guideId, input.nameContains, request), input.allMembers === true),
       count: (guideId) => chapters.count(guideId, input.nameContains),
       sortKey: (chapter) => [chapter.order, chapter.createdAt, chapter.collectionId],
       present: (chapter) => (view === 'compact' ? compactChapter(chapter) : chapter),
@@ -95,8 +98,8 @@ export const listChapters = defineOperation({
   },
 });
 
-function compactChapter({ collectionId, kind, name, slug, order, updatedAt, members }: Chapter): CompactChapter {
-  return { collectionId, kind, name, slug, order, updatedAt, memberCount: members.length };
+function compactChapter({ collectionId, kind, name, slug, order, updatedAt, memberCount }: Chapter): CompactChapter {
+  return { collectionId, kind, name, slug, order, updatedAt, memberCount };
 }
 
 export const updateChapter = defineOperation({
