@@ -32,17 +32,12 @@ export const PAGE_BYTES = 96 * 1024;
 export const viewField = z
   .enum(['full', 'compact'])
   .optional()
-  .describe('compact: only the fields that pick a record; full (default): whole records');
+  .describe('compact: a few fields a record; default full');
 
 export type View = 'full' | 'compact';
 
 /** `nameContains`: a case-insensitive part of the name. */
-export const nameContainsField = z
-  .string()
-  .min(1)
-  .max(120)
-  .optional()
-  .describe('Only records whose name holds this text, any case');
+export const nameContainsField = z.string().min(1).max(120).optional().describe('Name holds this, any case');
 
 export interface PageRequest {
   /** The sort key after which this page starts; undefined for the first page. */
@@ -53,29 +48,21 @@ export interface PageRequest {
 /** The input fields of a paged list: `cursor` and `limit`, spread into its input object. */
 export function pageInputShape(size: PageSize) {
   return {
-    cursor: z
-      .string()
-      .min(1)
-      .max(1000)
-      .optional()
-      .describe("The previous answer's nextCursor, to read the page after it; omit for the first page"),
+    cursor: z.string().min(1).max(1000).optional().describe("The last answer's nextCursor, for the next page"),
     limit: z
       .number()
       .int()
       .min(1)
       .max(size.max)
       .optional()
-      .describe(`Items per page, at most ${size.max}; ${size.default} when omitted`),
+      .describe(`Per page, at most ${size.max}; default ${size.default}`),
   };
 }
 
 /** The output fields every paged list adds beside its own (the specification's fields stay as they are). */
 export const pageOutputShape = {
-  total: z.number().int().describe('How many items match in all, across every page'),
-  nextCursor: z
-    .string()
-    .optional()
-    .describe('Present when more items follow: send it back as cursor to read the next page'),
+  total: z.number().int().describe('How many match in all'),
+  nextCursor: z.string().optional().describe('More follow: send it as cursor'),
 };
 
 export interface Page<T> {
