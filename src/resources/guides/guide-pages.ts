@@ -39,11 +39,14 @@ export function guidePage<Row, Item, Answer extends object>(
   answer: (guideId: string, page: Page<Item>) => Answer,
 ): Promise<Answer> {
   const request = readPageRequest(input, list.size, list.scope);
-  const key = `page ${list.scope} | ${list.variant} ${request.limit} ${input.cursor ?? ''}`;
+  // JSON, so that no filter text can make two pages' keys alike.
+  const key = `page ${JSON.stringify([list.scope, list.variant, request.limit, input.cursor ?? null])}`;
   return stores.guides.cachedView(creatorId, productId, key, async (guideId) => {
     const [rows, total] = await Promise.all([
       list.read(guideId, request),
-      stores.guides.cachedView(creatorId, guideId, `total ${list.scope}`, async (id) => ({ n: await list.count(id) })),
+      stores.guides.cachedView(creatorId, guideId, `total ${JSON.stringify(list.scope)}`, async (id) => ({
+        n: await list.count(id),
+      })),
     ]);
     // The cursor holds the row's sort key; the byte budget measures what the client receives.
     const sortKeys = new Map(rows.map((row) => [list.present(row), list.sortKey(row)]));
