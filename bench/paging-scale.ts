@@ -16,7 +16,7 @@ import { fullSpot, seededRandom } from './spot-content.ts';
 export const WALK_GOAL = 2.2;
 export const P99_GOAL_MS = 50;
 const SIZES = [2000, 4000] as const;
-const RUNS = 5;
+const RUNS = 7;
 const CLIENTS = 50;
 const LOAD_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 
