@@ -117,6 +117,8 @@ for (const { dialect, skip } of await testDialects()) {
           productId,
           kind: 'cable_car',
           name: 'Ferry',
+          lat: 46.31,
+          lon: 13.91,
           transport: { timetableValidUntil: '2026-10-15' },
         });
         assertOk(ferry, 201);

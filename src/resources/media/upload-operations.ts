@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UPLOAD_BATCH_PATH, UPLOAD_PATH } from '../../core/addresses.ts';
 import { ApiError, notFound, refuse } from '../../core/errors.ts';
 import { defineOperation, type OperationContext, type PrepareContext, type Upload } from '../../core/operation.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
@@ -135,7 +136,7 @@ export const uploadMedia = defineOperation({
   name: 'upload_media',
   title: 'Upload a photo',
   method: 'POST',
-  path: '/media/upload',
+  path: UPLOAD_PATH,
   scope: 'write',
   stability: 'stable',
   since: STABLE_SINCE,
@@ -210,7 +211,7 @@ export const uploadMediaBatch = defineOperation({
   name: 'upload_media_batch',
   title: 'Upload several photos',
   method: 'POST',
-  path: '/media/upload-batch',
+  path: UPLOAD_BATCH_PATH,
   scope: 'write',
   stability: 'stable',
   since: STABLE_SINCE,
