@@ -17,7 +17,9 @@
  *   BENCH_ONLY            comma-separated parts of target names to run (with the raw baseline each needs);
  *                         `upload` names the photo upload benches (bench/media-upload.ts, then ten hostile
  *                         16-bit uploads, bench/hostile-uploads.ts), `publish` the
- *                         readiness and publish_changes scaling bench (bench/publishing-scale.ts); they run last
+ *                         readiness and publish_changes scaling bench (bench/publishing-scale.ts), `paging`
+ *                         the paging bench (bench/paging-scale.ts: walks of a 2,000- and a 4,000-spot guide,
+ *                         then another creator's get_guide beside 50 walkers); they run last
  *   BENCH_STRICT          1: exit non-zero when a target is BELOW its goal (errors always do)
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,6 +31,7 @@ import { type Child, npmStartEnv, startChild } from './ipc.ts';
 import { type LoadSettings, type Measurement, newTally, probe, runLoad, summarize } from './load.ts';
 import { CpuTally } from './machine.ts';
 import { benchUploads, UPLOAD_RATIO_GOAL, UPLOAD_RSS_GOAL_MB } from './media-upload.ts';
+import { benchPagingScale, P99_GOAL_MS, WALK_GOAL } from './paging-scale.ts';
 import { benchPublishingScale, SCALE_GOAL } from './publishing-scale.ts';
 import type { RawRoute } from './raw-server.ts';
 import { formatNotes, formatTable, hasErrors, judge, type Row, writeResults } from './report.ts';
@@ -69,7 +72,7 @@ function selectTargets(all: Target[]): Target[] {
       throw new Error(`${t.name}: against "${t.against}" must name a raw target of fixture ${t.fixture}`);
     }
   }
-  const only = onlyNames().filter((o) => !o.includes('upload') && !o.includes('publish'));
+  const only = onlyNames().filter((o) => !o.includes('upload') && !o.includes('publish') && !o.includes('paging'));
   if (only.length === 0 && onlyNames().length > 0) return [];
   const named = all.filter((t) => only.length === 0 || only.some((o) => t.name.toLowerCase().includes(o)));
   const needed = new Set(named.map((t) => (t.baseline ? t.name : t.against)));
@@ -216,6 +219,12 @@ async function main(): Promise<number> {
       const p = await benchPublishingScale(app.ready.origin, app.ready.key!, dataDir);
       process.stdout.write(`\n${p.lines.join('\n')}\n`);
       below ||= p.worstRatio > SCALE_GOAL;
+    }
+    if (onlyNames().length === 0 || onlyNames().some((o) => o.includes('paging'))) {
+      log('paging: walking a 2,000-spot and a 4,000-spot guide, then 50 walkers beside another creator');
+      const p = await benchPagingScale(app.ready.origin, app.ready.key!, app.ready.otherKey!);
+      process.stdout.write(`\n${p.lines.join('\n')}\n`);
+      below ||= p.walkRatio > WALK_GOAL || !(p.p99Ms < P99_GOAL_MS);
     }
     return withErrors.length > 0 || (below && process.env.BENCH_STRICT === '1') ? 1 : 0;
   } finally {

@@ -32,6 +32,10 @@ export class NodeSqliteAdapter implements SqliteDatabase {
     this.db.exec('PRAGMA journal_mode = WAL');
     this.db.exec('PRAGMA synchronous = NORMAL');
     this.db.exec('PRAGMA foreign_keys = ON');
+    // Case-insensitive name filters fold as PostgreSQL's lower() does; SQLite's lower() knows only ASCII.
+    this.db.function('fold_case', { deterministic: true }, (text) =>
+      typeof text === 'string' ? text.toLowerCase() : text,
+    );
     const mode = this.db.prepare('PRAGMA journal_mode').get() as { journal_mode?: string } | undefined;
     this.walIndexFile = mode?.journal_mode === 'wal' ? `${file}-shm` : undefined;
   }

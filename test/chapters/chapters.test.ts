@@ -36,6 +36,7 @@ for (const { dialect, skip } of await testDialects()) {
             coverCreditUrl: null,
             coverLicence: null,
             members: [],
+            memberCount: 0,
             createdAt: at,
             updatedAt: at,
           });

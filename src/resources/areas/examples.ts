@@ -55,6 +55,7 @@ export const areasExamples: Record<string, OperationExample> = {
         season: 'Huts open mid-June to late September',
         status: { state: 'open' },
         spotKeys: [],
+        spotCount: 0,
       },
     },
   },

@@ -10,6 +10,8 @@ export const BODY_PARAGRAPHS = 100;
 export const PARAGRAPH_MAX = 10_000;
 /** Members of one chapter: every spot of a 2,000-spot guide fits in one collection, with room to spare. */
 export const MEMBERS_MAX = 2500;
+/** Members a chapter's answer lists unless asked for all: a long list is read with list_spots collectionId. */
+export const MEMBERS_SHOWN = 500;
 
 export const collectionIdSchema = idSchema('From list_chapters');
 
@@ -88,10 +90,24 @@ export const chapterSchema = z.object({
   coverCredit: z.string().nullable().describe('Shown as "Photo: <name>" with the cover'),
   coverCreditUrl: z.string().nullable(),
   coverLicence: z.string().nullable(),
-  members: z.array(memberSchema),
+  members: z.array(memberSchema).describe(`In order; the first ${MEMBERS_SHOWN} unless asked allMembers`),
+  memberCount: z.number().describe('How many members in all'),
   createdAt: z.number(),
   updatedAt: z.number().describe('Send it back as expectedUpdatedAt on your next edit'),
 });
+
+/** A chapter in list_chapters' compact view: what picks it out, and its members counted. */
+export const compactChapterSchema = chapterSchema.pick({
+  collectionId: true,
+  kind: true,
+  name: true,
+  slug: true,
+  order: true,
+  updatedAt: true,
+  memberCount: true,
+});
+
+export type CompactChapter = z.infer<typeof compactChapterSchema>;
 
 export type Member = z.infer<typeof memberSchema>;
 export type Chapter = z.infer<typeof chapterSchema>;

@@ -1,8 +1,10 @@
 import type { Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import type { PageRequest } from '../../core/paging.ts';
 import { ScopedStore } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
+import { keysetPage, nameContains } from '../../db/keyset.ts';
 import { GuideOrder } from '../../shared/guide-order.ts';
 import type { Chapter, ChapterKind, Member } from './chapter.schema.ts';
 import type { ChaptersTable } from './chapter.tables.ts';
@@ -102,12 +104,16 @@ export function publicChapter(chapter: OwnedChapter, coverUrls: ReadonlyMap<stri
     coverCreditUrl: chapter.coverCreditUrl ?? null,
     coverLicence: chapter.coverLicence ?? null,
     members: chapter.members,
+    memberCount: chapter.members.length,
     createdAt: chapter.createdAt,
     updatedAt: chapter.updatedAt,
   };
 }
 
 /** Chapters, collections and their members. All SQL about them lives here. */
+/** Reading order: the order key, then creation, then the id, which is unique. */
+const CHAPTER_ORDER = ['order_key', 'created_at', 'id'] as const;
+
 export class ChaptersStore extends ScopedStore {
   /** Where the guide's chapters stand in its list, and moves between them. */
   readonly order = new GuideOrder(this.db, this.clock, 'chapters');
@@ -144,6 +150,25 @@ export class ChaptersStore extends ScopedStore {
       .execute();
     const members = await this.membersOf(rows.map((r) => r.id));
     return rows.map((row) => toChapter(row, members.get(row.id) ?? []));
+  }
+
+  private inGuide(guideId: string, nameText: string | undefined) {
+    const query = this.db.selectFrom('chapters').where('guide_id', '=', guideId);
+    return nameText === undefined ? query : query.where(nameContains(this.dialect, 'name', nameText));
+  }
+
+  /** One page of the guide's chapters and collections in reading order, by keyset, with their members. */
+  async page(guideId: string, nameText: string | undefined, request: PageRequest): Promise<OwnedChapter[]> {
+    const rows = await keysetPage(this.inGuide(guideId, nameText).selectAll(), CHAPTER_ORDER, request).execute();
+    const members = await this.membersOf(rows.map((r) => r.id));
+    return rows.map((row) => toChapter(row, members.get(row.id) ?? []));
+  }
+
+  async count(guideId: string, nameText: string | undefined): Promise<number> {
+    const row = await this.inGuide(guideId, nameText)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   private async membersOf(chapterIds: readonly string[]): Promise<Map<string, Member[]>> {

@@ -17,6 +17,7 @@ const created = {
   coverCreditUrl: null,
   coverLicence: null,
   members: [],
+  memberCount: 0,
   createdAt: 1795428000000,
   updatedAt: 1795428000000,
 };
@@ -27,6 +28,7 @@ const withMembers = {
     { spotKey: 'vintgar-gorge', memberCollectionId: null, order: 1 },
     { spotKey: 'lake-bohinj', memberCollectionId: null, order: 2 },
   ],
+  memberCount: 2,
   updatedAt: 1795428000002,
 };
 const withIntro = {
@@ -71,7 +73,7 @@ const listed = { ...withPages, updatedAt: 1795428000005 };
 export const chaptersExamples: Record<string, OperationExample> = {
   list_chapters: {
     input: { productId: 'gd_kKif6mbydYyv_ZEZ' },
-    output: { productId: 'gd_kKif6mbydYyv_ZEZ', count: 1, chapters: [listed] },
+    output: { productId: 'gd_kKif6mbydYyv_ZEZ', count: 1, chapters: [listed], total: 1 },
   },
   create_chapter: {
     input: {

@@ -9,6 +9,7 @@ export const guidesExamples: Record<string, OperationExample> = {
     input: { status: 'draft' },
     output: {
       count: 1,
+      total: 1,
       guides: [
         {
           productId: 'gd_sFXZwRXzPMTw7A1l',

@@ -32,7 +32,7 @@ const record = {
 
 /** One realistic call per operation: the guide to Slovenia's lakes and gorges, a three-day trip. */
 export const itinerariesExamples: Record<string, OperationExample> = {
-  list_itineraries: { input: { productId }, output: { productId, count: 1, itineraries: [record] } },
+  list_itineraries: { input: { productId }, output: { productId, count: 1, itineraries: [record], total: 1 } },
   create_itinerary: {
     input: { productId, name: record.name, description: record.description, travelMode: 'car' },
     output: {

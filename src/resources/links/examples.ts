@@ -14,6 +14,7 @@ export const linksExamples: Record<string, OperationExample> = {
       productId,
       counts: { ok: 0, redirected: 0, broken: 0, blocked: 0, error: 0, unchecked: 2 },
       count: 2,
+      total: 2,
       links: [
         {
           url: 'https://www.vintgar.si/en',

@@ -75,7 +75,7 @@ const listedPhoto = {
 export const mediaExamples: Record<string, OperationExample> = {
   list_media: {
     input: { productId: 'gd_kKif6mbydYyv_ZEZ', spotId: 'sp_T5j-x6AA2bbpCfKB' },
-    output: { productId: 'gd_kKif6mbydYyv_ZEZ', count: 1, media: [listedPhoto] },
+    output: { productId: 'gd_kKif6mbydYyv_ZEZ', count: 1, media: [listedPhoto], total: 1 },
   },
   upload_media: {
     input: {

@@ -1,10 +1,15 @@
 import type { Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import type { PageRequest } from '../../core/paging.ts';
 import { ScopedStore } from '../../core/stores.ts';
+import { keysetPage } from '../../db/keyset.ts';
 import type { MediaMeta } from './media.schema.ts';
 import type { MediaTable } from './media.tables.ts';
 import type { StoredFiles } from './media-files.ts';
+
+/** The photos' order: their position, then upload, then the id, which is unique. */
+export const MEDIA_ORDER = ['media.position', 'media.created_at', 'media.id'] as const;
 
 /** A photo as the store reads it back; its URLs are made from `files` by whoever answers. */
 export interface MediaRecord {
@@ -152,6 +157,28 @@ export class MediaStore extends ScopedStore {
     if (spotId !== undefined) query = query.where('media.spot_id', '=', spotId);
     const rows = await query.orderBy('media.position').orderBy('media.created_at').orderBy('media.id').execute();
     return rows.map(toRecord);
+  }
+
+  private photosOf(guideId: string, spotId: string | undefined) {
+    const query = this.db.selectFrom('media').where('media.guide_id', '=', guideId).where('media.kind', '=', 'photo');
+    return spotId === undefined ? query : query.where('media.spot_id', '=', spotId);
+  }
+
+  /** One page of the guide's photos in their order (one spot's when given), by keyset. */
+  async page(guideId: string, spotId: string | undefined, request: PageRequest): Promise<MediaRecord[]> {
+    const query = this.photosOf(guideId, spotId)
+      .leftJoin('spots', 'spots.id', 'media.spot_id')
+      .selectAll('media')
+      .select('spots.spot_key as spot_key');
+    const rows = await keysetPage(query, MEDIA_ORDER, request).execute();
+    return rows.map(toRecord);
+  }
+
+  async count(guideId: string, spotId: string | undefined): Promise<number> {
+    const row = await this.photosOf(guideId, spotId)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   /** Photos per guide (stored images are not photos of the guide). */

@@ -1,14 +1,25 @@
 import { z } from 'zod';
 import { ApiError } from '../../core/errors.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
+import { pageInputShape, pageOutputShape, viewField } from '../../core/paging.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/ids.ts';
+import { type GuideList, guidePage, pageFields } from '../guides/index.ts';
 import { mediaExamples } from './examples.ts';
 import { forgetFiles } from './forget-files.ts';
-import { applyMeta, mediaIdSchema, mediaMetaFields, mediaSchema, spotIdSchema } from './media.schema.ts';
+import {
+  applyMeta,
+  type CompactMedia,
+  compactMediaSchema,
+  type Media,
+  mediaIdSchema,
+  mediaMetaFields,
+  mediaSchema,
+  spotIdSchema,
+} from './media.schema.ts';
 import type { MediaRecord } from './media.store.ts';
 import { keysOf } from './media-files.ts';
-import { publicMedia } from './media-records.ts';
+import { compactMedia, publicMedia } from './media-records.ts';
 import { applyRecut, clearGuideThumbnail, discardThumbnail, prepareRecut } from './thumbnail.ts';
 import { uploadMedia, uploadMediaBatch } from './upload-operations.ts';
 
@@ -41,6 +52,9 @@ async function moveToSpot(ctx: OperationContext, photo: MediaRecord, spotId: str
   await ctx.stores.media.moveToSpot(photo, spotId);
 }
 
+/** Photos a page holds: a full photo with its URLs is about 1.5 KB. */
+const MEDIA_PAGE = { default: 50, max: 500 };
+
 export const listMedia = defineOperation({
   name: 'list_media',
   title: "List a guide's photos",
@@ -51,17 +65,39 @@ export const listMedia = defineOperation({
   since: STABLE_SINCE,
   description:
     "Lists the guide's photos in their order (optionally one spot's), with image URLs per size and every metadata " +
-    'field. Stored images (uploads with target=blob) are not listed.',
+    'field, a page at a time (see Paging). view compact holds mediaId, spotId, spotKey, order, alt, caption, credit. ' +
+    'Stored images (uploads with target=blob) are not listed.',
   input: z.strictObject({
     productId: productIdSchema,
     spotId: spotIdSchema.optional().describe("Only this spot's photos"),
+    view: viewField,
+    ...pageInputShape(MEDIA_PAGE),
   }),
-  output: z.object({ productId: z.string(), count: z.number(), media: z.array(mediaSchema) }),
+  output: z.object({
+    productId: z.string(),
+    count: z.number().describe('Photos in this answer'),
+    media: z.array(z.union([mediaSchema, compactMediaSchema])),
+    ...pageOutputShape,
+  }),
   example: mediaExamples.list_media,
   async handler(input, ctx) {
-    const guide = await ctx.guide(input.productId);
-    const rows = await ctx.stores.media.listForGuide(guide.id, input.spotId);
-    return { productId: guide.id, count: rows.length, media: rows.map((row) => publicMedia(row, ctx.urls)) };
+    const { media } = ctx.stores;
+    const view = input.view ?? 'full';
+    const list: GuideList<MediaRecord, Media | CompactMedia> = {
+      scope: `media spot=${input.spotId ?? '*'}`,
+      variant: `${view} ${ctx.urls.publicUrl}`,
+      size: MEDIA_PAGE,
+      read: (guideId, request) => media.page(guideId, input.spotId, request),
+      count: (guideId) => media.count(guideId, input.spotId),
+      sortKey: (row) => [row.order, row.createdAt, row.mediaId],
+      present: (row) => (view === 'compact' ? compactMedia(row) : publicMedia(row, ctx.urls)),
+    };
+    return guidePage(ctx.stores, ctx.principal.creatorId, input.productId, list, input, (guideId, page) => ({
+      productId: guideId,
+      count: page.items.length,
+      media: page.items,
+      ...pageFields(page),
+    }));
   },
 });
 

@@ -7,7 +7,7 @@ import type { OperationExample } from '../../core/operation.ts';
 export const placesExamples: Record<string, OperationExample> = {
   list_facilities: {
     input: { productId: 'gd_kKif6mbydYyv_ZEZ' },
-    output: { productId: 'gd_kKif6mbydYyv_ZEZ', facilities: [] },
+    output: { productId: 'gd_kKif6mbydYyv_ZEZ', facilities: [], total: 0 },
   },
   create_facility: {
     input: {

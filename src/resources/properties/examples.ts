@@ -7,7 +7,7 @@ import type { OperationExample } from '../../core/operation.ts';
 export const propertiesExamples: Record<string, OperationExample> = {
   list_properties: {
     input: { productId: 'gd_kKif6mbydYyv_ZEZ' },
-    output: { productId: 'gd_kKif6mbydYyv_ZEZ', schemaVersion: 1, properties: [] },
+    output: { productId: 'gd_kKif6mbydYyv_ZEZ', schemaVersion: 1, properties: [], total: 0 },
   },
   create_property: {
     input: {

@@ -11,6 +11,7 @@ export const publishingExamples: Record<string, OperationExample> = {
       productId: 'gd_kKif6mbydYyv_ZEZ',
       today: '2026-11-23',
       count: 2,
+      total: 2,
       notices: [
         {
           kind: 'spot',

@@ -81,7 +81,7 @@ const listedHike = { ...storedHike, difficulty: 'hard', durationMin: 360, update
 export const routesExamples: Record<string, OperationExample> = {
   list_routes: {
     input: { productId: 'gd_kKif6mbydYyv_ZEZ' },
-    output: { productId: 'gd_kKif6mbydYyv_ZEZ', count: 1, routes: [listedRoute] },
+    output: { productId: 'gd_kKif6mbydYyv_ZEZ', count: 1, routes: [listedRoute], total: 1 },
   },
   create_route: {
     input: {
@@ -129,7 +129,7 @@ export const routesExamples: Record<string, OperationExample> = {
   },
   list_hikes: {
     input: { productId: 'gd_kKif6mbydYyv_ZEZ' },
-    output: { productId: 'gd_kKif6mbydYyv_ZEZ', count: 1, hikes: [listedHike] },
+    output: { productId: 'gd_kKif6mbydYyv_ZEZ', count: 1, hikes: [listedHike], total: 1 },
   },
   create_hike: {
     input: {

@@ -90,7 +90,7 @@ const vintgarGorge = {
 export const spotsExamples: Record<string, OperationExample> = {
   list_spots: {
     input: { productId: 'gd_kKif6mbydYyv_ZEZ', includeArchived: false },
-    output: { productId: 'gd_kKif6mbydYyv_ZEZ', count: 0, spots: [] },
+    output: { productId: 'gd_kKif6mbydYyv_ZEZ', count: 0, spots: [], total: 0 },
   },
   create_spot: {
     input: {
