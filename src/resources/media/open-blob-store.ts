@@ -1,0 +1,39 @@
+import { join } from 'node:path';
+import type { ServiceSettings } from '../../core/services.ts';
+import type { BlobStore } from './blob-store.ts';
+import { LocalBlobStore } from './local-blob-store.ts';
+import { S3BlobStore } from './s3-blob-store.ts';
+
+/** The folder of photo files on disk: MEDIA_DIR, else DATA_DIR/media. */
+export function mediaRoot(settings: Pick<ServiceSettings, 'dataDir' | 'mediaDir'>): string {
+  return settings.mediaDir ?? join(settings.dataDir, 'media');
+}
+
+/**
+ * The folder's store, opened on first use: services are built before anything is awaited, and a
+ * process that never touches a photo never opens it.
+ */
+export function lazyLocalBlobStore(root: string): BlobStore {
+  let opened: Promise<BlobStore> | undefined;
+  const store = () => {
+    opened ??= LocalBlobStore.open(root).catch((err: unknown) => {
+      opened = undefined;
+      throw err;
+    });
+    return opened;
+  };
+  return {
+    put: async (key, bytes, contentType) => (await store()).put(key, bytes, contentType),
+    get: async (key) => (await store()).get(key),
+    open: async (key) => (await store()).open(key),
+    delete: async (key) => (await store()).delete(key),
+    list: async function* () {
+      yield* (await store()).list();
+    },
+  };
+}
+
+/** Where the settings keep photo files: the bucket when S3_BUCKET is set, else the folder on disk. */
+export function openBlobStore(settings: Pick<ServiceSettings, 'dataDir' | 'mediaDir' | 'bucket'>): BlobStore {
+  return settings.bucket ? new S3BlobStore(settings.bucket) : lazyLocalBlobStore(mediaRoot(settings));
+}
