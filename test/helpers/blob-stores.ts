@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { buildApp as buildS3Server } from 'fauxqs';
 import { type TestDialect, testDialects } from './dialects.ts';
@@ -51,7 +53,9 @@ export function s3Endpoint(): Promise<string> {
   server ??= (async () => {
     const app = buildS3Server({ logger: false });
     const address = await app.listen({ host: '127.0.0.1', port: 0 });
+    // Neither it nor a connection a client keeps alive holds the test process open.
     app.server.unref();
+    app.server.on('connection', (socket) => socket.unref());
     return address;
   })();
   return server;
@@ -79,5 +83,56 @@ export async function bucketEnv(endpoint?: string): Promise<Record<string, strin
     S3_REGION: 'us-east-1',
     S3_ACCESS_KEY_ID: TEST_CREDENTIALS.accessKeyId,
     S3_SECRET_ACCESS_KEY: TEST_CREDENTIALS.secretAccessKey,
+  };
+}
+
+export interface RefusingProxy {
+  /** An endpoint that passes requests on to the test server, but refuses those `refuse` picks. */
+  endpoint: string;
+  /** How many requests were refused so far. */
+  refused(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * A bucket that refuses some writes: in front of the test server, requests `refuse` picks are
+ * answered 403 AccessDenied (as a bucket policy or a full quota answers, and not retried by the
+ * SDK); every other request goes through untouched.
+ */
+export async function refusingProxy(refuse: (req: IncomingMessage) => boolean): Promise<RefusingProxy> {
+  const target = new URL(await s3Endpoint());
+  let refused = 0;
+  const server = createServer((req, res) => {
+    if (refuse(req)) {
+      refused++;
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(403, { 'content-type': 'application/xml' });
+        res.end(
+          '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>',
+        );
+      });
+      return;
+    }
+    const upstream = request(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    refused: () => refused,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
