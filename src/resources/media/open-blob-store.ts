@@ -37,3 +37,30 @@ export function lazyLocalBlobStore(root: string): BlobStore {
 export function openBlobStore(settings: Pick<ServiceSettings, 'dataDir' | 'mediaDir' | 'bucket'>): BlobStore {
   return settings.bucket ? new S3BlobStore(settings.bucket) : lazyLocalBlobStore(mediaRoot(settings));
 }
+
+export interface CopyResult {
+  /** Keys written to the target. */
+  copied: number;
+  /** Keys the target had already (an earlier run): left as they are, since a key's bytes never change. */
+  present: number;
+}
+
+/**
+ * Copies every file of one store into another under the same key (the folder on disk into a new
+ * bucket), so that every row and release names a file there too. Safe to run again: what the
+ * target has is skipped, so a second run after switching copies only what came in meanwhile.
+ */
+export async function copyBlobs(from: BlobStore, to: BlobStore): Promise<CopyResult> {
+  const there = new Set<string>();
+  for await (const blob of to.list()) there.add(blob.key);
+  let copied = 0;
+  for await (const { key } of from.list()) {
+    if (there.has(key)) continue;
+    const blob = await from.get(key);
+    // A file whose sidecar is missing was never served; it stays behind for the sweep.
+    if (!blob) continue;
+    await to.put(key, blob.bytes, blob.contentType);
+    copied++;
+  }
+  return { copied, present: there.size };
+}
