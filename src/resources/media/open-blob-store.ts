@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import type { ServiceSettings } from '../../core/services.ts';
 import type { BlobStore } from './blob-store.ts';
 import { LocalBlobStore } from './local-blob-store.ts';
-import { S3BlobStore } from './s3-blob-store.ts';
 
 /** The folder of photo files on disk: MEDIA_DIR, else DATA_DIR/media. */
 export function mediaRoot(settings: Pick<ServiceSettings, 'dataDir' | 'mediaDir'>): string {
@@ -10,13 +9,14 @@ export function mediaRoot(settings: Pick<ServiceSettings, 'dataDir' | 'mediaDir'
 }
 
 /**
- * The folder's store, opened on first use: services are built before anything is awaited, and a
- * process that never touches a photo never opens it.
+ * A store opened on first use: services are built before anything is awaited, and a process that
+ * never touches a photo never opens its folder or loads the AWS SDK (~35 MB, a tenth of a second).
+ * A failed opening is tried again on the next use.
  */
-export function lazyLocalBlobStore(root: string): BlobStore {
+function lazyBlobStore(open: () => Promise<BlobStore>): BlobStore {
   let opened: Promise<BlobStore> | undefined;
   const store = () => {
-    opened ??= LocalBlobStore.open(root).catch((err: unknown) => {
+    opened ??= open().catch((err: unknown) => {
       opened = undefined;
       throw err;
     });
@@ -30,12 +30,24 @@ export function lazyLocalBlobStore(root: string): BlobStore {
     list: async function* () {
       yield* (await store()).list();
     },
+    close: () =>
+      void opened?.then(
+        (s) => s.close?.(),
+        () => {},
+      ),
   };
+}
+
+/** The folder's store (created when missing), opened on first use. */
+export function lazyLocalBlobStore(root: string): BlobStore {
+  return lazyBlobStore(() => LocalBlobStore.open(root));
 }
 
 /** Where the settings keep photo files: the bucket when S3_BUCKET is set, else the folder on disk. */
 export function openBlobStore(settings: Pick<ServiceSettings, 'dataDir' | 'mediaDir' | 'bucket'>): BlobStore {
-  return settings.bucket ? new S3BlobStore(settings.bucket) : lazyLocalBlobStore(mediaRoot(settings));
+  const { bucket } = settings;
+  if (!bucket) return lazyLocalBlobStore(mediaRoot(settings));
+  return lazyBlobStore(async () => new (await import('./s3-blob-store.ts')).S3BlobStore(bucket));
 }
 
 export interface CopyResult {
