@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
+import { openBlobStore } from '../../src/resources/media/index.ts';
+import { bucketEnv, testBlobStores } from '../helpers/blob-stores.ts';
+import { spawnService, startService } from '../helpers/service.ts';
+import { flat } from './images.ts';
 
 const BUCKET = { S3_BUCKET: 'guide-photos', S3_ENDPOINT: 'http://127.0.0.1:9000' };
 
@@ -59,5 +67,72 @@ describe('S3 settings', () => {
       [{ ...BUCKET, S3_KEY_PREFIX: 'a b/' }, /S3_KEY_PREFIX: may hold only/],
     ];
     for (const [env, message] of refused) assert.throws(() => loadConfig(env), message, JSON.stringify(env));
+  });
+});
+
+describe('npm start with a bucket', {
+  skip: testBlobStores().includes('s3') ? false : 'TEST_BLOB_STORES leaves s3 out',
+}, () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'creator-api-bucket-start-'));
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('names the bucket in its banner, and takes a photo into it', async () => {
+    const env = await bucketEnv();
+    const started = await startService(dataDir, env);
+    try {
+      assert.match(started.stdout(), new RegExp(`  Photos   bucket ${env.S3_BUCKET} at ${env.S3_ENDPOINT}\n`));
+      const key = /Demo key (sk_service_\S+)/.exec(started.stdout())?.[1] as string;
+      const auth = { authorization: `Bearer ${key}` };
+      const guide = await fetch(`${started.base}/api/v1/guides`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Bucket start' }),
+      });
+      const { productId } = (await guide.json()) as { productId: string };
+      const jpeg = await flat(400, 300).jpeg().toBuffer();
+      const upload = await fetch(`${started.base}/api/v1/media/upload?productId=${productId}`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'image/jpeg' },
+        body: new Uint8Array(jpeg),
+      });
+      assert.equal(upload.status, 201, await upload.clone().text());
+      const bucket = openBlobStore(loadConfig(env));
+      try {
+        const keys: string[] = [];
+        for await (const blob of bucket.list()) keys.push(blob.key);
+        assert.equal(keys.length, 4, 'the original and three display sizes are in the bucket');
+        const original = ((await upload.json()) as { urls: { original: string } }).urls.original;
+        assert.ok(original.endsWith('.jpg'));
+        assert.ok((await bucket.get(/blob_[\w-]+/.exec(original)?.[0] as string))?.bytes.length);
+      } finally {
+        bucket.close?.();
+      }
+    } finally {
+      started.child.kill('SIGTERM');
+      assert.equal(await started.exited, 0);
+    }
+  });
+
+  it('a bucket it cannot list stops the start with one line naming S3_BUCKET, nothing listens', async () => {
+    // A port that refuses connections: nothing listens there any more.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as { port: number };
+    await new Promise((resolve) => closed.close(resolve));
+    const unreachable = spawnService(dataDir, { ...(await bucketEnv()), S3_ENDPOINT: `http://127.0.0.1:${port}` });
+    assert.equal(await unreachable.exited, 1);
+    assert.equal(unreachable.stdout(), '');
+    assert.match(
+      unreachable.stderr(),
+      new RegExp(
+        `^creator-api: cannot list the bucket \\S+ at http://127\\.0\\.0\\.1:${port} \\(S3_BUCKET\\): .+; check the S3_\\* settings\\n$`,
+      ),
+    );
+    const missing = spawnService(dataDir, { ...(await bucketEnv()), S3_BUCKET: 'no-such-bucket' });
+    assert.equal(await missing.exited, 1);
+    assert.match(
+      missing.stderr(),
+      /^creator-api: cannot list the bucket no-such-bucket .*(S3_BUCKET).*bucket does not exist/,
+    );
   });
 });

@@ -46,7 +46,7 @@ export {
   urlsOf,
   withFileUrls,
 } from './media-files.ts';
-export { copyBlobs, lazyLocalBlobStore, mediaRoot, openBlobStore } from './open-blob-store.ts';
+export { copyBlobs, lazyLocalBlobStore, mediaRoot, openBlobStore, probeBlobStore } from './open-blob-store.ts';
 export { ORPHAN_MIN_AGE_MS, scheduleOrphanSweep, sweepOrphanFiles } from './orphan-sweep.ts';
 export {
   clearGuideThumbnail,

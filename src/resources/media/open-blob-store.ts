@@ -76,3 +76,8 @@ export async function copyBlobs(from: BlobStore, to: BlobStore): Promise<CopyRes
   }
   return { copied, present: there.size };
 }
+
+/** Reads the first page of the store's listing: a bucket that is missing, unreachable or refuses fails here. */
+export async function probeBlobStore(store: BlobStore): Promise<void> {
+  for await (const _ of store.list()) break;
+}
