@@ -5,6 +5,7 @@ import type { Registry } from '../core/registry.ts';
 import { API_VERSION } from '../core/versions.ts';
 import { jsonSchemaOf } from '../transports/json-schema.ts';
 import { errorCodesOf } from '../transports/operation-errors.ts';
+import { referenceFindingCodes } from './finding-codes.ts';
 
 interface JsonSchema {
   type?: string | string[];
@@ -90,6 +91,7 @@ export function renderReference(registry: Registry): string {
     '|---|---|---|',
     ...Object.entries(errorCatalogue).map(([code, e]) => `| \`${code}\` | ${e.status} | ${e.when} |`),
     '',
+    ...referenceFindingCodes(),
     '## Operations',
     '',
   ];

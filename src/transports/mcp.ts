@@ -14,6 +14,7 @@ import {
   validateOriginHeader,
 } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { MCP_PATH } from '../core/addresses.ts';
 import type { Principal } from '../core/auth.ts';
 import { ApiError, internalError, toApiError } from '../core/errors.ts';
 import { invoke, type Runtime } from '../core/invoke.ts';
@@ -26,9 +27,10 @@ import { writeBody } from './compression.ts';
 import { sendError } from './http-errors.ts';
 import { MODERN_REVISION, serveDirect } from './mcp-direct.ts';
 import { ApiServer } from './mcp-server.ts';
-import { describeTool, type ToolDescription } from './tool-list.ts';
+import { describeTools, keyMayCall, type ToolDescription } from './tool-list.ts';
 
-export const MCP_PATH = '/mcp';
+export { MCP_PATH };
+
 const MCP_BODY_LIMIT = 2 * 1024 * 1024;
 
 /** The 2025 revisions the SDK serves, and the modern revision it serves to clients that discover it. */
@@ -45,7 +47,8 @@ interface CallerInfo {
 }
 
 const INSTRUCTIONS =
-  'Builds and edits travel guides for one creator. Call get_authoring_guide once for the workflow, rules and limits. ' +
+  'Builds and edits travel guides for one creator. Call get_authoring_guide first for the rules, addresses and topics, ' +
+  'then with the topic of the work at hand. ' +
   'Never invent prices or photo credits; confirm every delete with the creator first.';
 
 /**
@@ -61,8 +64,7 @@ export function registerMcp(
   options: { allowedHosts: string[]; direct: boolean; observe?: (path: McpPath) => void },
 ): void {
   const { allowedHosts, direct, observe } = options;
-  const tools: ToolDescription[] = registry.tools.map(describeTool);
-  const toolsResult = { tools };
+  const toolsFor = toolListsByKey(registry);
 
   const makeServer = (caller: CallerInfo | undefined): Server => {
     const server = new ApiServer(
@@ -73,7 +75,10 @@ export function registerMcp(
         supportedProtocolVersions: SERVED_PROTOCOL_VERSIONS,
       },
     );
-    server.setRequestHandler('tools/list', async () => toolsResult);
+    server.setRequestHandler('tools/list', async () => {
+      if (!caller) throw new ProtocolError(ProtocolErrorCode.InternalError, 'Caller not authenticated');
+      return toolsFor(caller.principal);
+    });
     server.setRequestHandler('tools/call', async (request) => {
       const operation = registry.get(request.params.name);
       if (!operation || operation.restOnly) {
@@ -139,6 +144,21 @@ export function registerMcp(
   };
 
   app.route({ method: ['POST', 'GET', 'DELETE'], url: MCP_PATH, bodyLimit: MCP_BODY_LIMIT, handler: serve });
+}
+
+/**
+ * A key's tools/list holds the tools it may call (a read key's, only the reads): what a model holds
+ * before it works is what it can use. Calling a tool left out still answers api_scope_required, as
+ * REST does. The three lists are built once per process.
+ */
+function toolListsByKey(registry: Registry): (principal: Principal) => { tools: ToolDescription[] } {
+  const listFor = (key: Pick<Principal, 'scope' | 'publish'>) => ({
+    tools: describeTools(registry.tools.filter((op) => keyMayCall(key, op))),
+  });
+  const read = listFor({ scope: 'read', publish: false });
+  const write = listFor({ scope: 'write', publish: false });
+  const publish = listFor({ scope: 'write', publish: true });
+  return (principal) => (principal.scope !== 'write' ? read : principal.publish ? publish : write);
 }
 
 /**
@@ -240,19 +260,13 @@ async function callTool(
 ): Promise<CallToolResult> {
   try {
     const { result } = await invoke(runtime, operation, args ?? {}, caller);
-    return { content: [{ type: 'text', text: textOf(result) }], structuredContent: result };
+    // A document is its text, sent once: hosts that prefer structured content would otherwise
+    // show the model a JSON string, and every other host would hold it twice.
+    if (typeof result.markdown === 'string') return { content: [{ type: 'text', text: result.markdown }] };
+    return { content: [{ type: 'text', text: jsonOf(result) }], structuredContent: result };
   } catch (err) {
     const apiError = toApiError(err, caller.requestId);
     if (!(err instanceof ApiError)) caller.log.error({ err, tool: operation.name }, 'unexpected failure');
     return { content: [{ type: 'text', text: JSON.stringify(apiError.toBody(caller.requestId)) }], isError: true };
   }
-}
-
-/**
- * The text an assistant reads: the answer's JSON, except for an answer that carries a `markdown`
- * document (the authoring playbook), which is meant to be read as markdown, not as a JSON string
- * with every line break escaped. The structured content keeps the whole answer either way.
- */
-function textOf(result: Record<string, unknown>): string {
-  return typeof result.markdown === 'string' ? result.markdown : jsonOf(result);
 }

@@ -122,6 +122,8 @@ for (const { dialect, blobStore, skip, name } of await testSetups()) {
           productId,
           kind: 'cable_car',
           name: 'Ferry',
+          lat: 46.31,
+          lon: 13.91,
           transport: { timetableValidUntil: '2026-10-15' },
         });
         assertOk(ferry, 201);

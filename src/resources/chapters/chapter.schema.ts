@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idSchema } from '../../shared/ids.ts';
 import { requiredText, slugSchema, text } from '../../shared/text.ts';
+import { mediaMetaFields } from '../media/index.ts';
 
 export const chapterKinds = ['chapter', 'collection'] as const;
 export type ChapterKind = (typeof chapterKinds)[number];
@@ -47,6 +48,13 @@ export const chapterFieldsSchema = z.object({
   coverStorageId: storageIdSchema
     .nullable()
     .describe('Cover image: storageId of your upload with target=blob; null clears'),
+  coverCredit: mediaMetaFields.credit.describe(
+    'Who took the cover, shown as "Photo: <name>" with it; only a name the creator gave; "" clears; a new cover starts without one',
+  ),
+  coverCreditUrl: mediaMetaFields.creditUrl.describe(
+    "The cover photographer's page, linked from the credit; null clears",
+  ),
+  coverLicence: mediaMetaFields.licence.describe("The cover's licence; null clears"),
 });
 
 export const expectedUpdatedAtSchema = z
@@ -77,6 +85,9 @@ export const chapterSchema = z.object({
   order: z.number(),
   coverUrl: z.string().nullable(),
   coverStorageId: z.string().nullable(),
+  coverCredit: z.string().nullable().describe('Shown as "Photo: <name>" with the cover'),
+  coverCreditUrl: z.string().nullable(),
+  coverLicence: z.string().nullable(),
   members: z.array(memberSchema),
   createdAt: z.number(),
   updatedAt: z.number().describe('Send it back as expectedUpdatedAt on your next edit'),

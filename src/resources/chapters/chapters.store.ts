@@ -21,6 +21,13 @@ export interface ChapterState {
   intro: ChapterIntro | null;
   pages: Page[];
   coverStorageId: string | null;
+  /**
+   * The cover's credit, link and licence, absent while unset: so a chapter without them reads (and
+   * hashes into a release) exactly as before they existed.
+   */
+  coverCredit?: string;
+  coverCreditUrl?: string;
+  coverLicence?: string;
 }
 
 export interface OwnedChapter extends ChapterState {
@@ -48,6 +55,9 @@ function toColumns(state: ChapterState) {
     intro: state.intro === null ? null : JSON.stringify(state.intro),
     pages: JSON.stringify(state.pages),
     cover_storage_id: state.coverStorageId,
+    cover_credit: state.coverCredit ?? null,
+    cover_credit_url: state.coverCreditUrl ?? null,
+    cover_licence: state.coverLicence ?? null,
   };
 }
 
@@ -63,6 +73,9 @@ function toChapter(row: Selectable<ChaptersTable>, members: Member[]): OwnedChap
     intro: row.intro === null ? null : (JSON.parse(row.intro) as ChapterIntro),
     pages: JSON.parse(row.pages) as Page[],
     coverStorageId: row.cover_storage_id,
+    ...(row.cover_credit !== null && { coverCredit: row.cover_credit }),
+    ...(row.cover_credit_url !== null && { coverCreditUrl: row.cover_credit_url }),
+    ...(row.cover_licence !== null && { coverLicence: row.cover_licence }),
     order: Number(row.order_key),
     members,
     createdAt: Number(row.created_at),
@@ -85,6 +98,9 @@ export function publicChapter(chapter: OwnedChapter, coverUrls: ReadonlyMap<stri
     order: chapter.order,
     coverUrl: chapter.coverStorageId === null ? null : (coverUrls.get(chapter.coverStorageId) ?? null),
     coverStorageId: chapter.coverStorageId,
+    coverCredit: chapter.coverCredit ?? null,
+    coverCreditUrl: chapter.coverCreditUrl ?? null,
+    coverLicence: chapter.coverLicence ?? null,
     members: chapter.members,
     createdAt: chapter.createdAt,
     updatedAt: chapter.updatedAt,

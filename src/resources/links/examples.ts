@@ -55,7 +55,13 @@ export const linksExamples: Record<string, OperationExample> = {
     },
   },
   set_link_verified: {
-    input: { productId, url: 'https://www.vintgar.si/en', verified: true },
-    output: { ok: true, productId, url: 'https://www.vintgar.si/en', verified: true, verifiedAt: 1795165200000 },
+    input: { productId, urls: ['https://www.vintgar.si/en', 'https://www.vintgar.si/en/tickets'], verified: true },
+    output: {
+      ok: true,
+      productId,
+      urls: ['https://www.vintgar.si/en', 'https://www.vintgar.si/en/tickets'],
+      verified: true,
+      verifiedAt: 1795165200000,
+    },
   },
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { refuse } from '../../core/errors.ts';
+import { ApiError, refuse } from '../../core/errors.ts';
 import { defineOperation } from '../../core/operation.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/ids.ts';
@@ -157,9 +157,12 @@ export const checkLinks = defineOperation({
   },
 });
 
+/** Links one set_link_verified call marks at most, as many as one check_links call checks. */
+export const MAX_MARKS_PER_CALL = MAX_CHECKS_PER_CALL;
+
 export const setLinkVerified = defineOperation({
   name: 'set_link_verified',
-  title: 'Mark a link verified',
+  title: 'Mark links verified',
   method: 'PUT',
   path: '/guides/{productId}/links/verified',
   scope: 'write',
@@ -167,24 +170,54 @@ export const setLinkVerified = defineOperation({
   since: STABLE_SINCE,
   example: linksExamples.set_link_verified,
   description:
-    'Records that a person opened a link and it is right (verified true), or takes that mark back (false). ' +
-    'Use it when the creator confirms a link the checker cannot judge (a site that refuses automated checks). ' +
-    'The mark covers every use of the URL in the guide and stays until taken back; checks do not change it.',
-  input: z.strictObject({ productId: productIdSchema, url: urlSchema, verified: z.boolean() }),
+    'Records that a person opened a link and it is right (verified true), or takes that mark back (false): one link ' +
+    `as url, or up to ${MAX_MARKS_PER_CALL} as urls. Use it when the creator confirms a link the checker cannot judge ` +
+    '(a site that refuses automated checks). A verified link no longer counts as broken in readiness and publish ' +
+    'status. The mark covers every use of the URL in the guide and stays until taken back; checks do not change it.',
+  input: z.strictObject({
+    productId: productIdSchema,
+    url: urlSchema.optional().describe('One link exactly as the guide holds it; or send urls'),
+    urls: z
+      .array(urlSchema)
+      .min(1)
+      .max(MAX_MARKS_PER_CALL)
+      .optional()
+      .describe(
+        `Several links of the guide (at most ${MAX_MARKS_PER_CALL}), each as the guide holds it; instead of url`,
+      ),
+    verified: z.boolean(),
+  }),
   output: z.object({
     ok: z.literal(true),
     productId: z.string(),
-    url: z.string(),
+    url: z.string().optional().describe('The link marked, when url was sent'),
+    urls: z.array(z.string()).optional().describe('The links marked, each once, when urls was sent'),
     verified: z.boolean(),
     verifiedAt: z.number().nullable(),
   }),
   async handler(input, ctx) {
+    if (input.url !== undefined && input.urls !== undefined) {
+      throw refuse('urls', 'send one link as url or several as urls, not both.');
+    }
+    if (input.url === undefined && input.urls === undefined) {
+      throw new ApiError('invalid_argument', 'url: is required (or urls, a list of several links)');
+    }
     const guide = await ctx.guide(input.productId);
-    const held = await heldLinks(ctx.stores, guide.id);
-    if (!held.some((link) => link.url === input.url)) throw refuse('url', NOT_HELD);
+    const held = new Set((await heldLinks(ctx.stores, guide.id)).map((link) => link.url));
+    const sent = input.urls ?? [input.url as string];
+    sent.forEach((url, i) => {
+      if (!held.has(url)) throw refuse(input.urls ? `urls[${i}]` : 'url', NOT_HELD);
+    });
+    const urls = [...new Set(sent)];
     const verifiedAt = input.verified ? ctx.clock.now() : null;
-    await ctx.stores.links.setVerified(guide.id, input.url, verifiedAt);
-    return { ok: true as const, productId: guide.id, url: input.url, verified: input.verified, verifiedAt };
+    await ctx.stores.links.setVerified(guide.id, urls, verifiedAt);
+    return {
+      ok: true as const,
+      productId: guide.id,
+      ...(input.urls ? { urls } : { url: input.url }),
+      verified: input.verified,
+      verifiedAt,
+    };
   },
 });
 

@@ -34,8 +34,6 @@ const vintgarPhoto = {
 const batchFirst = {
   ...vintgarPhoto,
   mediaId: 'med_uUhfVjF5dm4CyJhz',
-  spotId: null,
-  spotKey: null,
   order: 2,
   urls: {
     original: 'http://127.0.0.1:8080/media/blob_ImKiRvSnt_mYllDR.jpg',
@@ -50,6 +48,8 @@ const batchFirst = {
 const batchSecond = {
   ...batchFirst,
   mediaId: 'med_c-NxC9BkS2RLuw_P',
+  spotId: null,
+  spotKey: null,
   order: 3,
   urls: {
     original: 'http://127.0.0.1:8080/media/blob_8yIXHXy5uaBGDfXK.jpg',
@@ -88,7 +88,12 @@ export const mediaExamples: Record<string, OperationExample> = {
     output: vintgarPhoto,
   },
   upload_media_batch: {
-    input: { productId: 'gd_kKif6mbydYyv_ZEZ', credit: 'Maja Novak', licence: 'All rights reserved' },
+    input: {
+      productId: 'gd_kKif6mbydYyv_ZEZ',
+      spotIds: ['sp_T5j-x6AA2bbpCfKB', null],
+      credit: 'Maja Novak',
+      licence: 'All rights reserved',
+    },
     output: { productId: 'gd_kKif6mbydYyv_ZEZ', count: 2, media: [batchFirst, batchSecond] },
   },
   update_media: {

@@ -36,6 +36,7 @@ export const mediaResource: Resource = {
 
 export type { BlobStore } from './blob-store.ts';
 export { DISPLAY_SIZES } from './image-pipeline.ts';
+export { mediaMetaFields } from './media.schema.ts';
 export type { MediaRecord, StoredImage } from './media.store.ts';
 export {
   absoluteUrl,

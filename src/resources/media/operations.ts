@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApiError } from '../../core/errors.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/ids.ts';
@@ -17,6 +18,27 @@ async function openPhoto(ctx: OperationContext, mediaId: string): Promise<MediaR
   const first = await media.requireOwned(ctx.principal.creatorId, mediaId);
   await ctx.guide(first.guideId);
   return media.requireOwned(ctx.principal.creatorId, first.mediaId);
+}
+
+/**
+ * Moves the photo to another spot of its guide; its mediaId stays, so whatever names it (pages,
+ * itineraries, the sales page, the thumbnail) keeps showing it. A spot of another guide is
+ * not_found, as a missing one is: a photo never leaves its guide.
+ */
+async function moveToSpot(ctx: OperationContext, photo: MediaRecord, spotId: string | null): Promise<void> {
+  if (spotId !== null) {
+    const spot = await ctx.stores.media.spotOf(photo.guideId, spotId);
+    if (!spot) {
+      throw new ApiError(
+        'not_found',
+        `No spot with id ${JSON.stringify(spotId)} in this photo's guide: take spotId from its list_spots ` +
+          '(a photo moves only within its guide).',
+      );
+    }
+    if (spot.archived)
+      ctx.warn('spotId: that spot is archived, so buyers will not see this photo until it is unarchived.');
+  }
+  await ctx.stores.media.moveToSpot(photo, spotId);
 }
 
 export const listMedia = defineOperation({
@@ -54,15 +76,24 @@ export const updateMedia = defineOperation({
   description:
     'Changes only the fields sent; null clears a field, and "" clears the text fields. caption and credit are stored ' +
     'exactly as sent. A credit comes from the creator, never from a guess: a photo without one can be drafted but not ' +
-    'published. Moving focalX or focalY re-cuts a guide thumbnail made from this photo.',
-  input: z.strictObject({ mediaId: mediaIdSchema, ...mediaMetaFields }),
+    'published. Moving focalX or focalY re-cuts a guide thumbnail made from this photo. spotId moves the photo to ' +
+    'another spot of its guide, after the photos there; chapters, itineraries and the sales page keep showing it.',
+  input: z.strictObject({
+    mediaId: mediaIdSchema,
+    spotId: spotIdSchema
+      .nullable()
+      .optional()
+      .describe("Move it to this spot of its guide (after that spot's photos); null: a photo of the guide itself"),
+    ...mediaMetaFields,
+  }),
   output: z.object({ ok: z.literal(true), mediaId: z.string() }),
   // A moved focal point re-cuts the guide's thumbnail from this photo: rendered outside the transaction.
   prepare: (input, ctx) => prepareRecut(ctx, input.mediaId, input),
   discard: (recut, ctx) => discardThumbnail(ctx.services.blobs, recut),
   example: mediaExamples.update_media,
-  async handler({ mediaId, ...fields }, ctx, recut) {
+  async handler({ mediaId, spotId, ...fields }, ctx, recut) {
     const photo = await openPhoto(ctx, mediaId);
+    if (spotId !== undefined && spotId !== photo.spotId) await moveToSpot(ctx, photo, spotId);
     await ctx.stores.media.updateMeta(photo, applyMeta(photo.meta, fields));
     if (recut) await applyRecut(ctx, photo.guideId, recut);
     return { ok: true as const, mediaId: photo.mediaId };

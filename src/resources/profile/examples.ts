@@ -14,7 +14,13 @@ export const profileExamples: Record<string, OperationExample> = {
       agreementAccepted: true,
       key: { keyId: 'key_2kYLaDVFnWiAc9yg', scopes: ['read', 'write', 'publish'] },
       apiVersion: '2026-09-30.2',
-      authoringGuideVersion: '2026-09-30.3',
+      authoringGuideVersion: '2026-09-30.4',
+      addresses: {
+        api: 'http://127.0.0.1:8080/api/v1',
+        mcp: 'http://127.0.0.1:8080/mcp',
+        upload: 'http://127.0.0.1:8080/api/v1/media/upload',
+        uploadBatch: 'http://127.0.0.1:8080/api/v1/media/upload-batch',
+      },
     },
   },
   get_profile: {

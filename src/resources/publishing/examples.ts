@@ -41,6 +41,7 @@ export const publishingExamples: Record<string, OperationExample> = {
       ready: false,
       blockingCount: 1,
       warningCount: 1,
+      countsByCode: { photo_without_credit: 1, fee_expired: 1 },
       findings: [
         {
           code: 'photo_without_credit',
@@ -52,10 +53,12 @@ export const publishingExamples: Record<string, OperationExample> = {
         {
           code: 'fee_expired',
           severity: 'warning',
-          message: 'The fee "Adult day ticket" was valid until 2026-10-31: look up the current amount.',
+          message:
+            'The fee "Adult day ticket" of "Vintgar Gorge" was valid until 2026-10-31: look up the current fee and send it with a new validUntil (or none) and checkedOn, with update_spot.',
           where: { kind: 'spot', id: 'sp_T5j-x6AA2bbpCfKB', name: 'Vintgar Gorge', field: 'fees[0]' },
         },
       ],
+      total: 2,
     },
   },
   get_publish_status: {
@@ -71,8 +74,15 @@ export const publishingExamples: Record<string, OperationExample> = {
       ],
       blocking: [],
       warnings: [
-        { code: 'review_due', message: 'Review was due on 2026-11-01: check the facts, then set a new reviewBy.' },
+        {
+          code: 'review_due',
+          message:
+            '"Vintgar Gorge" was due for review on 2026-11-01: check its facts, then set a new reviewBy with update_spot.',
+        },
       ],
+      blockingCount: 0,
+      warningCount: 1,
+      total: 1,
     },
   },
   publish_changes: {

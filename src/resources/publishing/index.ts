@@ -31,5 +31,8 @@ export const publishingResource: Resource = {
 };
 
 export { type PublishResult, publishRelease } from './publish-gates.ts';
+export { blockingCodes, type FindingCode, findingCodes } from './readiness.ts';
+export type { ReadinessRule } from './readiness-rule.ts';
+export { readinessRules } from './readiness-rules.ts';
 export type { Release, ReleaseInfo, ReleasesStore } from './releases.store.ts';
 export type { Snapshot } from './snapshot.ts';

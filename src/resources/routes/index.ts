@@ -8,6 +8,7 @@ import { RoutesStore } from './routes.store.ts';
 
 export { routeModes } from './route.schema.ts';
 export type { RouteKind, RouteRef, RoutesStore } from './routes.store.ts';
+export { routeDatedFacts } from './routes.store.ts';
 
 declare module '../../core/stores.ts' {
   interface Stores {

@@ -49,6 +49,19 @@ export interface RouteDatedFacts {
   factsCheckedOn: string | null;
 }
 
+/** The dated facts a route's record holds, for stale notices and readiness. */
+export function routeDatedFacts(id: string, name: string | null, record: Record<string, unknown>): RouteDatedFacts {
+  const facts = record as Partial<Omit<RouteDatedFacts, 'id' | 'name'>>;
+  return {
+    id,
+    name: name ?? '',
+    status: facts.status ?? null,
+    fees: facts.fees ?? [],
+    reviewBy: facts.reviewBy ?? null,
+    factsCheckedOn: facts.factsCheckedOn ?? null,
+  };
+}
+
 const ROUTE_PREFIX: Record<RouteKind, string> = { route: 'rt', hike: 'hk' };
 
 type RowWithoutTrack = Omit<Selectable<RoutesTable>, 'track'> & { track?: string | null };
@@ -104,17 +117,7 @@ export class RoutesStore extends ScopedStore {
       .where('kind', '=', 'route')
       .orderBy('position')
       .execute();
-    return rows.map((row) => {
-      const record = JSON.parse(row.record) as Partial<Omit<RouteDatedFacts, 'id' | 'name'>>;
-      return {
-        id: row.id,
-        name: row.name ?? '',
-        status: record.status ?? null,
-        fees: record.fees ?? [],
-        reviewBy: record.reviewBy ?? null,
-        factsCheckedOn: record.factsCheckedOn ?? null,
-      };
-    });
+    return rows.map((row) => routeDatedFacts(row.id, row.name, JSON.parse(row.record)));
   }
 
   /** Which of these ids are routes or hikes of the guide, with their kind and name. */
