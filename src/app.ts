@@ -77,11 +77,11 @@ export function buildApp(deps: AppDeps): App {
     stores: createStores(),
     guides,
     services: {
-      ...createServices({ dataDir: config.dataDir, mediaDir: config.mediaDir, clock }),
+      ...createServices({ dataDir: config.dataDir, mediaDir: config.mediaDir, bucket: config.bucket, clock }),
       ...deps.services,
     },
     clock,
-    urls: { publicUrl: config.publicUrl, studioUrl: config.studioUrl },
+    urls: { publicUrl: config.publicUrl, studioUrl: config.studioUrl, mediaUrl: config.mediaUrl },
     rateLimits: new RateLimits(config.rateLimits, redis),
     log: logger,
   };
@@ -169,6 +169,7 @@ export function buildApp(deps: AppDeps): App {
       const sweep = setInterval(() => fastify.server.closeIdleConnections(), 100);
       await fastify.close().finally(() => clearInterval(sweep));
       redis?.disconnect();
+      runtime.services.blobs.close?.();
     },
   };
 }

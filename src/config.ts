@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RateLimitSettings } from './core/rate-limit.ts';
+import type { BucketSettings } from './core/services.ts';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const optionalText = z
@@ -35,6 +36,27 @@ function parseOrigins(value: string | undefined, ctx: z.RefinementCtx): string[]
   return origins;
 }
 
+/** An absolute http(s) address without a trailing slash, or undefined when unset. */
+const optionalAddress = (name: string) =>
+  optionalText.pipe(
+    z
+      .string()
+      .optional()
+      .refine((v) => v === undefined || /^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(v), {
+        message: `${name} must be an http:// or https:// address without a query`,
+      })
+      .transform((v) => v?.replace(/\/+$/, '')),
+  );
+
+const S3_SETTINGS = [
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'S3_FORCE_PATH_STYLE',
+  'S3_PUBLIC_URL',
+];
+
 /** Every setting, from the environment, validated once at start. The README lists each one. */
 const envSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
@@ -61,7 +83,56 @@ const envSchema = z.object({
     .default('true')
     .transform((v) => v === 'true'),
   CORS_ORIGINS: optionalText.pipe(z.string().optional().transform(parseOrigins)),
+  S3_BUCKET: optionalText.pipe(
+    z
+      .string()
+      .regex(
+        /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+        'must be a bucket name: 3-63 lower-case letters, digits, dots and hyphens',
+      )
+      .optional(),
+  ),
+  S3_ENDPOINT: optionalAddress('S3_ENDPOINT'),
+  S3_REGION: optionalText,
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
+  S3_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9/_.-]{0,200}$/, 'may hold only letters, digits and / _ . -')
+    .refine((v) => !v.startsWith('/') && !v.includes('//'), 'must not start with / or hold //')
+    .default('media/'),
+  S3_PUBLIC_URL: optionalAddress('S3_PUBLIC_URL'),
 });
+
+type Env = z.infer<typeof envSchema>;
+
+/** The bucket photo files live in when S3_BUCKET is set; the settings that need it, checked together. */
+function bucketOf(e: Env, env: NodeJS.ProcessEnv): BucketSettings | undefined {
+  if (e.S3_BUCKET === undefined) {
+    const stray = S3_SETTINGS.filter((name) => env[name]?.trim());
+    if (stray.length > 0) throw new Error(`Invalid configuration:\n  ${stray.join(', ')} set without S3_BUCKET`);
+    return undefined;
+  }
+  if ((e.S3_ACCESS_KEY_ID === undefined) !== (e.S3_SECRET_ACCESS_KEY === undefined)) {
+    throw new Error(
+      'Invalid configuration:\n  S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both or neither',
+    );
+  }
+  return {
+    bucket: e.S3_BUCKET,
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION ?? 'us-east-1',
+    credentials:
+      e.S3_ACCESS_KEY_ID !== undefined && e.S3_SECRET_ACCESS_KEY !== undefined
+        ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+        : undefined,
+    // An endpoint of one's own (MinIO, Ceph, a test server at an IP address) rarely has a name per bucket.
+    forcePathStyle:
+      e.S3_FORCE_PATH_STYLE === undefined ? e.S3_ENDPOINT !== undefined : e.S3_FORCE_PATH_STYLE === 'true',
+    keyPrefix: e.S3_KEY_PREFIX,
+  };
+}
 
 export interface Config {
   host: string;
@@ -69,6 +140,10 @@ export interface Config {
   dataDir: string;
   /** Where photo files live; DATA_DIR/media when unset. */
   mediaDir: string | undefined;
+  /** The bucket photo files live in instead of mediaDir (S3_BUCKET and its companions). */
+  bucket: BucketSettings | undefined;
+  /** Where buyers fetch photo files from when not this service's /media: `${mediaUrl}<blob key>` (S3_PUBLIC_URL). */
+  mediaUrl: string | undefined;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   /** Where buyers reach public pages (sales pages); defaults to this server's address. */
@@ -105,6 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  const bucket = bucketOf(e, env);
   const publicUrl = (e.PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`).replace(
     /\/$/,
     '',
@@ -114,6 +190,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     dataDir: e.DATA_DIR,
     mediaDir: e.MEDIA_DIR,
+    bucket,
+    mediaUrl: bucket && e.S3_PUBLIC_URL !== undefined ? `${e.S3_PUBLIC_URL}/${bucket.keyPrefix}` : undefined,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     publicUrl,

@@ -3,6 +3,7 @@ import { type DemoSeed, seedDemoCreator } from './admin/demo-creator.ts';
 import { buildApp } from './app.ts';
 import { type Config, loadConfig } from './config.ts';
 import { systemClock } from './core/clock.ts';
+import { openBlobStore, probeBlobStore } from './resources/media/index.ts';
 import { openStore, type Store } from './store.ts';
 
 /** A failure at start is one line on standard error and exit code 1: what failed and what to do. */
@@ -19,6 +20,7 @@ const config = (() => {
   }
 })();
 const logger = pino({ level: config.logLevel });
+if (config.bucket) await checkBucket(config);
 const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).catch((err: Error) =>
   fail(`cannot open the store (${config.databaseUrl ? 'DATABASE_URL' : `DATA_DIR ${config.dataDir}`}): ${err.message}`),
 );
@@ -29,6 +31,21 @@ const address = await app.listen(config.host, config.port).catch(async (err: Nod
 });
 const demo = await seedDemoCreator(store, systemClock);
 process.stdout.write(startBanner(address, store, demo));
+
+/** A bucket the settings name but that cannot be listed stops the start: uploads would fail one by one. */
+async function checkBucket(config: Config): Promise<void> {
+  const blobs = openBlobStore(config);
+  try {
+    await probeBlobStore(blobs);
+  } catch (err) {
+    const at = config.bucket?.endpoint ? ` at ${config.bucket.endpoint}` : '';
+    fail(
+      `cannot list the bucket ${config.bucket?.bucket}${at} (S3_BUCKET): ${(err as Error).message}; check the S3_* settings`,
+    );
+  } finally {
+    blobs.close?.();
+  }
+}
 
 function listenFailure(config: Config, err: NodeJS.ErrnoException): string {
   const where = `${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
@@ -46,6 +63,12 @@ function startBanner(address: string, store: Store, demo: DemoSeed): string {
     `  MCP      ${address}/mcp`,
     `  Docs     ${address}/docs`,
   ];
+  if (config.bucket) {
+    const at = config.bucket.endpoint ? ` at ${config.bucket.endpoint}` : '';
+    lines.push(
+      `  Photos   bucket ${config.bucket.bucket}${at}${config.mediaUrl ? `, served from ${config.mediaUrl}` : ''}`,
+    );
+  }
   if (demo.made) lines.push(`  Demo key ${demo.key}   (write + publish; shown once, keep it)`);
   else if (demo.creatorId) {
     lines.push(`  Keys     npm run -s admin -- key create --creator ${demo.creatorId} --scope write --publish`);

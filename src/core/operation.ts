@@ -11,10 +11,12 @@ import type { Stores } from './stores.ts';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Stability = 'stable' | 'beta';
 
-/** Public addresses the records point at (studio and sales pages). */
+/** Public addresses the records point at (studio and sales pages, photo files). */
 export interface Urls {
   publicUrl: string;
   studioUrl: string;
+  /** Where photo files are fetched from when not this service's /media: the bucket's own addresses. */
+  mediaUrl?: string | undefined;
 }
 
 /** A file that came with the request (REST only: raw image bytes or a multipart file part). */

@@ -44,8 +44,8 @@ export interface PublicPageReader {
 export interface PublicPages {
   /** The route, Fastify style: `/g/:creatorSlug/:guideSlug`. */
   path: string;
-  /** The policy every answer of the route carries, the not-found page included. */
-  contentSecurityPolicy: string;
+  /** The policy every answer of the route carries, the not-found page included, for the public addresses. */
+  contentSecurityPolicy(urls: Urls): string;
   /** Seconds a browser or shared cache may keep a page before asking again. */
   maxAgeSeconds: number;
   /** The page the path's parameters name, or undefined: 404 with `notFound`. */

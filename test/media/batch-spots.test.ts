@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type Api, assertOk, newGuide, useServer } from '../helpers/api.ts';
-import { testDialects } from '../helpers/dialects.ts';
+import { testSetups } from '../helpers/blob-stores.ts';
 import { flat } from './images.ts';
 import { type FilePart, storedFiles, type UploadAnswer, uploadForm } from './uploads.ts';
 
 /** upload_media_batch gives each file its own spot (spotIds), all or nothing; REST only. */
-for (const { dialect, skip } of await testDialects()) {
-  describe(`upload_media_batch with a spot per file (${dialect})`, { skip }, () => {
-    const suite = useServer({ dialect, env: { RATE_LIMIT_UPLOADS_PER_MINUTE: '1000' } });
+for (const { dialect, blobStore, skip, name } of await testSetups()) {
+  describe(`upload_media_batch with a spot per file (${name})`, { skip }, () => {
+    const suite = useServer({ dialect, blobStore, env: { RATE_LIMIT_UPLOADS_PER_MINUTE: '1000' } });
     const api = (): Api => suite.apis.rest;
     const key = () => suite.h.alice.writeKey;
 
@@ -43,13 +43,13 @@ for (const { dialect, skip } of await testDialects()) {
       start: RegExp,
       code = 'invalid_request',
     ) {
-      const before = storedFiles(suite.h);
+      const before = await storedFiles(suite.h);
       const res = await send();
       assert.equal(res.status, 400, JSON.stringify(res.body));
       assert.equal(res.body.error.code, code);
       assert.match(res.body.error.message, start);
       assert.equal((await api().call('list_media', { productId })).body.count, 0);
-      assert.deepEqual(storedFiles(suite.h), before, 'no file left behind');
+      assert.deepEqual(await storedFiles(suite.h), before, 'no file left behind');
       return res.body.error.message as string;
     }
 
@@ -155,11 +155,11 @@ for (const { dialect, skip } of await testDialects()) {
 
     it('a field that takes one value, sent twice in the form, is refused rather than one of them dropped', async () => {
       const { productId } = await guideWithSpots([]);
-      const before = storedFiles(suite.h);
+      const before = await storedFiles(suite.h);
       const res = await batch(await photos(1), { productId, credit: ['Ana Trails', 'Marko Kos'] });
       assert.equal(res.status, 400, JSON.stringify(res.body));
       assert.match(res.body.error.message, /^credit: sent 2 times in the form; it takes one value, so send it once$/);
-      assert.deepEqual(storedFiles(suite.h), before);
+      assert.deepEqual(await storedFiles(suite.h), before);
       assert.equal((await api().call('list_media', { productId })).body.count, 0);
     });
   });

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type Api, apiFor, assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
-import { testDialects } from '../helpers/dialects.ts';
+import { testSetups } from '../helpers/blob-stores.ts';
 import { latestSnapshot } from '../helpers/releases.ts';
 import { flat } from './images.ts';
 import { uploadRaw } from './uploads.ts';
 
 /** update_media.spotId moves a photo to another spot of its guide, over REST and MCP. */
-for (const { dialect, skip } of await testDialects()) {
-  describe(`moving a photo to another spot (${dialect})`, { skip }, () => {
-    const suite = useServer({ dialect, env: { RATE_LIMIT_UPLOADS_PER_MINUTE: '1000' } });
+for (const { dialect, blobStore, skip, name } of await testSetups()) {
+  describe(`moving a photo to another spot (${name})`, { skip }, () => {
+    const suite = useServer({ dialect, blobStore, env: { RATE_LIMIT_UPLOADS_PER_MINUTE: '1000' } });
 
     async function photo(productId: string, fields: Record<string, unknown> = {}): Promise<any> {
       const png = await flat(40, 30).png().toBuffer();

@@ -1,5 +1,3 @@
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Harness } from '../helpers/harness.ts';
 
 export interface UploadAnswer {
@@ -74,25 +72,11 @@ export async function uploadForm(
   );
 }
 
-/** The photo files on disk (sidecars and temporary files left out). */
-export function storedFiles(h: Harness): string[] {
-  const root = join(h.config.dataDir, 'media');
-  const found: string[] = [];
-  const walk = (dir: string) => {
-    let entries: import('node:fs').Dirent[];
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      if (e.name === '.tmp') continue;
-      if (e.isDirectory()) walk(join(dir, e.name));
-      else if (!e.name.endsWith('.json')) found.push(e.name);
-    }
-  };
-  walk(root);
-  return found.sort();
+/** The keys of every photo file the server keeps, in its folder or its bucket, sorted. */
+export async function storedFiles(h: Harness): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const blob of h.blobs.list()) keys.push(blob.key);
+  return keys.sort();
 }
 
 /** The bytes an image URL serves, read like a buyer's browser would: no key. */

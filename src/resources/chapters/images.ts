@@ -1,6 +1,6 @@
 import { refuse } from '../../core/errors.ts';
 import type { OperationContext } from '../../core/operation.ts';
-import { absoluteUrl, mediaPath } from '../media/index.ts';
+import { fileUrl, mediaPath } from '../media/index.ts';
 import { type Chapter, MEMBERS_SHOWN } from './chapter.schema.ts';
 import { type OwnedChapter, publicChapter } from './chapters.store.ts';
 
@@ -37,7 +37,7 @@ export async function coverUrlsOf(
   for (const storageId of new Set(storageIds)) {
     if (storageId === null) continue;
     const image = await ctx.stores.media.blobOf(ctx.principal.creatorId, storageId);
-    if (image) urls.set(storageId, absoluteUrl(ctx.urls.publicUrl, mediaPath(image.files.large)));
+    if (image) urls.set(storageId, fileUrl(ctx.urls, mediaPath(image.files.large)));
   }
   return urls;
 }

@@ -14,7 +14,7 @@ export function publicMedia(record: MediaRecord, urls: Urls): Media {
     width: record.width,
     height: record.height,
     bytes: record.bytes,
-    urls: urlsOf(urls.publicUrl, record.files),
+    urls: urlsOf(urls, record.files),
     ...record.meta,
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,

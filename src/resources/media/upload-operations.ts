@@ -199,7 +199,7 @@ export const uploadMedia = defineOperation({
       width: photo.processed.width,
       height: photo.processed.height,
       bytes: photo.processed.bytes,
-      urls: urlsOf(ctx.urls.publicUrl, photo.files),
+      urls: urlsOf(ctx.urls, photo.files),
       ...(suggested !== undefined && { suggestedCredit: suggested }),
     };
   },
