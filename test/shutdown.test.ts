@@ -178,6 +178,68 @@ describe('shutdown', () => {
     }
   });
 
+  it('/readyz answers not ready before the server stops taking requests (SHUTDOWN_DELAY_MS), and after', async () => {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const site = await serve((_req, res) => void released.then(() => res.end('hello')));
+    const h = await startServer({
+      services: { linkChecker: checkerFor([site]) },
+      env: { SHUTDOWN_DELAY_MS: '600' },
+    });
+    try {
+      const key = h.alice.writeKey;
+      const api = apiFor(h, 'rest', key);
+      const productId = await newGuide(api, 'Draining');
+      assertOk(
+        await api.call('create_spot', {
+          productId,
+          name: 'Lookout',
+          links: [{ kind: 'official', url: `${site.origin}/a` }],
+        }),
+        201,
+      );
+      await api.close();
+      // Checks held by the site keep two connections busy through the shutdown (Node closes each
+      // connection after its next answer once the server closes, so each carries one late request).
+      const sockets = [0, 1].map(() => connect(Number(new URL(h.baseUrl).port), '127.0.0.1'));
+      const answers = sockets.map(readAnswers);
+      for (const socket of sockets) {
+        socket.write(httpRequest('POST', `/api/v1/guides/${productId}/links/check`, key, {}));
+      }
+      while (site.requests.length < 2) await new Promise((r) => setTimeout(r, 10));
+
+      const signalled = Date.now();
+      const closed = h.app.close();
+      // Within the delay: not ready, yet requests are still served.
+      const ready = await fetch(`${h.origin}/readyz`);
+      assert.equal(ready.status, 503);
+      assert.deepEqual(await ready.json(), { status: 'not_ready', reason: 'this instance is shutting down' });
+      const served = await fetch(`${h.baseUrl}/me`, { headers: { authorization: `Bearer ${key}` } });
+      assert.equal(served.status, 200, 'still taking requests while the load balancer notices');
+      assert.ok(Date.now() - signalled < 600, 'both answered within the delay');
+
+      // After the delay: requests are refused, and /readyz still says not ready.
+      await new Promise((r) => setTimeout(r, 700 - (Date.now() - signalled)));
+      sockets[0]?.write(httpRequest('GET', '/readyz', key));
+      sockets[1]?.write(httpRequest('GET', '/api/v1/me', key));
+      await new Promise((r) => setTimeout(r, 100));
+      release();
+      await closed;
+      const [[check, readyLater] = [], [otherCheck, refused] = []] = await Promise.all(answers);
+      assert.equal(check?.status, 200, check?.body);
+      assert.equal(otherCheck?.status, 200, otherCheck?.body);
+      assert.equal(readyLater?.status, 503);
+      assert.equal(JSON.parse(readyLater?.body ?? '{}').status, 'not_ready');
+      assert.equal(refused?.status, 503);
+      assert.equal(JSON.parse(refused?.body ?? '{}').error.code, 'rate_limited');
+    } finally {
+      release();
+      await h.close().catch(() => {});
+    }
+  });
+
   it('a client stalled mid-body is cut at once: the process exits 0 long before the grace period', async () => {
     const dataDir = freshDir();
     const service = await startService(dataDir, { SHUTDOWN_GRACE_MS: '30000' });
