@@ -103,27 +103,36 @@ const exitOf = (child: ChildProcess) =>
     else child.once('exit', settle);
   });
 
+/**
+ * A server whose link checks hang until `release`: a check_links keeps its connection busy through
+ * a shutdown. Its guide has one spot with one link.
+ */
+async function serverWithHeldChecks(env: Record<string, string> = {}) {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const site = await serve((_req, res) => void released.then(() => res.end('hello')));
+  const h = await startServer({ services: { linkChecker: checkerFor([site]) }, env });
+  const api = apiFor(h, 'rest', h.alice.writeKey);
+  const productId = await newGuide(api, 'Shutdown links');
+  assertOk(
+    await api.call('create_spot', {
+      productId,
+      name: 'Lookout',
+      links: [{ kind: 'official', url: `${site.origin}/a` }],
+    }),
+    201,
+  );
+  await api.close();
+  return { h, site, productId, release };
+}
+
 describe('shutdown', () => {
   it('a request arriving on a kept-alive connection during shutdown gets the envelope (REST and MCP)', async () => {
-    // A site that answers only when told: a check_links on each connection keeps it busy through the shutdown.
-    let release = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const site = await serve((_req, res) => void released.then(() => res.end('hello')));
-    const h = await startServer({ services: { linkChecker: checkerFor([site]) } });
+    // A check_links on each connection keeps it busy through the shutdown.
+    const { h, site, productId, release } = await serverWithHeldChecks();
     try {
-      const api = apiFor(h, 'rest', h.alice.writeKey);
-      const productId = await newGuide(api, 'Shutdown links');
-      assertOk(
-        await api.call('create_spot', {
-          productId,
-          name: 'Lookout',
-          links: [{ kind: 'official', url: `${site.origin}/a` }],
-        }),
-        201,
-      );
-      await api.close();
       const key = h.alice.writeKey;
       const port = new URL(h.baseUrl).port;
       const late = {
@@ -179,28 +188,9 @@ describe('shutdown', () => {
   });
 
   it('/readyz answers not ready before the server stops taking requests (SHUTDOWN_DELAY_MS), and after', async () => {
-    let release = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const site = await serve((_req, res) => void released.then(() => res.end('hello')));
-    const h = await startServer({
-      services: { linkChecker: checkerFor([site]) },
-      env: { SHUTDOWN_DELAY_MS: '600' },
-    });
+    const { h, site, productId, release } = await serverWithHeldChecks({ SHUTDOWN_DELAY_MS: '600' });
     try {
       const key = h.alice.writeKey;
-      const api = apiFor(h, 'rest', key);
-      const productId = await newGuide(api, 'Draining');
-      assertOk(
-        await api.call('create_spot', {
-          productId,
-          name: 'Lookout',
-          links: [{ kind: 'official', url: `${site.origin}/a` }],
-        }),
-        201,
-      );
-      await api.close();
       // Checks held by the site keep two connections busy through the shutdown (Node closes each
       // connection after its next answer once the server closes, so each carries one late request).
       const sockets = [0, 1].map(() => connect(Number(new URL(h.baseUrl).port), '127.0.0.1'));

@@ -9,6 +9,7 @@ import { answer, checkerFor, type LocalServer, serve } from '../links/servers.ts
 import { flat } from '../media/images.ts';
 import { uploadRaw } from '../media/uploads.ts';
 import { type Sample, scrape, total } from './exposition.ts';
+import { holdEveryConnection } from './hold-store.ts';
 
 const DURATION = 'http_request_duration_seconds_count';
 
@@ -159,19 +160,7 @@ for (const { dialect, skip } of await testDialects()) {
     it('show a call waiting for a connection while every one is held, and how long it waited', async () => {
       const labels = { dialect };
       const waitedBefore = total(samples, 'creator_api_store_connection_wait_seconds_sum', labels);
-      let release = () => {};
-      const gate = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let holding = 0;
-      const holders = Array.from({ length: h.store.probe.max }, () =>
-        h.store.db.transaction().execute(async (trx) => {
-          await trx.selectFrom('guides').select('id').execute();
-          holding++;
-          await gate;
-        }),
-      );
-      while (holding < h.store.probe.max) await new Promise((r) => setTimeout(r, 5));
+      const release = await holdEveryConnection(h.store);
       const waiting = rest.call('get_guide', { productId });
       let during: Sample[] = [];
       for (let i = 0; i < 100; i++) {
@@ -180,8 +169,7 @@ for (const { dialect, skip } of await testDialects()) {
         await new Promise((r) => setTimeout(r, 10));
       }
       await new Promise((r) => setTimeout(r, 50));
-      release();
-      await Promise.all(holders);
+      await release();
       assertOk(await waiting);
       assert.equal(total(during, 'creator_api_store_connections_in_use', labels), h.store.probe.max);
       assert.ok(total(during, 'creator_api_store_connection_waiters', labels) >= 1, 'the call waited');

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { testDialects } from '../helpers/dialects.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
+import { holdEveryConnection } from './hold-store.ts';
 
 async function readyz(h: Harness): Promise<{ status: number; body: any; cacheControl: string | null }> {
   const res = await fetch(`${h.origin}/readyz`);
@@ -48,28 +49,15 @@ for (const { dialect, skip } of await testDialects()) {
     });
 
     it('503 when the store does not answer within 2 s (every connection held), ready once it does', async () => {
-      let release = () => {};
-      const gate = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let holding = 0;
-      const holders = Array.from({ length: h.store.probe.max }, () =>
-        h.store.db.transaction().execute(async (trx) => {
-          await trx.selectFrom('guides').select('id').execute();
-          holding++;
-          await gate;
-        }),
-      );
+      const release = await holdEveryConnection(h.store);
       try {
-        while (holding < h.store.probe.max) await new Promise((r) => setTimeout(r, 5));
         const started = Date.now();
         const answer = await readyz(h);
         assert.equal(answer.status, 503);
         assert.deepEqual(answer.body, { status: 'not_ready', reason: 'the store did not answer within 2 s' });
         assert.ok(Date.now() - started < 4000, 'a probe gets its answer in bounded time');
       } finally {
-        release();
-        await Promise.all(holders);
+        await release();
       }
       assert.equal((await readyz(h)).status, 200);
     });
