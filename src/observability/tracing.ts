@@ -116,16 +116,17 @@ export class Tracing {
 
   /**
    * Runs an MCP tool call in its span: a child of the trace context the client sent in the call's
-   * `_meta` (`traceparent`, `tracestate`), linked to the HTTP request's span; without one, a child of
-   * the request's span. Store statements inside are its children.
+   * `_meta` (`traceparent`, `tracestate`), linked to the span of the HTTP request that carried it;
+   * without one, a child of the request's span. Store statements inside are its children.
    */
   toolCall<T extends { error?: ApiError }>(
+    request: FastifyRequest,
     tool: string,
     meta: Record<string, unknown> | undefined,
     run: () => Promise<T>,
   ): Promise<T> {
     const active = context.active();
-    const requestSpan = trace.getSpan(active);
+    const requestSpan = request.opentelemetry().span;
     const sent = typeof meta?.traceparent === 'string' ? propagation.extract(ROOT_CONTEXT, meta) : undefined;
     const joined = sent !== undefined && trace.getSpanContext(sent) !== undefined;
     const parent: Context = joined ? sent : active;

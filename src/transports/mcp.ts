@@ -42,8 +42,8 @@ interface CallerInfo {
   principal: Principal;
   requestId: string;
   log: Log;
-  /** Tells metrics and traces which error a tool call answered. */
-  refused(error: ApiError): void;
+  /** The HTTP request carrying the call: metrics and traces read which error it answered. */
+  request: FastifyRequest;
 }
 
 /** A tool call's answer, and its error when it is one (the answer then carries it as text). */
@@ -54,6 +54,7 @@ interface ToolOutcome {
 
 /** Runs a tool call inside a trace span (tracing.ts): joined to the trace context in the call's `_meta`. */
 export type ToolCallTracer = <T extends { error?: ApiError }>(
+  request: FastifyRequest,
   tool: string,
   meta: Record<string, unknown> | undefined,
   run: () => Promise<T>,
@@ -121,7 +122,7 @@ export function registerMcp(
       }
       if (!caller) throw new ProtocolError(ProtocolErrorCode.InternalError, 'Caller not authenticated');
       const run = () => callTool(runtime, operation, request.params.arguments, caller);
-      const { result } = trace ? await trace(operation.name, request.params._meta, run) : await run();
+      const { result } = trace ? await trace(caller.request, operation.name, request.params._meta, run) : await run();
       return result;
     });
     return server;
@@ -146,14 +147,7 @@ export function registerMcp(
     } catch (err) {
       return sendError(request, reply, err);
     }
-    const caller: CallerInfo = {
-      principal,
-      requestId: request.id,
-      log: request.log,
-      refused: (error) => {
-        request.refusal = error;
-      },
-    };
+    const caller: CallerInfo = { principal, requestId: request.id, log: request.log, request };
     const auth: AuthInfo = {
       token: 'api-key',
       clientId: principal.keyId,
@@ -300,7 +294,7 @@ async function callTool(
   } catch (err) {
     const apiError = toApiError(err, caller.requestId);
     if (!(err instanceof ApiError)) caller.log.error({ err, tool: operation.name }, 'unexpected failure');
-    caller.refused(apiError);
+    caller.request.refusal = apiError;
     const text = JSON.stringify(apiError.toBody(caller.requestId));
     return { result: { content: [{ type: 'text', text }], isError: true }, error: apiError };
   }
