@@ -129,6 +129,30 @@ class ObservedDriver implements Driver {
     return this.timed('rollback', () => this.inner.rollbackTransaction(innerOf(connection)));
   }
 
+  // Savepoints (Kysely's trx.savepoint()), passed through to both dialects' drivers, which have them.
+  savepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
+    return this.timed('savepoint', () => this.savepoints().savepoint(innerOf(connection), name, compile));
+  }
+
+  rollbackToSavepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']) {
+    return this.timed('rollback', () => this.savepoints().rollbackToSavepoint(innerOf(connection), name, compile));
+  }
+
+  releaseSavepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']) {
+    return this.timed('release', () => this.savepoints().releaseSavepoint(innerOf(connection), name, compile));
+  }
+
+  private savepoints(): Required<Pick<Driver, 'savepoint' | 'rollbackToSavepoint' | 'releaseSavepoint'>> {
+    const { savepoint, rollbackToSavepoint, releaseSavepoint } = this.inner;
+    if (!savepoint || !rollbackToSavepoint || !releaseSavepoint) throw new Error('this dialect has no savepoints');
+    const inner = this.inner;
+    return {
+      savepoint: savepoint.bind(inner),
+      rollbackToSavepoint: rollbackToSavepoint.bind(inner),
+      releaseSavepoint: releaseSavepoint.bind(inner),
+    };
+  }
+
   async releaseConnection(connection: DatabaseConnection, options?: Options): Promise<void> {
     try {
       await this.inner.releaseConnection(innerOf(connection), options);
