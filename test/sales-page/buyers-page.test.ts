@@ -87,7 +87,7 @@ for (const { dialect, skip } of await testDialects()) {
       assert.match(text, /Bohinj from the east shore/);
       assert.match(text, /Lake Bled .*Lake Bohinj .*Vintgar Gorge/);
       assert.match(page.text, /<svg [^>]*aria-label="Map of the sample spots"/);
-      assert.equal((page.text.match(/<g class="pin">/g) ?? []).length, 3, 'every sample spot with a pin');
+      assert.equal((page.text.match(/<circle class="pin" /g) ?? []).length, 3, 'every sample spot with a pin');
       assert.match(page.text, /<details><summary>Do I need a car\?<\/summary>/);
 
       assert.equal(meta(page.text, 'description'), 'Quiet hours at Bled, Bohinj and Vintgar.');
@@ -293,7 +293,7 @@ for (const { dialect, skip } of await testDialects()) {
       assert.match(text, /¥1,200/, 'a currency without minor units');
       assert.match(text, /First lake .*Clear\. .*Second lake/);
       assert.match(text, /2 spots/);
-      assert.equal((page.text.match(/<g class="pin">/g) ?? []).length, 1, 'only spots with a pin are on the map');
+      assert.equal((page.text.match(/<circle class="pin" /g) ?? []).length, 1, 'only spots with a pin are on the map');
       assert.equal(meta(page.text, 'og:image'), undefined, 'no photo, no preview image');
       assert.equal(meta(page.text, 'twitter:card'), 'summary');
     });

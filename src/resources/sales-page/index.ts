@@ -24,6 +24,8 @@ export const salesPageResource: Resource = {
   publicPages: [buyersPage],
 };
 
+/** The map the buyers' page draws, for any page that shows the same map (the studio's preview). */
+export { drawMap, type MapOptions, type MapPoint, type Region } from './page-map.ts';
 export {
   type SalesPageContent,
   type SalesPageDraft,
