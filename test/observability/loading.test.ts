@@ -8,7 +8,7 @@ import { scrape, total } from './exposition.ts';
 import { startOtlpReceiver } from './otlp-receiver.ts';
 
 const RECORDER = new URL('./record-modules.ts', import.meta.url).pathname;
-const METRICS_PACKAGES = ['/@prometheus-io/client/', '/fastify-metrics/', '/src/observability/metrics.ts'];
+const METRICS_PACKAGES = ['/@prometheus-io/client/', '/src/observability/metrics.ts'];
 const TRACING_PACKAGES = [
   '/@opentelemetry/sdk-trace/',
   '/@opentelemetry/exporter-trace-otlp-http/',
