@@ -9,14 +9,22 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { systemClock } from '../src/core/clock.ts';
 import { KeyStore } from '../src/core/keys.ts';
+import { loadObservability } from '../src/observability/index.ts';
 import { CreatorsStore } from '../src/resources/profile/creators.store.ts';
 import { openStore } from '../src/store.ts';
 import { onStop, type ReadyMessage } from './ipc.ts';
 
 const config = loadConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0' });
 const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-const app = buildApp({ config, store, clock: systemClock, logger: pino({ level: 'silent' }) });
-const origin = await app.fastify.listen({ host: '127.0.0.1', port: 0 });
+const app = buildApp({
+  config,
+  store,
+  clock: systemClock,
+  logger: pino({ level: 'silent' }),
+  // METRICS_PORT or an OTLP endpoint in the bench's environment measure what they cost.
+  observability: await loadObservability(config),
+});
+const origin = await app.listen('127.0.0.1', 0);
 
 /** A creator and its write+publish key. */
 async function creatorKey(email: string, displayName: string): Promise<string> {

@@ -11,6 +11,7 @@ import { AuthFailureLimits, RateLimits } from './core/rate-limit.ts';
 import type { Registry } from './core/registry.ts';
 import type { Services } from './core/services.ts';
 import type { Store } from './db/database.ts';
+import type { Observability } from './observability/index.ts';
 import {
   createRegistry,
   createServices,
@@ -30,6 +31,8 @@ import { type McpPath, registerMcp } from './transports/mcp.ts';
 import { buildOpenApi } from './transports/openapi.ts';
 import { registerPublicFiles } from './transports/public-files.ts';
 import { registerPublicPages } from './transports/public-pages.ts';
+import { READY_PATH, registerReadiness } from './transports/readiness.ts';
+import { decorateRequestLabels } from './transports/request-labels.ts';
 import { API_PREFIX, registerRest } from './transports/rest.ts';
 import { refuseWhileClosing, Shutdown } from './transports/shutdown.ts';
 
@@ -45,6 +48,8 @@ export interface AppDeps {
   observeMcp?: (path: McpPath) => void;
   /** Services to use instead of the ones built from the settings (tests: a link checker that may reach them). */
   services?: Partial<Services>;
+  /** Metrics and traces, as config turns them on: `await loadObservability(config)`. */
+  observability?: Observability;
 }
 
 export interface App {
@@ -52,6 +57,8 @@ export interface App {
   registry: Registry;
   /** Listens, and points default public addresses at the address actually bound (PORT=0 picks one). */
   listen(host: string, port: number): Promise<string>;
+  /** Where Prometheus metrics are served, once listening with METRICS_PORT set. */
+  metricsUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -66,6 +73,12 @@ const MAX_PARAM_LENGTH = 16 * 1024;
 /** The HTTP application: REST under /api/v1, MCP at /mcp, the OpenAPI document and liveness. */
 export function buildApp(deps: AppDeps): App {
   const { config, store, clock } = deps;
+  const { metrics, tracing } = deps.observability ?? {};
+  if ((config.metrics && !metrics) || (config.tracing && !tracing)) {
+    throw new Error(
+      'buildApp: metrics or tracing are configured; pass deps.observability = await loadObservability(config)',
+    );
+  }
   const logger = withoutSecrets(deps.logger);
   const registry = createRegistry();
   const redis = config.redisUrl
@@ -111,6 +124,10 @@ export function buildApp(deps: AppDeps): App {
     clientErrorHandler: clientErrorHandler(logger, config.requestTimeoutMs),
   });
   fastify.server.maxConnections = config.maxConnections;
+  decorateRequestLabels(fastify);
+  // Before any route and hook: every request gets its span, and the spans their labels.
+  tracing?.instrument(fastify, store);
+  metrics?.instrument(fastify, store);
 
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, text, done) => {
@@ -124,7 +141,8 @@ export function buildApp(deps: AppDeps): App {
   const shutdown = new Shutdown();
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
-    if (shutdown.closing) return void refuseWhileClosing(request, reply);
+    // /readyz keeps answering (not ready) through the shutdown, for the load balancer that asks.
+    if (shutdown.closing && request.routeOptions.url !== READY_PATH) return void refuseWhileClosing(request, reply);
     shutdown.track(request.raw);
     done();
   });
@@ -137,6 +155,7 @@ export function buildApp(deps: AppDeps): App {
   // The same bytes for every request, so that they are also compressed only once.
   let openApi: Buffer | undefined;
   fastify.get('/healthz', async () => ({ status: 'ok' }));
+  registerReadiness(fastify, store, shutdown);
   fastify.get(`${API_PREFIX}/openapi.json`, async (request, reply) => {
     openApi ??= Buffer.from(JSON.stringify(buildOpenApi(registry, runtime.urls.publicUrl)));
     return sendJson(request, reply, openApi);
@@ -151,18 +170,29 @@ export function buildApp(deps: AppDeps): App {
     allowedHosts: config.mcpAllowedHosts,
     direct: config.mcpDirect,
     ...(deps.observeMcp && { observe: deps.observeMcp }),
+    ...(tracing && { trace: tracing.toolCall.bind(tracing) }),
   });
 
-  return {
+  const app: App = {
     fastify,
     registry,
+    metricsUrl: undefined,
     async listen(host, port) {
       const address = (await fastify.listen({ host, port })).replace(/\/$/, '');
       if (!config.publicUrlFixed) runtime.urls.publicUrl = address;
       if (!config.studioUrlFixed) runtime.urls.studioUrl = `${runtime.urls.publicUrl}/studio`;
+      if (metrics) {
+        app.metricsUrl = await metrics.listen().catch(async (err: Error) => {
+          await fastify.close();
+          throw err;
+        });
+      }
       return address;
     },
     async close() {
+      // Not ready first, while requests are still taken, so that load balancers stop sending here.
+      shutdown.notReady = true;
+      if (config.shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
       shutdown.begin();
       stopSweeping();
       // Connections of requests that finish during shutdown go idle afterwards: close them as they do.
@@ -170,6 +200,9 @@ export function buildApp(deps: AppDeps): App {
       await fastify.close().finally(() => clearInterval(sweep));
       redis?.disconnect();
       runtime.services.blobs.close?.();
+      await metrics?.close();
+      await tracing?.shutdown();
     },
   };
+  return app;
 }

@@ -57,6 +57,13 @@ const S3_SETTINGS = [
   'S3_PUBLIC_URL',
 ];
 
+const httpUrl = optionalText.pipe(
+  z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || /^https?:\/\/[^/]/.test(v), 'must be an http:// or https:// address'),
+);
+
 /** Every setting, from the environment, validated once at start. The README lists each one. */
 const envSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
@@ -103,6 +110,18 @@ const envSchema = z.object({
     .refine((v) => !v.startsWith('/') && !v.includes('//'), 'must not start with / or hold //')
     .default('media/'),
   S3_PUBLIC_URL: optionalAddress('S3_PUBLIC_URL'),
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  METRICS_PORT: optionalText.pipe(z.coerce.number<string>().int().min(0).max(65535).optional()),
+  // OpenTelemetry's own names, so that an operator's usual settings work here.
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl,
+  OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl,
+  OTEL_SERVICE_NAME: optionalText,
+  OTEL_TRACES_SAMPLER_ARG: optionalText.pipe(z.coerce.number<string>().min(0).max(1).optional()),
+  OTEL_SDK_DISABLED: z
+    .enum(['true', 'false', ''], { message: 'must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true'),
 });
 
 type Env = z.infer<typeof envSchema>;
@@ -132,6 +151,20 @@ function bucketOf(e: Env, env: NodeJS.ProcessEnv): BucketSettings | undefined {
       e.S3_FORCE_PATH_STYLE === undefined ? e.S3_ENDPOINT !== undefined : e.S3_FORCE_PATH_STYLE === 'true',
     keyPrefix: e.S3_KEY_PREFIX,
   };
+}
+
+export interface MetricsSettings {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+}
+
+export interface TracingSettings {
+  /** Where spans are sent: an OTLP/HTTP traces endpoint (…/v1/traces). */
+  endpoint: string;
+  serviceName: string;
+  /** Share of new traces recorded (0…1); a trace the caller started follows the caller's choice. */
+  sampleRatio: number;
 }
 
 export interface Config {
@@ -171,6 +204,20 @@ export interface Config {
   authCacheMs: number;
   /** Origins whose browser pages may call the REST API (CORS); empty: CORS off. `*`: any. */
   corsOrigins: string[];
+  /** On shutdown, how long /readyz answers not ready while requests are still taken. */
+  shutdownDelayMs: number;
+  /** Where Prometheus metrics are served, off the public port; undefined: no metrics. */
+  metrics: MetricsSettings | undefined;
+  /** Where traces are exported; undefined: tracing off (nothing of OpenTelemetry is loaded). */
+  tracing: TracingSettings | undefined;
+}
+
+/** The OTLP traces endpoint: the traces setting as given, or the base endpoint's /v1/traces. */
+function tracesEndpoint(e: z.infer<typeof envSchema>): string | undefined {
+  if (e.OTEL_SDK_DISABLED) return undefined;
+  if (e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  if (e.OTEL_EXPORTER_OTLP_ENDPOINT) return `${e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`;
+  return undefined;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -181,6 +228,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const bucket = bucketOf(e, env);
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT) {
+    throw new Error('Invalid configuration:\n  METRICS_PORT: must differ from PORT; metrics stay off the public port');
+  }
+  const endpoint = tracesEndpoint(e);
   const publicUrl = (e.PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`).replace(
     /\/$/,
     '',
@@ -215,5 +266,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxConnections: e.MAX_CONNECTIONS,
     mcpDirect: e.MCP_DIRECT,
     corsOrigins: e.CORS_ORIGINS,
+    shutdownDelayMs: e.SHUTDOWN_DELAY_MS,
+    metrics: e.METRICS_PORT === undefined ? undefined : { host: e.METRICS_HOST, port: e.METRICS_PORT },
+    tracing:
+      endpoint === undefined
+        ? undefined
+        : {
+            endpoint,
+            serviceName: e.OTEL_SERVICE_NAME ?? 'creator-api',
+            sampleRatio: e.OTEL_TRACES_SAMPLER_ARG ?? 1,
+          },
   };
 }

@@ -3,6 +3,7 @@ import { type DemoSeed, seedDemoCreator } from './admin/demo-creator.ts';
 import { buildApp } from './app.ts';
 import { type Config, loadConfig } from './config.ts';
 import { systemClock } from './core/clock.ts';
+import { loadObservability } from './observability/index.ts';
 import { openBlobStore, probeBlobStore } from './resources/media/index.ts';
 import { openStore, type Store } from './store.ts';
 
@@ -24,7 +25,8 @@ if (config.bucket) await checkBucket(config);
 const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).catch((err: Error) =>
   fail(`cannot open the store (${config.databaseUrl ? 'DATABASE_URL' : `DATA_DIR ${config.dataDir}`}): ${err.message}`),
 );
-const app = buildApp({ config, store, clock: systemClock, logger });
+const observability = await loadObservability(config);
+const app = buildApp({ config, store, clock: systemClock, logger, observability });
 const address = await app.listen(config.host, config.port).catch(async (err: NodeJS.ErrnoException) => {
   await store.close();
   return fail(listenFailure(config, err));
@@ -48,10 +50,14 @@ async function checkBucket(config: Config): Promise<void> {
 }
 
 function listenFailure(config: Config, err: NodeJS.ErrnoException): string {
-  const where = `${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
-  if (err.code === 'EADDRINUSE') return `cannot listen on ${where}: the port is in use; set PORT to another one`;
-  if (err.code === 'EACCES') return `cannot listen on ${where}: permission denied; set PORT above 1023`;
-  if (err.code === 'EADDRNOTAVAIL') return `cannot listen on ${where}: no such address here; check HOST`;
+  // The metrics listener (METRICS_HOST, METRICS_PORT) says when it is the one that failed.
+  const metrics = (err as { listener?: string }).listener === 'metrics' ? config.metrics : undefined;
+  const [host, port, prefix] = metrics ? [metrics.host, metrics.port, 'METRICS_'] : [config.host, config.port, ''];
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (err.code === 'EADDRINUSE')
+    return `cannot listen on ${where}: the port is in use; set ${prefix}PORT to another one`;
+  if (err.code === 'EACCES') return `cannot listen on ${where}: permission denied; set ${prefix}PORT above 1023`;
+  if (err.code === 'EADDRNOTAVAIL') return `cannot listen on ${where}: no such address here; check ${prefix}HOST`;
   return `cannot listen on ${where}: ${err.message}`;
 }
 
@@ -69,6 +75,8 @@ function startBanner(address: string, store: Store, demo: DemoSeed): string {
       `  Photos   bucket ${config.bucket.bucket}${at}${config.mediaUrl ? `, served from ${config.mediaUrl}` : ''}`,
     );
   }
+  if (app.metricsUrl) lines.push(`  Metrics  ${app.metricsUrl}`);
+  if (config.tracing) lines.push(`  Traces   ${config.tracing.endpoint}`);
   if (demo.made) lines.push(`  Demo key ${demo.key}   (write + publish; shown once, keep it)`);
   else if (demo.creatorId) {
     lines.push(`  Keys     npm run -s admin -- key create --creator ${demo.creatorId} --scope write --publish`);

@@ -43,7 +43,7 @@ export function registerPublicPages(app: FastifyInstance, all: readonly PublicPa
   const reader = { stores: runtime.stores(scope), urls: runtime.urls };
   for (const pages of all) {
     const cacheControl = `public, max-age=${pages.maxAgeSeconds}`;
-    app.get(pages.path, async (request, reply) => {
+    app.get(pages.path, { config: { transport: 'page' } }, async (request, reply) => {
       try {
         const page = await pages.find(request.params as Record<string, string>, reader);
         pageHeaders(reply, pages, runtime.urls);
@@ -73,7 +73,7 @@ export function registerPublicPages(app: FastifyInstance, all: readonly PublicPa
       }
     });
     // A trailing slash (typed, or added by a link shortener) leads to the one address of the page.
-    app.get(`${pages.path}/`, (request, reply) => {
+    app.get(`${pages.path}/`, { config: { transport: 'page' } }, (request, reply) => {
       const location = pathOf(pages.path, request.params as Record<string, string>) + queryOf(request.url);
       return reply.header('Cache-Control', cacheControl).redirect(location, 301);
     });

@@ -6,6 +6,7 @@ import { type App, type AppDeps, buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { ManualClock } from '../../src/core/clock.ts';
 import { KeyStore } from '../../src/core/keys.ts';
+import { loadObservability } from '../../src/observability/index.ts';
 import { LinkChecker } from '../../src/resources/links/link-checker.ts';
 import type { Resolver } from '../../src/resources/links/safe-fetch.ts';
 import { type BlobStore, openBlobStore } from '../../src/resources/media/index.ts';
@@ -94,6 +95,7 @@ export async function startServer(options: HarnessOptions = {}): Promise<Harness
     store,
     clock,
     logger: options.logger ?? pino({ level: 'silent' }),
+    observability: await loadObservability(config),
     ...(options.observeMcp && { observeMcp: options.observeMcp }),
     // Tests never ask real DNS: names resolve nowhere unless a suite hands in its own checker.
     services: { linkChecker: new LinkChecker({ clock, lookup: offlineResolver }), ...options.services },
