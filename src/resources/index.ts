@@ -38,7 +38,7 @@ const resources: readonly Resource[] = [
 ];
 
 export function createRegistry(): Registry {
-  return new Registry(resources.flatMap((r) => r.operations));
+  return new Registry(resources);
 }
 
 /** Every resource's tables, as migrations named to run in order. */
