@@ -133,7 +133,7 @@ function operationObject(op: AnyOperation, tag: string, components: Record<strin
     content: {
       'application/json': {
         schema: hoist(outputSchemaOf(op), components),
-        ...(example && { example: example.output }),
+        example: example.output,
       },
     },
   };
@@ -174,23 +174,20 @@ function operationObject(op: AnyOperation, tag: string, components: Record<strin
     operation.requestBody = uploadBody(op.body.kind, bodyProps);
   } else if (!inQuery) {
     const bodyRequired = [...required].filter((n) => !op.pathParams.includes(n));
-    const bodyExample =
-      example && Object.fromEntries(Object.entries(example.input).filter(([k]) => !op.pathParams.includes(k)));
+    const bodyExample = Object.fromEntries(Object.entries(example.input).filter(([k]) => !op.pathParams.includes(k)));
     operation.requestBody = {
       required: bodyRequired.length > 0,
       content: {
         'application/json': {
           schema: { type: 'object', additionalProperties: false, properties: bodyProps, required: bodyRequired },
-          ...(bodyExample && { example: bodyExample }),
+          example: bodyExample,
         },
       },
     };
   }
-  if (example) {
-    for (const parameter of parameters) {
-      const value = example.input[parameter.name as string];
-      if (value !== undefined) parameter.example = value;
-    }
+  for (const parameter of parameters) {
+    const value = example.input[parameter.name as string];
+    if (value !== undefined) parameter.example = value;
   }
   return operation;
 }
