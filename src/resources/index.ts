@@ -20,7 +20,7 @@ import { salesPageResource } from './sales-page/index.ts';
 import { spotsResource } from './spots/index.ts';
 
 /** The whole API, one line a resource, in the order the reference lists their operations. */
-const resources: readonly Resource[] = [
+export const resources: readonly Resource[] = [
   profileResource,
   authoringResource,
   guidesResource,
