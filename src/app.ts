@@ -9,6 +9,7 @@ import { KeyStore } from './core/keys.ts';
 import { withoutSecrets } from './core/log.ts';
 import { AuthFailureLimits, RateLimits } from './core/rate-limit.ts';
 import type { Registry } from './core/registry.ts';
+import type { Resource } from './core/resource.ts';
 import type { Services } from './core/services.ts';
 import type { Store } from './db/database.ts';
 import {
@@ -45,6 +46,11 @@ export interface AppDeps {
   observeMcp?: (path: McpPath) => void;
   /** Services to use instead of the ones built from the settings (tests: a link checker that may reach them). */
   services?: Partial<Services>;
+  /**
+   * Resources served beside the API's own, as if listed in src/resources/index.ts (a test's
+   * throwaway resource); the store must have been opened with them too (`openStore`).
+   */
+  resources?: readonly Resource[];
 }
 
 export interface App {
@@ -67,17 +73,18 @@ const MAX_PARAM_LENGTH = 16 * 1024;
 export function buildApp(deps: AppDeps): App {
   const { config, store, clock } = deps;
   const logger = withoutSecrets(deps.logger);
-  const registry = createRegistry();
+  const extra = deps.resources ?? [];
+  const registry = createRegistry(extra);
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 2 })
     : undefined;
   const runtime: Runtime = {
     db: store.db,
     dialect: store.dialect,
-    stores: createStores(),
+    stores: createStores(extra),
     guides,
     services: {
-      ...createServices({ dataDir: config.dataDir, mediaDir: config.mediaDir, clock }),
+      ...createServices({ dataDir: config.dataDir, mediaDir: config.mediaDir, clock }, extra),
       ...deps.services,
     },
     clock,
@@ -144,8 +151,8 @@ export function buildApp(deps: AppDeps): App {
 
   registerCors(fastify, config.corsOrigins);
   registerDocsPage(fastify, runtime.urls);
-  registerPublicFiles(fastify, publicFiles(), runtime.services);
-  registerPublicPages(fastify, publicPages(), runtime);
+  registerPublicFiles(fastify, publicFiles(extra), runtime.services);
+  registerPublicPages(fastify, publicPages(extra), runtime);
   registerRest(fastify, registry, runtime, authenticate);
   registerMcp(fastify, registry, runtime, authenticate, {
     allowedHosts: config.mcpAllowedHosts,
