@@ -9,6 +9,7 @@ import { KeyStore } from './core/keys.ts';
 import { withoutSecrets } from './core/log.ts';
 import { AuthFailureLimits, RateLimits } from './core/rate-limit.ts';
 import type { Registry } from './core/registry.ts';
+import type { Resource } from './core/resource.ts';
 import type { Services } from './core/services.ts';
 import type { Store } from './db/database.ts';
 import type { Observability } from './observability/index.ts';
@@ -50,6 +51,11 @@ export interface AppDeps {
   services?: Partial<Services>;
   /** Metrics and traces, as config turns them on: `await loadObservability(config)`. */
   observability?: Observability;
+  /**
+   * Resources served beside the API's own, as if listed in src/resources/index.ts (a test's
+   * throwaway resource); the store must have been opened with them too (`openStore`).
+   */
+  resources?: readonly Resource[];
 }
 
 export interface App {
@@ -80,17 +86,18 @@ export function buildApp(deps: AppDeps): App {
     );
   }
   const logger = withoutSecrets(deps.logger);
-  const registry = createRegistry();
+  const extra = deps.resources ?? [];
+  const registry = createRegistry(extra);
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 2 })
     : undefined;
   const runtime: Runtime = {
     db: store.db,
     dialect: store.dialect,
-    stores: createStores(),
+    stores: createStores(extra),
     guides,
     services: {
-      ...createServices({ dataDir: config.dataDir, mediaDir: config.mediaDir, bucket: config.bucket, clock }),
+      ...createServices({ dataDir: config.dataDir, mediaDir: config.mediaDir, bucket: config.bucket, clock }, extra),
       ...deps.services,
     },
     clock,
@@ -163,8 +170,8 @@ export function buildApp(deps: AppDeps): App {
 
   registerCors(fastify, config.corsOrigins);
   registerDocsPage(fastify, runtime.urls);
-  registerPublicFiles(fastify, publicFiles(), runtime.services);
-  registerPublicPages(fastify, publicPages(), runtime);
+  registerPublicFiles(fastify, publicFiles(extra), runtime.services);
+  registerPublicPages(fastify, publicPages(extra), runtime);
   registerRest(fastify, registry, runtime, authenticate);
   registerMcp(fastify, registry, runtime, authenticate, {
     allowedHosts: config.mcpAllowedHosts,

@@ -124,7 +124,7 @@ export interface OperationDeclaration<I extends InputSchema, O extends z.ZodObje
    * arguments) and what it gets back. Served in the OpenAPI document and the reference; a test
    * checks both sides against the schemas, so an example cannot drift from them.
    */
-  example?: OperationExample;
+  example: OperationExample;
   /**
    * For a 201: where the created resource is read, relative to the API base (REST's Location
    * header). Its own read where there is one, else the list that shows it.

@@ -54,12 +54,19 @@ export interface PublicPages {
   notFound: Buffer;
 }
 
+/** The OpenAPI tag a resource's operations are listed under, and what it says about them. */
+export interface ResourceTag {
+  name: string;
+  description: string;
+}
+
 /**
- * What a resource folder offers: its operations, the stores handlers reach, its tables'
+ * What a resource folder offers: its OpenAPI tag, its operations, the stores handlers reach, its tables'
  * migrations (named to sort after the foundation's), services built from the settings, and files
  * and pages served publicly.
  */
 export interface Resource {
+  tag: ResourceTag;
   operations: readonly AnyOperation[];
   stores?: Partial<StoreFactories>;
   migrations?: Record<string, Migration>;

@@ -58,6 +58,8 @@ export interface HarnessOptions {
   services?: AppDeps['services'];
   /** The logger the server writes to (silent unless given): the log tests read what it writes. */
   logger?: Logger;
+  /** Resources served beside the API's own, their tables migrated (test/resource-seam.test.ts). */
+  resources?: AppDeps['resources'];
 }
 
 /** A resolver that knows no name, as on a machine without DNS: nothing leaves the test machine. */
@@ -88,7 +90,7 @@ export async function startServer(options: HarnessOptions = {}): Promise<Harness
   });
   const clock = new ManualClock(options.now ?? '2026-11-23T10:00:00Z');
   const store = await whileNoSchemaIsDropped(config.databaseUrl, () =>
-    openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
+    openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, options.resources),
   );
   const app = buildApp({
     config,
@@ -97,6 +99,7 @@ export async function startServer(options: HarnessOptions = {}): Promise<Harness
     logger: options.logger ?? pino({ level: 'silent' }),
     observability: await loadObservability(config),
     ...(options.observeMcp && { observeMcp: options.observeMcp }),
+    ...(options.resources && { resources: options.resources }),
     // Tests never ask real DNS: names resolve nowhere unless a suite hands in its own checker.
     services: { linkChecker: new LinkChecker({ clock, lookup: offlineResolver }), ...options.services },
   });

@@ -82,7 +82,8 @@ export function exampleInput(op: AnyOperation, ids: Map<string, string>): Record
   return mapIds(op.example.input, ids) as Record<string, unknown>;
 }
 
-const ID = /^[a-z]{2,4}_[A-Za-z0-9_-]{8,}$/;
+/** An id as the examples quote them: a short prefix per kind, an underscore, the random part. */
+export const ID = /^[a-z]{2,4}_[A-Za-z0-9_-]{8,}$/;
 
 function mapIds(value: unknown, ids: Map<string, string>): unknown {
   if (typeof value === 'string') return ids.get(value) ?? value;

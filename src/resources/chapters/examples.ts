@@ -70,7 +70,7 @@ const listed = { ...withPages, updatedAt: 1795428000005 };
 /**
  * The chapter of the Slovenia story (recorded from a real run): the two spots, an intro and one page.
  */
-export const chaptersExamples: Record<string, OperationExample> = {
+export const chaptersExamples = {
   list_chapters: {
     input: { productId: 'gd_kKif6mbydYyv_ZEZ' },
     output: { productId: 'gd_kKif6mbydYyv_ZEZ', count: 1, chapters: [listed], total: 1 },
@@ -116,4 +116,4 @@ export const chaptersExamples: Record<string, OperationExample> = {
     input: { collectionId: 'col_jAzCD-vO8S8uM5dc', pages: withPages.pages },
     output: withPages,
   },
-};
+} satisfies Record<string, OperationExample>;

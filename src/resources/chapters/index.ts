@@ -19,6 +19,7 @@ declare module '../../db/tables.ts' {
 }
 
 export const chaptersResource: Resource = {
+  tag: { name: 'chapters', description: 'Chapters and collections: the order, intro and pages a reader follows' },
   operations: chapterOperations,
   stores: { chapters: (scope) => new ChaptersStore(scope) },
   migrations: { '0007-chapters': chaptersMigration, '0017-chapter-cover-credit': coverCreditMigration },

@@ -9,6 +9,7 @@ declare module '../../core/stores.ts' {
 }
 
 export const guidesResource: Resource = {
+  tag: { name: 'guides', description: 'Guides (products of type map): create, shape, region and price' },
   operations: guideOperations,
   stores: { guides: (s) => new GuidesStore(s) },
 };

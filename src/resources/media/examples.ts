@@ -72,7 +72,7 @@ const listedPhoto = {
 /**
  * The photos of the Slovenia story (recorded from a real run): one of Vintgar Gorge, two more in a batch.
  */
-export const mediaExamples: Record<string, OperationExample> = {
+export const mediaExamples = {
   list_media: {
     input: { productId: 'gd_kKif6mbydYyv_ZEZ', spotId: 'sp_T5j-x6AA2bbpCfKB' },
     output: { productId: 'gd_kKif6mbydYyv_ZEZ', count: 1, media: [listedPhoto], total: 1 },
@@ -115,4 +115,4 @@ export const mediaExamples: Record<string, OperationExample> = {
     input: { mediaId: 'med__2S9etS5v5_RUnBo' },
     output: { ok: true, mediaId: 'med__2S9etS5v5_RUnBo', deleted: true },
   },
-};
+} satisfies Record<string, OperationExample>;

@@ -27,6 +27,7 @@ declare module '../../core/services.ts' {
 }
 
 export const mediaResource: Resource = {
+  tag: { name: 'media', description: 'Photos of spots, areas and places: uploads, credits and order' },
   operations: mediaOperations,
   stores: { media: (scope) => new MediaStore(scope) },
   migrations: { '0006-media': { up } },

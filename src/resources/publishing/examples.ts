@@ -4,7 +4,7 @@ import type { OperationExample } from '../../core/operation.ts';
  * One realistic call per operation (the OpenAPI document and docs/reference.md show them); one
  * story: a guide to Slovenia's lakes and gorges. test/schemas/openapi.test.ts checks them against the schemas.
  */
-export const publishingExamples: Record<string, OperationExample> = {
+export const publishingExamples = {
   list_stale_notices: {
     input: { productId: 'gd_kKif6mbydYyv_ZEZ', olderThanDays: 365 },
     output: {
@@ -99,4 +99,4 @@ export const publishingExamples: Record<string, OperationExample> = {
       message: 'Release 4 is what buyers see now.',
     },
   },
-};
+} satisfies Record<string, OperationExample>;
