@@ -306,6 +306,34 @@ for (const { dialect, skip } of await testDialects()) {
           const notices = await walk(suite.apis[t], 'list_stale_notices', 'notices', { productId: guide, limit: 2 });
           assert.equal(notices.filter((n) => n.reason === 'review_due').length, 7);
         });
+
+        it('stale notices renewed while an assistant reads them make the next page skip nothing', async () => {
+          const guide = await newGuide(suite.apis[t], `${t} Renewals`);
+          const spots = Array.from({ length: 6 }, (_, i) => ({
+            spotKey: `r-${i}`,
+            name: `Renewed ${i}`,
+            reviewBy: `2020-01-0${i + 1}`,
+          }));
+          assertOk(await call('upsert_spots', { productId: guide, spots }));
+          const first = await call('list_stale_notices', { productId: guide, limit: 2 });
+          assertOk(first);
+          assert.deepEqual(
+            first.body.notices.map((n: any) => n.name),
+            ['Renewed 0', 'Renewed 1'],
+          );
+          // The assistant renews what it read, then asks for the next page.
+          const renewed = spots.slice(0, 2).map((s) => ({ ...s, reviewBy: '2999-01-01' }));
+          assertOk(await call('upsert_spots', { productId: guide, spots: renewed }));
+          const rest = await walk(suite.apis[t], 'list_stale_notices', 'notices', {
+            productId: guide,
+            limit: 2,
+            cursor: first.body.nextCursor,
+          });
+          assert.deepEqual(
+            rest.map((n) => n.name),
+            ['Renewed 2', 'Renewed 3', 'Renewed 4', 'Renewed 5'],
+          );
+        });
       });
     }
 

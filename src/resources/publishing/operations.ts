@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/operation.ts';
-import { pageInputShape, pageOfList, pageOutputShape } from '../../core/paging.ts';
+import { pageInputShape, pageOutputShape } from '../../core/paging.ts';
+import { pageOfSortedList } from '../../core/paging-sorted.ts';
 import { SINCE_2026_09_30 } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/ids.ts';
 import { pageFields } from '../guides/index.ts';
 import { datedRows } from './dated-rows.ts';
 import { publishingExamples } from './examples.ts';
-import { type DatedFacts, sortStaleFacts, staleFactsOf } from './staleness.ts';
+import { type DatedFacts, sortStaleFacts, staleFactSortKey, staleFactsOf } from './staleness.ts';
 
 export const staleFactSchema = z.object({
   kind: z.enum(['spot', 'place', 'area', 'route']),
@@ -74,7 +75,10 @@ export const listStaleNotices = defineOperation({
       ];
       return { guideId, notices: sortStaleFacts(rows.flatMap((row) => staleFactsOf(row, today, input.olderThanDays))) };
     });
-    const page = pageOfList(stale.notices, input, NOTICE_PAGE, `stale older=${input.olderThanDays ?? '*'}`);
+    // By keyset, not position: an assistant renews facts while it reads, and a position would then
+    // skip as many unread notices on the next page.
+    const scope = `stale older=${input.olderThanDays ?? '*'}`;
+    const page = pageOfSortedList(stale.notices, input, NOTICE_PAGE, scope, staleFactSortKey);
     return { productId: stale.guideId, today, count: page.items.length, notices: page.items, ...pageFields(page) };
   },
 });
