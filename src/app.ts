@@ -20,6 +20,8 @@ import {
   publicPages,
   scheduleOrphanSweep,
 } from './resources/index.ts';
+import { createMailer } from './studio/accounts/mailer.ts';
+import { registerStudio } from './studio/index.ts';
 import { authenticator } from './transports/authenticate.ts';
 import { sendJson } from './transports/compression.ts';
 import { registerCors } from './transports/cors.ts';
@@ -146,6 +148,13 @@ export function buildApp(deps: AppDeps): App {
   registerDocsPage(fastify, runtime.urls);
   registerPublicFiles(fastify, publicFiles(), runtime.services);
   registerPublicPages(fastify, publicPages(), runtime);
+  registerStudio(fastify, {
+    runtime,
+    keys,
+    mailer: createMailer({ smtpUrl: config.smtpUrl, mailFrom: config.mailFrom }, logger),
+    secureCookies: config.studioUrl.startsWith('https:'),
+    signUpOpen: config.studioSignUpOpen,
+  });
   registerRest(fastify, registry, runtime, authenticate);
   registerMcp(fastify, registry, runtime, authenticate, {
     allowedHosts: config.mcpAllowedHosts,

@@ -1,10 +1,11 @@
 import { openDatabase, type Store, type StoreOptions } from './db/database.ts';
 import { foundationMigrations } from './db/migrations/index.ts';
 import { resourceMigrations } from './resources/index.ts';
+import { studioMigrations } from './studio/migrations.ts';
 
 export type { Store, StoreOptions } from './db/database.ts';
 
 /** The service's store: the database with the foundation's and every resource's tables. */
 export function openStore(options: StoreOptions): Promise<Store> {
-  return openDatabase(options, { ...foundationMigrations, ...resourceMigrations() });
+  return openDatabase(options, { ...foundationMigrations, ...resourceMigrations(), ...studioMigrations });
 }

@@ -70,6 +70,8 @@ export async function startServer(options: HarnessOptions = {}): Promise<Harness
     RATE_LIMIT_CREATOR_PER_HOUR: '10000000',
     RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '1000000',
     RATE_LIMIT_UPLOADS_PER_MINUTE: '1000000',
+    RATE_LIMIT_SIGN_IN_PER_MINUTE: '1000000',
+    RATE_LIMIT_SIGN_IN_PER_ACCOUNT_PER_HOUR: '1000000',
     ...(pgSchema ? { DATABASE_URL: pgSchema.url } : {}),
     ...options.env,
   });

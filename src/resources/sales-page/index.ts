@@ -24,6 +24,8 @@ export const salesPageResource: Resource = {
   publicPages: [buyersPage],
 };
 
+/** The studio's pages are written with the same escaping templates as the buyers' page. */
+export { escapeHtml, html, Markup, prose } from './html.ts';
 export {
   type SalesPageContent,
   type SalesPageDraft,
