@@ -7,6 +7,8 @@ import { html } from '../resources/sales-page/index.ts';
 import { setRefusalHeaders } from '../transports/rate-limit-headers.ts';
 import type { StudioDeps } from './context.ts';
 import { registerAccountRoutes } from './routes/account-routes.ts';
+import { registerAgreementRoutes } from './routes/agreement-routes.ts';
+import { registerGuideRoutes } from './routes/guide-routes.ts';
 import { registerKeyRoutes } from './routes/key-routes.ts';
 import { sendPage } from './web/page.ts';
 import { cookieNames, field, fromOwnPages } from './web/security.ts';
@@ -65,6 +67,8 @@ export function registerStudio(app: FastifyInstance, deps: StudioDeps): void {
       });
       registerAccountRoutes(scope, deps);
       registerKeyRoutes(scope, deps);
+      registerAgreementRoutes(scope, deps);
+      registerGuideRoutes(scope, deps);
     },
     { prefix: '/studio' },
   );

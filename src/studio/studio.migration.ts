@@ -6,7 +6,7 @@ import { FIRST_AGREEMENT } from './agreement-text.ts';
  * versions of the creator agreement and who accepted which. Creators who had accepted before
  * versions existed accepted the first one.
  */
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('creator_passwords')
     .addColumn('creator_id', 'text', (c) => c.primaryKey().references('creators.id').onDelete('cascade'))
@@ -52,15 +52,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 
   const now = Date.now();
-  await db
-    .insertInto('agreement_versions')
-    .values({
-      version: FIRST_AGREEMENT.version,
-      title: FIRST_AGREEMENT.title,
-      body: FIRST_AGREEMENT.body,
-      published_at: now,
-    })
-    .execute();
+  const { version, title, body } = FIRST_AGREEMENT;
+  await sql`insert into agreement_versions (version, title, body, published_at)
+    values (${version}, ${title}, ${body}, ${now})`.execute(db);
   await sql`insert into agreement_acceptances (creator_id, version, accepted_at)
-    select id, ${FIRST_AGREEMENT.version}, updated_at from creators where agreement_accepted = 1`.execute(db);
+    select id, ${version}, updated_at from creators where agreement_accepted = 1`.execute(db);
 }

@@ -81,3 +81,29 @@ export class StudioBrowser {
     return this.submit('/studio/sign-in', '/studio/sign-in', { email, password, ...(next ? { next } : {}) });
   }
 }
+
+/**
+ * A studio password for a creator the harness made (as `admin creator password --stdin` would),
+ * and a browser signed in with it.
+ */
+export async function signedInAs(
+  h: {
+    origin: string;
+    store: { db: any; dialect: any };
+    clock: any;
+    creators: { find(id: string): Promise<{ email: string } | undefined> };
+  },
+  creatorId: string,
+  password = 'studio password 123',
+): Promise<StudioBrowser> {
+  const { AccountsStore } = await import('../../src/studio/accounts/accounts.store.ts');
+  const { hashPassword } = await import('../../src/studio/accounts/passwords.ts');
+  const accounts = new AccountsStore({ db: h.store.db, clock: h.clock, dialect: h.store.dialect });
+  await accounts.setPassword(creatorId, await hashPassword(password));
+  const creator = await h.creators.find(creatorId);
+  assert.ok(creator);
+  const browser = new StudioBrowser(h.origin);
+  const answer = await browser.signIn(creator.email, password);
+  assert.equal(answer.status, 303, answer.text.slice(0, 300));
+  return browser;
+}

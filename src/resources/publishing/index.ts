@@ -30,6 +30,8 @@ export const publishingResource: Resource = {
   },
 };
 
-export { type PublishResult, publishRelease } from './publish-gates.ts';
+export { type GuideContents, readGuideContents } from './guide-contents.ts';
+export { blockingGates, type Gate, type PublishResult, publishRelease } from './publish-gates.ts';
+export { type Finding, readinessOf } from './readiness.ts';
 export type { Release, ReleaseInfo, ReleasesStore } from './releases.store.ts';
 export type { Snapshot } from './snapshot.ts';

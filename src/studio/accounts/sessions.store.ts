@@ -49,7 +49,7 @@ export class SessionsStore extends ScopedStore {
       ])
       .where('studio_sessions.id_hash', '=', secretHash(token))
       .executeTakeFirst();
-    if (!row || row.active !== 1) return undefined;
+    if (row?.active !== 1) return undefined;
     const createdAt = Number(row.created_at);
     if (Number(row.expires_at) <= now || createdAt + SESSION_ABSOLUTE_MS <= now) return undefined;
     if (now - Number(row.last_seen_at) > TOUCH_RESOLUTION_MS) {
