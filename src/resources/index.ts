@@ -17,6 +17,7 @@ import { propertiesResource } from './properties/index.ts';
 import { publishingResource } from './publishing/index.ts';
 import { routesResource } from './routes/index.ts';
 import { salesPageResource } from './sales-page/index.ts';
+import { previewResource } from './preview/index.ts';
 import { spotsResource } from './spots/index.ts';
 
 /** The whole API, one line a resource, in the order the reference lists their operations. */
@@ -35,6 +36,7 @@ const resources: readonly Resource[] = [
   publishingResource,
   linksResource,
   salesPageResource,
+  previewResource,
 ];
 
 export function createRegistry(): Registry {

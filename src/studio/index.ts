@@ -10,6 +10,7 @@ import { registerAccountRoutes } from './routes/account-routes.ts';
 import { registerAgreementRoutes } from './routes/agreement-routes.ts';
 import { registerGuideRoutes } from './routes/guide-routes.ts';
 import { registerKeyRoutes } from './routes/key-routes.ts';
+import { registerPreviewRoutes } from './routes/preview-routes.ts';
 import { sendPage } from './web/page.ts';
 import { cookieNames, field, fromOwnPages } from './web/security.ts';
 
@@ -69,6 +70,7 @@ export function registerStudio(app: FastifyInstance, deps: StudioDeps): void {
       registerKeyRoutes(scope, deps);
       registerAgreementRoutes(scope, deps);
       registerGuideRoutes(scope, deps);
+      registerPreviewRoutes(scope, deps);
     },
     { prefix: '/studio' },
   );

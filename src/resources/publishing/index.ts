@@ -34,4 +34,4 @@ export { type GuideContents, readGuideContents } from './guide-contents.ts';
 export { blockingGates, type Gate, type PublishResult, publishRelease } from './publish-gates.ts';
 export { type Finding, readinessOf } from './readiness.ts';
 export type { Release, ReleaseInfo, ReleasesStore } from './releases.store.ts';
-export type { Snapshot } from './snapshot.ts';
+export { type Snapshot, serializeSnapshot, snapshotRows } from './snapshot.ts';

@@ -26,6 +26,11 @@ export const salesPageResource: Resource = {
 
 /** The studio's pages are written with the same escaping templates as the buyers' page. */
 export { escapeHtml, html, Markup, prose } from './html.ts';
+export { spotMap } from './page-map.ts';
+/** The preview of a working copy renders the buyers' page as it is, and its photos and map the same way. */
+export { buyersPageModel, type PagePhoto, type PhotoFields, pagePhoto } from './page-model.ts';
+export { credit } from './page-parts.ts';
+export { renderBuyersPage } from './page-render.ts';
 export {
   type SalesPageContent,
   type SalesPageDraft,
