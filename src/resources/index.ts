@@ -12,12 +12,12 @@ import { itinerariesResource } from './itineraries/index.ts';
 import { linksResource } from './links/index.ts';
 import { mediaResource } from './media/index.ts';
 import { placesResource } from './places/index.ts';
+import { previewResource } from './preview/index.ts';
 import { profileResource } from './profile/index.ts';
 import { propertiesResource } from './properties/index.ts';
 import { publishingResource } from './publishing/index.ts';
 import { routesResource } from './routes/index.ts';
 import { salesPageResource } from './sales-page/index.ts';
-import { previewResource } from './preview/index.ts';
 import { spotsResource } from './spots/index.ts';
 
 /** The whole API, one line a resource, in the order the reference lists their operations. */
