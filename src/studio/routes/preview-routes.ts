@@ -15,7 +15,9 @@ export function registerPreviewRoutes(app: FastifyInstance, deps: StudioDeps): v
   async function send(reply: FastifyReply, guideId: string, creatorId: string, banner: string) {
     const { stores } = studioStores(runtime);
     const preview = await renderPreview(stores, guideId, creatorId, runtime.urls, banner);
-    return studioHeaders(reply, preview.contentSecurityPolicy).type('text/html; charset=utf-8').send(preview.html);
+    return studioHeaders(reply, preview.contentSecurityPolicy, 'no-referrer')
+      .type('text/html; charset=utf-8')
+      .send(preview.html);
   }
 
   app.get<{ Params: { productId: string } }>('/guides/:productId/preview', async (request, reply) => {

@@ -19,6 +19,7 @@ h2{font-size:1.2rem;margin:2rem 0 .5rem}
 p,li,td,th{overflow-wrap:anywhere}
 a{color:#1f6f54}
 form.card,section.card{background:#fff;border:1px solid #e0ddd4;border-radius:.6rem;padding:1rem;margin:1rem 0}
+.card>h2:first-child{margin-top:0}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 label.check{display:flex;gap:.5rem;align-items:center;font-weight:400}
 input[type=email],input[type=password],input[type=text],input[type=date],select{width:100%;max-width:28rem;font:inherit;padding:.5rem;border:1px solid #b9b5aa;border-radius:.4rem;background:#fff}
@@ -64,13 +65,18 @@ export function studioPolicy(formTargets: readonly string[] = []): string {
   ].join('; ');
 }
 
-/** The headers of every studio answer: pages hold secrets (a new key) and take no frame, no cache. */
-export function studioHeaders(reply: FastifyReply, policy = studioPolicy()): FastifyReply {
+/**
+ * The headers of every studio answer: pages hold secrets (a new key) and take no frame, no cache.
+ * Referrer-Policy same-origin: addresses holding a token (a reset link) never leave in a Referer,
+ * and the studio's own form posts keep their Origin (under no-referrer browsers send `Origin:
+ * null`, which the CSRF check refuses). Pages without forms may say no-referrer instead.
+ */
+export function studioHeaders(reply: FastifyReply, policy = studioPolicy(), referrer = 'same-origin'): FastifyReply {
   return reply
     .header('Content-Security-Policy', policy)
     .header('X-Frame-Options', 'DENY')
     .header('X-Content-Type-Options', 'nosniff')
-    .header('Referrer-Policy', 'no-referrer')
+    .header('Referrer-Policy', referrer)
     .header('Cache-Control', 'no-store')
     .header('Cross-Origin-Opener-Policy', 'same-origin');
 }
