@@ -20,8 +20,11 @@ import {
   publicPages,
   scheduleOrphanSweep,
 } from './resources/index.ts';
+import type { GuardOptions } from './resources/links/index.ts';
 import { createMailer } from './studio/accounts/mailer.ts';
 import { registerStudio } from './studio/index.ts';
+import { challengeWithResourceMetadata, registerOAuthRoutes } from './studio/oauth/oauth-routes.ts';
+import { OAuthServer } from './studio/oauth/oauth-server.ts';
 import { authenticator } from './transports/authenticate.ts';
 import { sendJson } from './transports/compression.ts';
 import { registerCors } from './transports/cors.ts';
@@ -47,6 +50,8 @@ export interface AppDeps {
   observeMcp?: (path: McpPath) => void;
   /** Services to use instead of the ones built from the settings (tests: a link checker that may reach them). */
   services?: Partial<Services>;
+  /** How OAuth client metadata documents are fetched: the address guard's options (tests: their resolver). */
+  clientMetadataGuard?: Partial<GuardOptions>;
 }
 
 export interface App {
@@ -89,7 +94,8 @@ export function buildApp(deps: AppDeps): App {
   };
   const stopSweeping = scheduleOrphanSweep(store.db, runtime.services.blobs, logger);
   const keys = new KeyStore(store.db, clock, { cacheMs: config.authCacheMs });
-  const authenticate = authenticator(keys, new AuthFailureLimits(config.authFailuresPerMinute, redis));
+  const oauth = new OAuthServer(runtime, deps.clientMetadataGuard);
+  const authenticate = authenticator(keys, new AuthFailureLimits(config.authFailuresPerMinute, redis), oauth);
 
   const fastify = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -148,9 +154,12 @@ export function buildApp(deps: AppDeps): App {
   registerDocsPage(fastify, runtime.urls);
   registerPublicFiles(fastify, publicFiles(), runtime.services);
   registerPublicPages(fastify, publicPages(), runtime);
+  registerOAuthRoutes(fastify, oauth);
+  challengeWithResourceMetadata(fastify, oauth);
   registerStudio(fastify, {
     runtime,
     keys,
+    oauth,
     mailer: createMailer({ smtpUrl: config.smtpUrl, mailFrom: config.mailFrom }, logger),
     secureCookies: config.studioUrl.startsWith('https:'),
     signUpOpen: config.studioSignUpOpen,

@@ -7,6 +7,7 @@ import { AccountsStore } from './accounts/accounts.store.ts';
 import type { Mailer } from './accounts/mailer.ts';
 import { SessionsStore } from './accounts/sessions.store.ts';
 import { AgreementStore } from './agreement.store.ts';
+import type { OAuthServer } from './oauth/oauth-server.ts';
 import type { Section } from './web/page.ts';
 import { cookieNames } from './web/security.ts';
 
@@ -15,6 +16,8 @@ export interface StudioDeps {
   runtime: Runtime;
   keys: KeyStore;
   mailer: Mailer;
+  /** The authorization server: the consent and connected-assistants pages act on its grants. */
+  oauth: OAuthServer;
   /** Cookies marked Secure and named `__Host-…`: the studio is served over https. */
   secureCookies: boolean;
   signUpOpen: boolean;

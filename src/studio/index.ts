@@ -8,6 +8,7 @@ import { setRefusalHeaders } from '../transports/rate-limit-headers.ts';
 import type { StudioDeps } from './context.ts';
 import { registerAccountRoutes } from './routes/account-routes.ts';
 import { registerAgreementRoutes } from './routes/agreement-routes.ts';
+import { registerAssistantRoutes } from './routes/assistant-routes.ts';
 import { registerGuideRoutes } from './routes/guide-routes.ts';
 import { registerKeyRoutes } from './routes/key-routes.ts';
 import { registerPreviewRoutes } from './routes/preview-routes.ts';
@@ -71,6 +72,7 @@ export function registerStudio(app: FastifyInstance, deps: StudioDeps): void {
       registerAgreementRoutes(scope, deps);
       registerGuideRoutes(scope, deps);
       registerPreviewRoutes(scope, deps);
+      registerAssistantRoutes(scope, deps);
     },
     { prefix: '/studio' },
   );
