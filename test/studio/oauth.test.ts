@@ -192,6 +192,19 @@ describe('MCP authorization: the official client connects through OAuth', { skip
     const refused = await tool(client, 'create_guide', { name: 'Not allowed' });
     assert.equal(refused.isError, true);
     assert.equal(refused.body.error.code, 'api_scope_required');
+    // Nor can its refresh token widen what the creator granted.
+    const escalate = await fetch(`${h.origin}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: oauth.saved?.refresh_token as string,
+        client_id: (oauth.client as { client_id: string }).client_id,
+        scope: 'read write publish',
+      }),
+    });
+    assert.equal(escalate.status, 400, 'no scope beyond the grant');
+    assert.equal(((await escalate.json()) as any).error, 'invalid_scope');
     await client.close();
   });
 
