@@ -48,6 +48,8 @@ export interface HarnessOptions {
   services?: AppDeps['services'];
   /** The logger the server writes to (silent unless given): the log tests read what it writes. */
   logger?: Logger;
+  /** How OAuth client metadata documents are fetched (a test's own TLS server on loopback). */
+  clientMetadataGuard?: AppDeps['clientMetadataGuard'];
 }
 
 /** A resolver that knows no name, as on a machine without DNS: nothing leaves the test machine. */
@@ -85,6 +87,7 @@ export async function startServer(options: HarnessOptions = {}): Promise<Harness
     clock,
     logger: options.logger ?? pino({ level: 'silent' }),
     ...(options.observeMcp && { observeMcp: options.observeMcp }),
+    ...(options.clientMetadataGuard && { clientMetadataGuard: options.clientMetadataGuard }),
     // Tests never ask real DNS: names resolve nowhere unless a suite hands in its own checker.
     services: { linkChecker: new LinkChecker({ clock, lookup: offlineResolver }), ...options.services },
   });
