@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -205,6 +206,29 @@ describe('MCP authorization: the official client connects through OAuth', { skip
     });
     assert.equal(escalate.status, 400, 'no scope beyond the grant');
     assert.equal(((await escalate.json()) as any).error, 'invalid_scope');
+    await client.close();
+  });
+
+  it('the 2.x client connects through OAuth the same way', async () => {
+    const oauth = new MemoryOAuthClient(callback.url, 'SDK 2 (test)', 'read write');
+    // The 2.x line takes the same provider shape.
+    const authProvider = oauth as unknown as ConstructorParameters<typeof TransportV2>[1] extends infer O
+      ? O extends { authProvider?: infer A }
+        ? A
+        : never
+      : never;
+    const first = new TransportV2(new URL(h.mcpUrl), { authProvider });
+    await assert.rejects(new ClientV2({ name: 'oauth-v2', version: '1.0.0' }).connect(first), /Unauthorized|authoriz/i);
+    assert.ok(oauth.authorizationUrl);
+    await consent(page, oauth.authorizationUrl);
+    // The whole callback: the 2.x line checks its iss against the issuer (RFC 9207).
+    const back = await callback.next();
+    assert.equal(back.get('iss'), h.origin);
+    await first.finishAuth(back);
+    const client = new ClientV2({ name: 'oauth-v2', version: '1.0.0' });
+    await client.connect(new TransportV2(new URL(h.mcpUrl), { authProvider }));
+    const result = await client.callTool({ name: 'create_guide', arguments: { name: 'Made by the 2.x client' } });
+    assert.equal(result.isError ?? false, false, JSON.stringify(result.content));
     await client.close();
   });
 
