@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Page } from 'playwright-core';
-import { browserSkip, launchBrowser, type TestBrowser } from '../helpers/browser.ts';
+import { browserSkip, launchBrowser, TEST_RESULTS, type TestBrowser } from '../helpers/browser.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
 import { rest } from '../helpers/http.ts';
 import { type Callback, MemoryOAuthClient, startCallback } from '../helpers/oauth-client.ts';
@@ -22,6 +24,8 @@ async function consent(page: Page, url: URL, choose: { write?: boolean; publish?
   assert.match(new URL(page.url()).pathname, /^\/studio\/oauth\//, `on the consent page: ${page.url()}`);
   assert.ok(await page.getByRole('heading', { name: /^Connect / }).isVisible());
   assert.equal(await page.getByLabel(/Publish changes live/).isChecked(), false, 'publish starts unticked');
+  mkdirSync(TEST_RESULTS, { recursive: true });
+  await page.screenshot({ path: join(TEST_RESULTS, 'studio-oauth-consent.png'), fullPage: true });
   if (choose.write === false) await page.getByLabel(/Build and edit/).uncheck();
   if (choose.publish) await page.getByLabel(/Publish changes live/).check();
   await page.getByRole('button', { name: 'Allow' }).click();

@@ -30,6 +30,12 @@ export class AccountsStore extends ScopedStore {
   async createResetLink(creatorId: string, lifetimeMs: number): Promise<string> {
     const token = newSecret();
     const now = this.clock.now();
+    // Links of this account that can no longer work go when a new one is made.
+    await this.db
+      .deleteFrom('password_resets')
+      .where('creator_id', '=', creatorId)
+      .where((eb) => eb.or([eb('used_at', 'is not', null), eb('expires_at', '<=', now)]))
+      .execute();
     await this.db
       .insertInto('password_resets')
       .values({

@@ -19,6 +19,12 @@ export class SessionsStore extends ScopedStore {
   async create(creatorId: string): Promise<string> {
     const token = newSecret();
     const now = this.clock.now();
+    // Ended sessions of this account go at its next sign-in: the table holds live sessions, give or take.
+    await this.db
+      .deleteFrom('studio_sessions')
+      .where('creator_id', '=', creatorId)
+      .where('expires_at', '<=', now)
+      .execute();
     await this.db
       .insertInto('studio_sessions')
       .values({
@@ -71,10 +77,5 @@ export class SessionsStore extends ScopedStore {
   async endAll(creatorId: string): Promise<number> {
     const result = await this.db.deleteFrom('studio_sessions').where('creator_id', '=', creatorId).executeTakeFirst();
     return Number(result.numDeletedRows);
-  }
-
-  /** Forgets sessions that ended; called now and then, not on every request. */
-  async sweep(): Promise<void> {
-    await this.db.deleteFrom('studio_sessions').where('expires_at', '<=', this.clock.now()).execute();
   }
 }

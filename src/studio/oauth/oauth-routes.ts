@@ -43,14 +43,16 @@ export function registerOAuthRoutes(app: FastifyInstance, oauth: OAuthServer): v
  * protected resource metadata of the resource that refused.
  */
 export function challengeWithResourceMetadata(app: FastifyInstance, oauth: OAuthServer): void {
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (reply.statusCode !== 401) return payload;
+  // A callback hook, not an async one: it runs on every answer and must cost no promise.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (reply.statusCode !== 401) return done(null, payload);
     const path = request.url;
     const resource = path.startsWith('/mcp') ? 'mcp' : path.startsWith('/api/v1/') ? 'rest' : undefined;
-    if (!resource) return payload;
-    const sent = reply.getHeader('www-authenticate');
-    const challenge = typeof sent === 'string' && sent.startsWith('Bearer ') ? `${sent}, ` : 'Bearer ';
-    reply.header('WWW-Authenticate', `${challenge}resource_metadata="${oauth.metadataUrl(resource)}"`);
-    return payload;
+    if (resource) {
+      const sent = reply.getHeader('www-authenticate');
+      const challenge = typeof sent === 'string' && sent.startsWith('Bearer ') ? `${sent}, ` : 'Bearer ';
+      reply.header('WWW-Authenticate', `${challenge}resource_metadata="${oauth.metadataUrl(resource)}"`);
+    }
+    done(null, payload);
   });
 }

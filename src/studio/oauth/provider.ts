@@ -51,11 +51,13 @@ export interface ProviderOptions {
 function alwaysAsk() {
   const { Check } = interactionPolicy;
   const policy = interactionPolicy.base();
-  policy.get('login')?.checks.add(
-    new Check('studio_session', 'the studio confirms who is signed in', (ctx) =>
-      ctx.oidc.result?.login ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT,
-    ),
-  );
+  policy
+    .get('login')
+    ?.checks.add(
+      new Check('studio_session', 'the studio confirms who is signed in', (ctx) =>
+        ctx.oidc.result?.login ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT,
+      ),
+    );
   // The creator's choice on the consent page is the answer, even when it grants fewer scopes than
   // were asked for (read without write): the library's own checks would ask again for the rest.
   const consent = policy.get('consent');
@@ -125,7 +127,7 @@ export async function createProvider(options: ProviderOptions): Promise<Provider
       options.fetch(String(url), init as Parameters<typeof undiciFetch>[1]) as unknown as Promise<Response>,
     renderError: async (ctx, out) => {
       ctx.type = 'html';
-      ctx.body = `<!doctype html><meta charset="utf-8"><title>Authorization failed</title><h1>The assistant could not be connected</h1><p>${escape(String(out.error))}: ${escape(String(out.error_description ?? ''))}</p>`;
+      ctx.body = `<!doctype html><meta charset="utf-8"><title>Authorization failed</title><h1>The assistant could not be connected</h1><p>${escapeText(String(out.error))}: ${escapeText(String(out.error_description ?? ''))}</p>`;
     },
   };
   const provider = new Provider(options.issuer, configuration);
@@ -133,6 +135,6 @@ export async function createProvider(options: ProviderOptions): Promise<Provider
   return provider;
 }
 
-function escape(text: string): string {
+function escapeText(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
