@@ -1,7 +1,7 @@
 /**
  * Child process: the real Creator API (buildApp, as src/main.ts wires it) on a free loopback port,
  * over the SQLite store in DATA_DIR, with one creator and a write+publish key made through the
- * stores as the test harness does. Reports { origin, key } to the parent over IPC and stops on
+ * stores as the test harness does, and a second creator with a key of its own. Reports { origin, key } to the parent over IPC and stops on
  * { type: 'stop' } (or when the parent goes away).
  */
 import pino from 'pino';
@@ -9,31 +9,44 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { systemClock } from '../src/core/clock.ts';
 import { KeyStore } from '../src/core/keys.ts';
+import { loadObservability } from '../src/observability/index.ts';
 import { CreatorsStore } from '../src/resources/profile/creators.store.ts';
 import { openStore } from '../src/store.ts';
 import { onStop, type ReadyMessage } from './ipc.ts';
 
 const config = loadConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0' });
 const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-const app = buildApp({ config, store, clock: systemClock, logger: pino({ level: 'silent' }) });
-const origin = await app.fastify.listen({ host: '127.0.0.1', port: 0 });
+const app = buildApp({
+  config,
+  store,
+  clock: systemClock,
+  logger: pino({ level: 'silent' }),
+  // METRICS_PORT or an OTLP endpoint in the bench's environment measure what they cost.
+  observability: await loadObservability(config),
+});
+const origin = await app.listen('127.0.0.1', 0);
 
-const creator = await new CreatorsStore({ db: store.db, clock: systemClock, dialect: store.dialect }).create({
-  email: 'bench@example.com',
-  displayName: 'Bench Creator',
-  agreementAccepted: true,
-});
-const { key } = await new KeyStore(store.db, systemClock).create({
-  creatorId: creator.creatorId,
-  scope: 'write',
-  publish: true,
-});
+/** A creator and its write+publish key. */
+async function creatorKey(email: string, displayName: string): Promise<string> {
+  const creators = new CreatorsStore({ db: store.db, clock: systemClock, dialect: store.dialect });
+  const creator = await creators.create({ email, displayName, agreementAccepted: true });
+  const made = await new KeyStore(store.db, systemClock).create({
+    creatorId: creator.creatorId,
+    scope: 'write',
+    publish: true,
+  });
+  return made.key;
+}
+
+const key = await creatorKey('bench@example.com', 'Bench Creator');
+// Another creator, whose reads are timed while the first one's guides are under load.
+const otherKey = await creatorKey('other@example.com', 'Other Creator');
 
 onStop(async () => {
   await app.close();
   await store.close();
 });
-const ready: ReadyMessage = { type: 'ready', origin, key, dialect: store.dialect };
+const ready: ReadyMessage = { type: 'ready', origin, key, otherKey, dialect: store.dialect };
 // Run alone (to profile it with node --cpu-prof), it says where it listens and with which key.
 if (process.send) process.send(ready);
 else process.stdout.write(`${origin} ${key}\n`);

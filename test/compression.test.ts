@@ -127,7 +127,8 @@ describe('compression of large answers', () => {
   });
 
   test('MCP tools/list, 2026-07-28 and stateless 2025: compressed when accepted, the same JSON-RPC answer', async () => {
-    const key = s.h.alice.readKey;
+    // Every tool: a read key's list holds only the reads.
+    const key = s.h.alice.publishKey;
     const meta = {
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
       'io.modelcontextprotocol/clientInfo': { name: 'compression-test', version: '1.0.0' },

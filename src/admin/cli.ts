@@ -39,7 +39,9 @@ async function withStudio(action: (ctx: StudioContext) => Promise<unknown>): Pro
       import('./studio.store.ts'),
       import('./go-live.ts'),
     ]);
-  const { lazyLocalBlobStore, mediaRoot, sweepOrphanFiles } = await import('../resources/media/index.ts');
+  const { copyBlobs, lazyLocalBlobStore, mediaRoot, openBlobStore, sweepOrphanFiles } = await import(
+    '../resources/media/index.ts'
+  );
   const [{ AccountsStore }, { SessionsStore }, { AgreementStore }, { createMailer }, { readFile }, { text }] =
     await Promise.all([
       import('../studio/accounts/accounts.store.ts'),
@@ -58,7 +60,28 @@ async function withStudio(action: (ctx: StudioContext) => Promise<unknown>): Pro
       keys: new KeyStore(store.db, systemClock),
       studio: new StudioStore(scope),
       goLive: (guideId) => goLive(store, systemClock, guideId),
-      sweepOrphanFiles: (before) => sweepOrphanFiles(store.db, lazyLocalBlobStore(mediaRoot(config)), before),
+      sweepOrphanFiles: async (before) => {
+        const blobs = openBlobStore(config);
+        try {
+          return await sweepOrphanFiles(store.db, blobs, before);
+        } finally {
+          blobs.close?.();
+        }
+      },
+      copyFilesToBucket: async () => {
+        if (!config.bucket)
+          throw new UsageError('media copy-to-bucket needs S3_BUCKET (and the S3_* settings of that bucket)');
+        const bucket = openBlobStore(config);
+        try {
+          return {
+            from: mediaRoot(config),
+            to: config.bucket.bucket,
+            ...(await copyBlobs(lazyLocalBlobStore(mediaRoot(config)), bucket)),
+          };
+        } finally {
+          bucket.close?.();
+        }
+      },
       accounts: new AccountsStore(scope),
       sessions: new SessionsStore(scope),
       agreement: new AgreementStore(scope),

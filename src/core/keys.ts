@@ -5,6 +5,7 @@ import { generateKey, hashesMatch, hashKey, type KeyScope, looksLikeKey, type Pr
 import type { Clock } from './clock.ts';
 import { ApiError } from './errors.ts';
 import { newId } from './ids.ts';
+import { countCache } from './work-meter.ts';
 
 export interface KeySummary {
   keyId: string;
@@ -137,8 +138,10 @@ export class KeyStore {
     const now = this.clock.now();
     const cached = this.cacheMs > 0 ? principalCache(this.db).get(hash) : undefined;
     if (cached && now - cached.cachedAt < this.cacheMs && (cached.expiresAt === null || cached.expiresAt > now)) {
+      countCache('auth_keys', true);
       return cached.principal;
     }
+    if (this.cacheMs > 0) countCache('auth_keys', false);
     const row = await this.db
       .selectFrom('api_keys')
       .innerJoin('creators', 'creators.id', 'api_keys.creator_id')

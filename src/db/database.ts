@@ -4,6 +4,8 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
 import pg from 'pg';
 import { NodeSqliteAdapter } from './node-sqlite-adapter.ts';
+import { ObservedDialect } from './observed-dialect.ts';
+import { StoreProbe } from './store-probe.ts';
 import type { Database } from './tables.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -11,8 +13,14 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Store {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** Where metrics and traces watch connections and statements. */
+  probe: StoreProbe;
+  /** Whether the store answers and every migration this build knows has run (what /readyz reports). */
+  readiness(): Promise<Readiness>;
   close(): Promise<void>;
 }
+
+export type Readiness = { ready: true } | { ready: false; reason: string };
 
 export interface StoreOptions {
   /** PostgreSQL connection string; when absent, the embedded SQLite file under dataDir. */
@@ -28,9 +36,21 @@ const NUMERIC_OID = 1700;
  * and every resource's (src/store.ts gathers them), run in the order of their names.
  */
 export async function openDatabase(options: StoreOptions, migrations: Record<string, Migration>): Promise<Store> {
-  const store = options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(options.dataDir);
-  await migrate(store.db, migrations, store.dialect === 'postgres' ? await currentSchema(store.db) : undefined);
-  return store;
+  const opened = options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(options.dataDir);
+  const migrator = new Migrator({
+    db: opened.db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableSchema: opened.dialect === 'postgres' ? await currentSchema(opened.db) : undefined,
+  });
+  await migrate(migrator);
+  return { ...opened, readiness: () => readinessOf(migrator) };
+}
+
+/** Migrations this build knows that the store has not run: none once the store is up to date. */
+async function readinessOf(migrator: Migrator): Promise<Readiness> {
+  const pending = (await migrator.getMigrations()).filter((m) => m.executedAt === undefined);
+  if (pending.length === 0) return { ready: true };
+  return { ready: false, reason: `${pending.length} migration(s) not run yet, first ${pending[0]?.name}` };
 }
 
 /**
@@ -43,35 +63,38 @@ async function currentSchema(db: Kysely<Database>): Promise<string | undefined> 
   return rows[0]?.schema ?? undefined;
 }
 
-function openSqlite(dataDir: string): Store {
+type OpenedStore = Omit<Store, 'readiness'>;
+
+function openSqlite(dataDir: string): OpenedStore {
   mkdirSync(dataDir, { recursive: true });
-  const adapter = new NodeSqliteAdapter(join(dataDir, 'creator-api.sqlite'));
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: adapter }) });
+  const probe = new StoreProbe(1);
+  const adapter = new NodeSqliteAdapter(join(dataDir, 'creator-api.sqlite'), probe);
+  const db = new Kysely<Database>({
+    dialect: new ObservedDialect(new SqliteDialect({ database: adapter }), probe),
+  });
   directReaders.set(db, adapter);
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return { db, dialect: 'sqlite', probe, close: () => db.destroy() };
 }
 
 /** The embedded store's connection behind each Kysely instance, for reads that need not queue. */
 export const directReaders = new WeakMap<object, NodeSqliteAdapter>();
 
-function openPostgres(connectionString: string): Store {
+/** Connections a PostgreSQL store opens at most. */
+const POOL_MAX = 10;
+
+function openPostgres(connectionString: string): OpenedStore {
   // Times in ms are bigint columns: read them back as numbers, not strings.
   const types = {
     getTypeParser: (oid: number, format?: 'text' | 'binary') =>
       oid === BIGINT_OID || oid === NUMERIC_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format),
   };
-  const pool = new pg.Pool({ connectionString, types: types as pg.CustomTypesConfig, max: 10 });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  const pool = new pg.Pool({ connectionString, types: types as pg.CustomTypesConfig, max: POOL_MAX });
+  const probe = new StoreProbe(POOL_MAX, () => pool.totalCount);
+  const db = new Kysely<Database>({ dialect: new ObservedDialect(new PostgresDialect({ pool }), probe) });
+  return { db, dialect: 'postgres', probe, close: () => db.destroy() };
 }
 
-async function migrate(
-  db: Kysely<Database>,
-  migrations: Record<string, Migration>,
-  migrationTableSchema: string | undefined,
-): Promise<void> {
-  const provider = { getMigrations: async () => migrations };
-  const migrator = new Migrator({ db, provider, migrationTableSchema });
+async function migrate(migrator: Migrator): Promise<void> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';

@@ -5,6 +5,7 @@ import type { Registry } from '../core/registry.ts';
 import { API_VERSION } from '../core/versions.ts';
 import { jsonSchemaOf } from '../transports/json-schema.ts';
 import { errorCodesOf } from '../transports/operation-errors.ts';
+import { referenceFindingCodes } from './finding-codes.ts';
 
 interface JsonSchema {
   type?: string | string[];
@@ -59,20 +60,18 @@ function section(op: AnyOperation): string {
       .join(', ')}.`,
     '',
   );
-  if (op.example) {
-    lines.push(
-      'Example:',
-      '',
-      '```json',
-      JSON.stringify(op.example.input, null, 2),
-      '```',
-      '',
-      '```json',
-      JSON.stringify(op.example.output, null, 2),
-      '```',
-      '',
-    );
-  }
+  lines.push(
+    'Example:',
+    '',
+    '```json',
+    JSON.stringify(op.example.input, null, 2),
+    '```',
+    '',
+    '```json',
+    JSON.stringify(op.example.output, null, 2),
+    '```',
+    '',
+  );
   return lines.join('\n');
 }
 
@@ -90,6 +89,7 @@ export function renderReference(registry: Registry): string {
     '|---|---|---|',
     ...Object.entries(errorCatalogue).map(([code, e]) => `| \`${code}\` | ${e.status} | ${e.when} |`),
     '',
+    ...referenceFindingCodes(),
     '## Operations',
     '',
   ];

@@ -53,10 +53,11 @@ export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonObj
 }
 
 /**
- * A tool's input schema: the full one, written shorter where that changes no meaning (nested
- * `anyOf` flattened, `type` beside `const` dropped, the safe-integer bounds zod adds to every
- * `int()` dropped, a limit a description repeats from its own keyword dropped): models read it on
- * every connection. The reference keeps those sentences: it shows descriptions, not keywords.
+ * A tool's input schema: the full one, written shorter where that changes nothing a model reads
+ * (nested `anyOf` flattened, `type` beside `const` dropped, the safe-integer bounds zod adds to every
+ * `int()` dropped, a limit a description repeats from its own keyword dropped, `additionalProperties:
+ * false` left out): models read it on every connection. The operation still refuses unknown fields.
+ * The reference keeps those sentences: it shows descriptions, not keywords.
  */
 export function toolInputSchema(schema: z.ZodType): JsonObject & { type: 'object' } {
   return shorter(jsonSchemaOf(schema, 'input')) as JsonObject & { type: 'object' };
@@ -66,7 +67,15 @@ function shorter(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(shorter);
   if (typeof node !== 'object' || node === null) return node;
   const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, shorter(v)])) as JsonObject;
+  if (typeof out.properties === 'object' && out.properties !== null) {
+    for (const [name, field] of Object.entries(out.properties as Record<string, JsonObject>)) {
+      if (name.endsWith('Id')) withoutLengthBounds(field);
+    }
+  }
   if ('const' in out) delete out.type;
+  // Objects are closed (an unknown field is refused, and the playbook says so once): the keyword
+  // on every object was 5 KB of tools/list.
+  if (out.additionalProperties === false) delete out.additionalProperties;
   if (typeof out.description === 'string') {
     const description = withoutStatedLimits(out.description, out);
     if (description === '') delete out.description;
@@ -81,6 +90,17 @@ function shorter(node: unknown): unknown {
     return nullableAsType(out);
   }
   return out;
+}
+
+/**
+ * An id (a field named `…Id`) is copied from an answer, never written: its length bounds bind no
+ * real id and tell a model nothing. The operation still checks them.
+ */
+function withoutLengthBounds(field: JsonObject): void {
+  const types = ([] as unknown[]).concat(field.type ?? []);
+  if (!types.includes('string')) return;
+  delete field.minLength;
+  delete field.maxLength;
 }
 
 /**
@@ -124,48 +144,6 @@ function withoutStatedLimits(description: string, schema: JsonObject): string {
     .trim();
   if (out !== description && out.length > 0) out = out[0]?.toUpperCase() + out.slice(1);
   return out;
-}
-
-/**
- * A tool's output schema: its top-level fields with their JSON types; a nested object or list is
- * only `object` or `array`, open to any content, and no field is required (the list of names again
- * would cost a tenth of tools/list). MCP clients use an
- * output schema only to check structuredContent, and download it on every connection; the full
- * answer shapes stay in the OpenAPI document and docs/reference.md.
- */
-export function shallowOutputSchema(schema: z.ZodType): JsonObject & { type: 'object' } {
-  const full = jsonSchemaOf(schema, 'output');
-  const defs = (full.$defs ?? {}) as Record<string, JsonObject>;
-  const properties = Object.fromEntries(
-    Object.entries((full.properties ?? {}) as Record<string, JsonObject>).map(([name, field]) => {
-      const types = jsonTypesOf(field, defs);
-      return [name, types === undefined ? {} : { type: types.length === 1 ? types[0] : types }];
-    }),
-  );
-  return { type: 'object', properties };
-}
-
-/** The JSON types a schema allows, or undefined when it allows any value. */
-function jsonTypesOf(node: JsonObject, defs: Record<string, JsonObject>): string[] | undefined {
-  let types: string[] | undefined;
-  if (typeof node.$ref === 'string') types = jsonTypesOf(defs[node.$ref.replace('#/$defs/', '')] ?? {}, defs);
-  else if (node.type !== undefined) types = ([] as string[]).concat(node.type as string | string[]);
-  else if ('const' in node) types = [jsonTypeOfValue(node.const)];
-  else if (Array.isArray(node.enum)) types = node.enum.map(jsonTypeOfValue);
-  else if (Array.isArray(node.anyOf ?? node.oneOf)) {
-    const each = ((node.anyOf ?? node.oneOf) as JsonObject[]).map((member) => jsonTypesOf(member, defs));
-    types = each.some((t) => t === undefined) ? undefined : (each.flat() as string[]);
-  } else if (Array.isArray(node.allOf)) types = jsonTypesOf(node.allOf[0] as JsonObject, defs);
-  if (types === undefined) return undefined;
-  const distinct = new Set(types);
-  if (distinct.has('number')) distinct.delete('integer');
-  return [...distinct];
-}
-
-function jsonTypeOfValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value === 'number' && Number.isInteger(value) ? 'integer' : typeof value;
 }
 
 function portable(node: unknown, at: string): unknown {

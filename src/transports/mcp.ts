@@ -14,6 +14,7 @@ import {
   validateOriginHeader,
 } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { MCP_PATH } from '../core/addresses.ts';
 import type { Principal } from '../core/auth.ts';
 import { ApiError, internalError, toApiError } from '../core/errors.ts';
 import { invoke, type Runtime } from '../core/invoke.ts';
@@ -26,9 +27,10 @@ import { writeBody } from './compression.ts';
 import { sendError } from './http-errors.ts';
 import { MODERN_REVISION, serveDirect } from './mcp-direct.ts';
 import { ApiServer } from './mcp-server.ts';
-import { describeTool, type ToolDescription } from './tool-list.ts';
+import { describeTools, keyMayCall, type ToolDescription } from './tool-list.ts';
 
-export const MCP_PATH = '/mcp';
+export { MCP_PATH };
+
 const MCP_BODY_LIMIT = 2 * 1024 * 1024;
 
 /** The 2025 revisions the SDK serves, and the modern revision it serves to clients that discover it. */
@@ -42,10 +44,52 @@ interface CallerInfo {
   principal: Principal;
   requestId: string;
   log: Log;
+  /** The HTTP request carrying the call: metrics and traces read which error it answered. */
+  request: FastifyRequest;
+}
+
+/** A tool call's answer, and its error when it is one (the answer then carries it as text). */
+interface ToolOutcome {
+  result: CallToolResult;
+  error?: ApiError;
+}
+
+/** Runs a tool call inside a trace span (tracing.ts): joined to the trace context in the call's `_meta`. */
+export type ToolCallTracer = <T extends { error?: ApiError }>(
+  request: FastifyRequest,
+  tool: string,
+  meta: Record<string, unknown> | undefined,
+  run: () => Promise<T>,
+) => Promise<T>;
+
+/** The JSON-RPC methods a client may send that metrics name; any other counts as `other`. */
+const RPC_METHODS = new Set([
+  'initialize',
+  'ping',
+  'server/discover',
+  'subscriptions/listen',
+  'tools/list',
+  'tools/call',
+  'notifications/initialized',
+  'notifications/cancelled',
+]);
+
+/** What an MCP message called, from a fixed set: a tool's name, a known method, `batch` or `other`. */
+function operationOfMessage(body: unknown, registry: Registry): string | null {
+  if (typeof body !== 'object' || body === null) return null;
+  if (Array.isArray(body)) return 'batch';
+  const { method, params } = body as { method?: unknown; params?: { name?: unknown } };
+  if (method === 'tools/call') {
+    const name = params?.name;
+    const operation = typeof name === 'string' ? registry.get(name) : undefined;
+    return operation && !operation.restOnly ? operation.name : 'tools/call';
+  }
+  return typeof method === 'string' && RPC_METHODS.has(method) ? method : 'other';
 }
 
 const INSTRUCTIONS =
-  'Builds and edits travel guides for one creator. Call get_authoring_guide once for the workflow, rules and limits. ' +
+  'Builds and edits travel guides for one creator. Call get_authoring_guide first for the rules, addresses and topics, ' +
+  'then with the topic of the work at hand. ' +
   'Never invent prices or photo credits; confirm every delete with the creator first.';
 
 /**
@@ -58,11 +102,10 @@ export function registerMcp(
   registry: Registry,
   runtime: Runtime,
   authenticate: Authenticate,
-  options: { allowedHosts: string[]; direct: boolean; observe?: (path: McpPath) => void },
+  options: { allowedHosts: string[]; direct: boolean; observe?: (path: McpPath) => void; trace?: ToolCallTracer },
 ): void {
-  const { allowedHosts, direct, observe } = options;
-  const tools: ToolDescription[] = registry.tools.map(describeTool);
-  const toolsResult = { tools };
+  const { allowedHosts, direct, observe, trace } = options;
+  const toolsFor = toolListsByKey(registry);
 
   const makeServer = (caller: CallerInfo | undefined): Server => {
     const server = new ApiServer(
@@ -73,14 +116,19 @@ export function registerMcp(
         supportedProtocolVersions: SERVED_PROTOCOL_VERSIONS,
       },
     );
-    server.setRequestHandler('tools/list', async () => toolsResult);
+    server.setRequestHandler('tools/list', async () => {
+      if (!caller) throw new ProtocolError(ProtocolErrorCode.InternalError, 'Caller not authenticated');
+      return toolsFor(caller.principal);
+    });
     server.setRequestHandler('tools/call', async (request) => {
       const operation = registry.get(request.params.name);
       if (!operation || operation.restOnly) {
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
       }
       if (!caller) throw new ProtocolError(ProtocolErrorCode.InternalError, 'Caller not authenticated');
-      return callTool(runtime, operation, request.params.arguments, caller);
+      const run = () => callTool(runtime, operation, request.params.arguments, caller);
+      const { result } = trace ? await trace(caller.request, operation.name, request.params._meta, run) : await run();
+      return result;
     });
     return server;
   };
@@ -94,6 +142,7 @@ export function registerMcp(
   });
 
   const serve = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
+    request.operationName = operationOfMessage(request.body, registry);
     if (!callerPlaceAllowed(request.headers.host, request.headers.origin)) {
       return sendError(request, reply, new ApiError('forbidden', 'This host or origin may not call the MCP endpoint.'));
     }
@@ -103,7 +152,7 @@ export function registerMcp(
     } catch (err) {
       return sendError(request, reply, err);
     }
-    const caller: CallerInfo = { principal, requestId: request.id, log: request.log };
+    const caller: CallerInfo = { principal, requestId: request.id, log: request.log, request };
     const auth: AuthInfo = {
       token: 'api-key',
       clientId: principal.keyId,
@@ -138,7 +187,28 @@ export function registerMcp(
     await answer(handler, request, reply.raw, auth);
   };
 
-  app.route({ method: ['POST', 'GET', 'DELETE'], url: MCP_PATH, bodyLimit: MCP_BODY_LIMIT, handler: serve });
+  app.route({
+    method: ['POST', 'GET', 'DELETE'],
+    url: MCP_PATH,
+    bodyLimit: MCP_BODY_LIMIT,
+    config: { transport: 'mcp' },
+    handler: serve,
+  });
+}
+
+/**
+ * A key's tools/list holds the tools it may call (a read key's, only the reads): what a model holds
+ * before it works is what it can use. Calling a tool left out still answers api_scope_required, as
+ * REST does. The three lists are built once per process.
+ */
+function toolListsByKey(registry: Registry): (principal: Principal) => { tools: ToolDescription[] } {
+  const listFor = (key: Pick<Principal, 'scope' | 'publish'>) => ({
+    tools: describeTools(registry.tools.filter((op) => keyMayCall(key, op))),
+  });
+  const read = listFor({ scope: 'read', publish: false });
+  const write = listFor({ scope: 'write', publish: false });
+  const publish = listFor({ scope: 'write', publish: true });
+  return (principal) => (principal.scope !== 'write' ? read : principal.publish ? publish : write);
 }
 
 /**
@@ -237,22 +307,18 @@ async function callTool(
   operation: import('../core/operation.ts').AnyOperation,
   args: unknown,
   caller: CallerInfo,
-): Promise<CallToolResult> {
+): Promise<ToolOutcome> {
   try {
     const { result } = await invoke(runtime, operation, args ?? {}, caller);
-    return { content: [{ type: 'text', text: textOf(result) }], structuredContent: result };
+    // A document is its text, sent once: hosts that prefer structured content would otherwise
+    // show the model a JSON string, and every other host would hold it twice.
+    if (typeof result.markdown === 'string') return { result: { content: [{ type: 'text', text: result.markdown }] } };
+    return { result: { content: [{ type: 'text', text: jsonOf(result) }], structuredContent: result } };
   } catch (err) {
     const apiError = toApiError(err, caller.requestId);
     if (!(err instanceof ApiError)) caller.log.error({ err, tool: operation.name }, 'unexpected failure');
-    return { content: [{ type: 'text', text: JSON.stringify(apiError.toBody(caller.requestId)) }], isError: true };
+    caller.request.refusal = apiError;
+    const text = JSON.stringify(apiError.toBody(caller.requestId));
+    return { result: { content: [{ type: 'text', text }], isError: true }, error: apiError };
   }
-}
-
-/**
- * The text an assistant reads: the answer's JSON, except for an answer that carries a `markdown`
- * document (the authoring playbook), which is meant to be read as markdown, not as a JSON string
- * with every line break escaped. The structured content keeps the whole answer either way.
- */
-function textOf(result: Record<string, unknown>): string {
-  return typeof result.markdown === 'string' ? result.markdown : jsonOf(result);
 }

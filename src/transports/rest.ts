@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { API_PREFIX } from '../core/addresses.ts';
 import { type Invocation, invoke, type Runtime } from '../core/invoke.ts';
 import { jsonBytesOf } from '../core/json.ts';
 import type { AnyOperation } from '../core/operation.ts';
@@ -11,7 +12,7 @@ import { InputMerger } from './input.ts';
 import { setRateHeaders } from './rate-limit-headers.ts';
 import { drainUnread, readUploadBody, type UploadBody } from './upload-body.ts';
 
-export const API_PREFIX = '/api/v1';
+export { API_PREFIX };
 
 /** Every operation as a route under /api/v1; nothing here knows any one operation. */
 export function registerRest(
@@ -40,6 +41,7 @@ function routeOf(operation: AnyOperation, runtime: Runtime, authenticate: Authen
   return {
     method: operation.method,
     url: API_PREFIX + operation.path.replace(/\{(\w+)\}/g, ':$1'),
+    config: { transport: 'rest' as const, operation: operation.name },
     ...(body.kind === 'json' && body.maxBytes !== undefined && { bodyLimit: body.maxBytes }),
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       try {

@@ -25,8 +25,7 @@ export async function callTool<T = any>(
   const result = await client.callTool({ name, arguments: args });
   const content = result.content as Array<{ type: string; text?: string }>;
   const text = content.find((c) => c.type === 'text')?.text ?? 'null';
-  // The playbook's text is its markdown; its record is the structured content.
-  const body =
-    typeof result.structuredContent === 'object' && !text.startsWith('{') ? result.structuredContent : JSON.parse(text);
+  // A document (the playbook) arrives as its markdown alone, with no structured content.
+  const body = result.structuredContent === undefined && !text.startsWith('{') ? { markdown: text } : JSON.parse(text);
   return { isError: result.isError === true, body: body as T, structured: result.structuredContent };
 }

@@ -175,14 +175,20 @@ for (const { dialect, skip } of await testDialects()) {
               assert.deepEqual([...a.body.key.scopes].sort(), [...scopes].sort(), kind);
               keyIds.add(a.body.key.keyId);
               assert.equal(a.body.apiVersion, '2026-09-30.2');
-              assert.equal(a.body.authoringGuideVersion, '2026-09-30.3');
+              assert.equal(a.body.authoringGuideVersion, '2026-09-30.4');
+              assert.deepEqual(a.body.addresses, {
+                api: h.baseUrl,
+                mcp: h.mcpUrl,
+                upload: `${h.baseUrl}/media/upload`,
+                uploadBatch: `${h.baseUrl}/media/upload-batch`,
+              });
             } finally {
               await who.close();
             }
           }
           assert.equal(keyIds.size, 3, 'each key has its own id');
           assert.equal(API_VERSION, '2026-09-30.2');
-          assert.equal(AUTHORING_GUIDE_VERSION, '2026-09-30.3');
+          assert.equal(AUTHORING_GUIDE_VERSION, '2026-09-30.4');
           const carol = await h.newCreator(`Carol ${t}`, { agreementAccepted: false });
           const c = apiFor(h, t, carol.readKey);
           try {
@@ -197,12 +203,17 @@ for (const { dialect, skip } of await testDialects()) {
         it('get_authoring_guide answers the playbook, naming every error code in backticks', async () => {
           const a = await api.call('get_authoring_guide');
           assertOk(a);
-          assert.equal(a.body.version, '2026-09-30.3');
+          // Over MCP the playbook is its markdown alone, which states the versions itself.
+          if (t === 'rest') assert.equal(a.body.version, '2026-09-30.4');
           assert.equal(typeof a.body.markdown, 'string');
           assert.ok(a.body.markdown.startsWith('#'), 'markdown with a heading');
-          assert.ok(a.body.markdown.includes('2026-09-30.3'), 'the playbook states its own version');
-          const missing = Object.keys(errorCatalogue).filter((code) => !a.body.markdown.includes(`\`${code}\``));
-          assert.deepEqual(missing, [], 'error codes the playbook does not explain');
+          assert.ok(a.body.markdown.includes('2026-09-30.4'), 'the playbook states its own version');
+          for (const topic of ['errors', 'all']) {
+            const answer = await api.call('get_authoring_guide', { topic });
+            assertOk(answer);
+            const missing = Object.keys(errorCatalogue).filter((code) => !answer.body.markdown.includes(`\`${code}\``));
+            assert.deepEqual(missing, [], `error codes the playbook (${topic}) does not explain`);
+          }
           const ro = apiFor(h, t, h.alice.readKey);
           try {
             assert.deepEqual((await ro.call('get_authoring_guide')).body, a.body);

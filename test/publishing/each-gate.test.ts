@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { blockingCodes } from '../../src/resources/publishing/readiness.ts';
 import { type Api, apiFor, assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
-import { testDialects } from '../helpers/dialects.ts';
+import { testSetups } from '../helpers/blob-stores.ts';
 import type { Harness } from '../helpers/harness.ts';
 import { phoneJpeg } from '../media/images.ts';
 import { uploadRaw } from '../media/uploads.ts';
+import { setAgreement } from './readiness-cases.ts';
 
 /** What a test may leave out of, or add to, a guide that would otherwise publish. */
 interface Setup {
@@ -26,11 +27,7 @@ const causes: Record<string, Setup> = {
   no_spots: { spot: false },
   agreement_not_accepted: {
     async cause(h) {
-      await h.store.db
-        .updateTable('creators')
-        .set({ agreement_accepted: 0 })
-        .where('id', '=', h.alice.creatorId)
-        .execute();
+      await setAgreement(h, 0);
     },
   },
   required_property_empty: {
@@ -49,9 +46,9 @@ const causes: Record<string, Setup> = {
   },
 };
 
-for (const { dialect, skip } of await testDialects()) {
-  describe(`each publish gate alone stops publish_changes (${dialect})`, { skip }, () => {
-    const suite = useServer({ dialect });
+for (const { dialect, blobStore, skip, name } of await testSetups()) {
+  describe(`each publish gate alone stops publish_changes (${name})`, { skip }, () => {
+    const suite = useServer({ dialect, blobStore });
 
     async function standGuide(api: Api, key: string, name: string, setup: Setup): Promise<string> {
       const productId = await newGuide(api, name);
@@ -118,11 +115,7 @@ for (const { dialect, skip } of await testDialects()) {
               }
               assert.equal(await releaseCount(productId), 0);
             } finally {
-              await suite.h.store.db
-                .updateTable('creators')
-                .set({ agreement_accepted: 1 })
-                .where('id', '=', suite.h.alice.creatorId)
-                .execute();
+              await setAgreement(suite.h, 1);
               await api.close();
             }
           });

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Api, apiFor } from '../helpers/api.ts';
-import { browserSkip, launchBrowser, type TestBrowser } from '../helpers/browser.ts';
+import { browserSkip, launchBrowser, TEST_RESULTS, type TestBrowser } from '../helpers/browser.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
 import { putOnSale, type SaleGuide, saleGuide } from './buyers-page-fixture.ts';
+import { assertLabelsApart, madeiraGuide } from './map-browser.ts';
 
 const VIEWPORTS = [
   { name: 'phone', width: 390, height: 844 },
@@ -19,6 +20,7 @@ describe("the buyers' page in Chromium", { skip: browserSkip() }, () => {
   let api: Api;
   let browser: TestBrowser;
   let guide: SaleGuide;
+  let madeiraUrl: string;
   before(async () => {
     h = await startServer();
     api = apiFor(h, 'rest', h.alice.writeKey);
@@ -26,6 +28,7 @@ describe("the buyers' page in Chromium", { skip: browserSkip() }, () => {
     const linked = await api.call('update_media', { mediaId: guide.hero, creditUrl: HERO_CREDIT_URL });
     assert.equal(linked.ok, true, JSON.stringify(linked.body));
     await putOnSale(h, guide.productId);
+    madeiraUrl = await madeiraGuide(h, api);
     browser = await launchBrowser();
   });
   after(async () => {
@@ -58,6 +61,22 @@ describe("the buyers' page in Chromium", { skip: browserSkip() }, () => {
       assert.equal(await map.locator('.pin').count(), 3);
       const mapBox = await map.boundingBox();
       assert.ok(mapBox && mapBox.width <= viewport.width, 'the map fits the screen');
+      assert.equal(await assertLabelsApart(b.page), 3, 'every name on the map, none over another or a marker');
+      const byline = b.page.locator('.byline');
+      assert.equal(await byline.textContent(), 'A guide by Alice');
+      assert.ok(await byline.isVisible());
+      // The gallery's caption and credit: two lines, the credit under the caption, not run together.
+      const caption = await b.page.locator('.gallery .caption').boundingBox();
+      const galleryCredit = await b.page.locator('.gallery .credit').boundingBox();
+      assert.ok(
+        caption && galleryCredit && galleryCredit.y >= caption.y + caption.height - 0.5,
+        'credit below caption',
+      );
+      assert.equal(
+        // biome-ignore lint/performance/useDomNodeTextContent: the text as laid out is what is checked (two lines)
+        await b.page.locator('.gallery figcaption').evaluate((el: any) => el.innerText as string),
+        'Bohinj from the east shore\nPhoto: Marko Kos',
+      );
 
       // Every photo loaded, from this service.
       await b.page.locator('img').last().scrollIntoViewIfNeeded();
@@ -90,6 +109,25 @@ describe("the buyers' page in Chromium", { skip: browserSkip() }, () => {
         b.requests.some((r) => r.includes('/media/')),
         'photos came from this service',
       );
+      await b.page.context().close();
+    });
+  }
+
+  for (const viewport of VIEWPORTS) {
+    it(`${viewport.name}: Madeira's map has land and sea, and every name apart from the others and the markers`, async () => {
+      const b = await browser.newPage();
+      await b.page.setViewportSize({ width: viewport.width, height: viewport.height });
+      assert.equal((await b.page.goto(madeiraUrl, { waitUntil: 'load' }))?.status(), 200);
+      const map = b.page.locator('svg[aria-label="Map of the sample spots"]');
+      await map.scrollIntoViewIfNeeded();
+      assert.ok(await map.locator('.land').isVisible(), 'the island is drawn');
+      assert.ok(await map.locator('.sea').isVisible(), 'and the sea around it');
+      assert.equal(await assertLabelsApart(b.page), 6, 'all six names, Pico Ruivo beside Pico do Arieiro');
+      const shot = await map.screenshot({ path: `${TEST_RESULTS}buyers-page-map-madeira-${viewport.name}.png` });
+      assert.ok(shot.length > 1000);
+      await b.screenshot(`buyers-page-madeira-${viewport.name}`);
+      assert.deepEqual(b.outside, [], 'the map asks nothing of any other host');
+      assert.deepEqual(b.errors, []);
       await b.page.context().close();
     });
   }

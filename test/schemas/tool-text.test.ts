@@ -16,16 +16,16 @@ describe('tool results: text an assistant reads', () => {
     await h?.close();
   });
 
-  it('get_authoring_guide: the text is the playbook markdown itself; the structured result stays whole', async () => {
+  it('get_authoring_guide: the playbook markdown itself, sent once (no structured copy)', async () => {
     const result = await client.callTool({ name: 'get_authoring_guide', arguments: {} });
-    const text = (result.content as Array<{ type: string; text: string }>)[0];
-    const structured = result.structuredContent as { markdown: string; version: string; apiVersion: string };
+    const content = result.content as Array<{ type: string; text: string }>;
+    assert.equal(content.length, 1);
+    const text = content[0];
     assert.equal(text?.type, 'text');
     assert.ok(text.text.startsWith('#'), 'markdown, not a JSON string');
     assert.ok(text.text.includes('\n'), 'line breaks as they are, not escaped');
-    assert.equal(text.text, structured.markdown);
-    assert.equal(typeof structured.version, 'string');
-    assert.equal(typeof structured.apiVersion, 'string');
+    assert.equal(result.structuredContent, undefined, 'hosts that prefer structured content would show a JSON string');
+    assert.match(text.text, /Authoring playbook · version \S+ · API \S+/, 'the versions are in the text');
   });
 
   it('other tools answer their JSON as text', async () => {

@@ -2,20 +2,20 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { createRegistry } from '../../src/resources/index.ts';
-import { describeTool } from '../../src/transports/tool-list.ts';
+import { describeTools, type ToolDescription } from '../../src/transports/tool-list.ts';
 
 /**
- * Every tool's input and output schema, kept in the repository (as GitHub's MCP server keeps its
- * toolsnaps): a change deep inside a shared field type shows in review as a schema change.
+ * Every tool as a write key with the publish option lists it (name, title, description, input
+ * schema, annotations), kept in the repository as GitHub's MCP server keeps its toolsnaps: a change
+ * deep inside a shared field type, a description or a field note said elsewhere shows in review.
  * `UPDATE_TOOLSNAPS=1` rewrites them on purpose.
  */
 const folder = new URL('../toolsnaps/', import.meta.url);
 const update = process.env.UPDATE_TOOLSNAPS === '1';
-const tools = createRegistry().tools.map(describeTool);
+const tools = describeTools(createRegistry().tools);
 
-function snapOf(tool: ReturnType<typeof describeTool>): string {
-  const { name, inputSchema, outputSchema } = tool;
-  return `${JSON.stringify({ name, inputSchema, outputSchema }, null, 2)}\n`;
+function snapOf(tool: ToolDescription): string {
+  return `${JSON.stringify(tool, null, 2)}\n`;
 }
 
 describe('tool schema snapshots (test/toolsnaps; UPDATE_TOOLSNAPS=1 rewrites them)', () => {

@@ -1,6 +1,6 @@
 import type { Urls } from '../../core/operation.ts';
 import type { Stores } from '../../core/stores.ts';
-import { absoluteUrl } from '../media/index.ts';
+import { fileUrl } from '../media/index.ts';
 import type { Guide, GuideWithCounts, MapRegion } from './guide.schema.ts';
 import type { GuideRow } from './guides.store.ts';
 
@@ -40,14 +40,19 @@ export function cachedGuideRecord(
   productId: string,
   urls: Urls,
 ): Promise<GuideWithCounts> {
-  return stores.guides.cachedView(creatorId, productId, `record ${urls.publicUrl} ${urls.studioUrl}`, async (id) => {
-    const [record, chapterCounts, photoCounts] = await Promise.all([
-      guideRecord(stores, id, urls),
-      stores.chapters.countByGuide([id]),
-      stores.media.countPhotos([id]),
-    ]);
-    return { ...record, chapterCount: chapterCounts.get(id) ?? 0, photoCount: photoCounts.get(id) ?? 0 };
-  });
+  return stores.guides.cachedView(
+    creatorId,
+    productId,
+    `record ${urls.publicUrl} ${urls.studioUrl} ${urls.mediaUrl ?? ''}`,
+    async (id) => {
+      const [record, chapterCounts, photoCounts] = await Promise.all([
+        guideRecord(stores, id, urls),
+        stores.chapters.countByGuide([id]),
+        stores.media.countPhotos([id]),
+      ]);
+      return { ...record, chapterCount: chapterCounts.get(id) ?? 0, photoCount: photoCounts.get(id) ?? 0 };
+    },
+  );
 }
 
 /** What a guide record gathers from other tables. */
@@ -83,7 +88,7 @@ function toGuide(row: GuideRow, urls: Urls, contents: GuideContents): Guide {
     propertySchemaVersion: row.property_schema_version,
     ...contents,
     // The guide keeps the thumbnail's path: its address follows the public URL.
-    thumbnailUrl: row.thumbnail_url === null ? null : absoluteUrl(urls.publicUrl, row.thumbnail_url),
+    thumbnailUrl: row.thumbnail_url === null ? null : fileUrl(urls, row.thumbnail_url),
     dashboardUrl: `${urls.studioUrl}/guides/${row.id}`,
     salesPageUrl: `${urls.publicUrl}/g/${row.creator_slug}/${row.slug}`,
   };

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { notFound } from '../../core/errors.ts';
 import { jsonOf } from '../../core/json.ts';
+import { countCache } from '../../core/work-meter.ts';
 import { directReaders } from '../../db/database.ts';
 import { prepared } from '../../db/prepared.ts';
 import type { Database } from '../../db/tables.ts';
@@ -40,7 +41,9 @@ async function currentRevision(db: Kysely<Database>, creatorId: string, productI
   const stamp = directReaders.get(db)?.commitStamp();
   if (stamp !== undefined) {
     const known = confirmed.get(key);
-    if (known && known.db === db && known.stamp === stamp) return known.row;
+    const hit = known !== undefined && known.db === db && known.stamp === stamp;
+    countCache('guide_revisions', hit);
+    if (hit) return known.row;
   }
   const [row] = await revisionOf(db, productId, creatorId);
   if (row && stamp !== undefined) confirmed.set(key, { db, stamp, row });
@@ -58,6 +61,7 @@ export async function viewAtRevision<T extends object>(
   if (!row) throw notFound('guide', productId);
   const key = `${row.id}@${row.revision} ${view}`;
   const cached = views.get(key) as T | undefined;
+  countCache('guide_views', cached !== undefined);
   if (cached) return cached;
   const built = Object.freeze(await build(row.id));
   views.set(key, built);

@@ -1,6 +1,8 @@
 import type { Selectable } from 'kysely';
 import { newId } from '../../core/ids.ts';
+import type { PageRequest } from '../../core/paging.ts';
 import { ScopedStore } from '../../core/stores.ts';
+import { keysetPage, nameContains, type SortColumn } from '../../db/keyset.ts';
 import type { GuidesTable } from '../../db/tables.ts';
 import { candidateStem, firstFree } from '../../shared/text.ts';
 import type { MapRegion } from './guide.schema.ts';
@@ -21,6 +23,15 @@ export interface GuidePatch {
 }
 
 const json = (value: unknown) => JSON.stringify(value);
+
+/** Which of a creator's guides list_guides holds. */
+export interface GuideFilter {
+  status?: GuidesTable['status'] | undefined;
+  nameContains?: string | undefined;
+}
+
+/** Most recently changed first; the id, unique, breaks ties. */
+const GUIDE_ORDER: SortColumn[] = [{ column: 'guides.updated_at', descending: true }, 'guides.id'];
 
 /** Guides and their prices. All SQL about guides lives here. */
 export class GuidesStore extends ScopedStore {
@@ -199,6 +210,30 @@ export class GuidesStore extends ScopedStore {
     let query = this.selectGuides().where('guides.creator_id', '=', creatorId);
     if (status) query = query.where('guides.status', '=', status);
     return query.orderBy('guides.updated_at', 'desc').orderBy('guides.id').execute();
+  }
+
+  private ownedBy(creatorId: string, filter: GuideFilter) {
+    let query = this.db.selectFrom('guides').where('guides.creator_id', '=', creatorId);
+    if (filter.status) query = query.where('guides.status', '=', filter.status);
+    if (filter.nameContains !== undefined)
+      query = query.where(nameContains(this.dialect, 'guides.name', filter.nameContains));
+    return query;
+  }
+
+  /** One page of the creator's guides, most recently changed first, by keyset. */
+  async pageOwned(creatorId: string, filter: GuideFilter, request: PageRequest): Promise<GuideRow[]> {
+    const query = this.ownedBy(creatorId, filter)
+      .innerJoin('creators', 'creators.id', 'guides.creator_id')
+      .selectAll('guides')
+      .select('creators.slug as creator_slug');
+    return keysetPage(query, GUIDE_ORDER, request).execute();
+  }
+
+  async countOwned(creatorId: string, filter: GuideFilter): Promise<number> {
+    const row = await this.ownedBy(creatorId, filter)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   /** The newest price row of each guide: prices are immutable, the latest one counts. */

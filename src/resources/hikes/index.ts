@@ -10,4 +10,4 @@ export {
   trackFiguresSchema,
 } from './track.schema.ts';
 export { type PreparedTrack, prepareTrack } from './track.ts';
-export { figureWarnings, type GivenFigures } from './track-figures.ts';
+export { figureWarnings, type GivenFigures, haversineMeters } from './track-figures.ts';

@@ -21,7 +21,7 @@ export interface LinkRecord {
   verifiedAt: number | null;
 }
 
-/** Rows deleted per statement: far below either dialect's limit of bound parameters. */
+/** Rows written or deleted per statement: far below either dialect's limit of bound parameters. */
 const DELETE_CHUNK = 500;
 
 const keyOf = (url: string): string => createHash('sha256').update(url).digest('base64url');
@@ -83,39 +83,48 @@ export class LinksStore extends ScopedStore {
       .execute();
   }
 
-  /** Marks a URL verified at this time, or clears the mark (null). */
-  async setVerified(guideId: string, url: string, verifiedAt: number | null): Promise<void> {
-    if (verifiedAt === null) {
-      // A row left with neither a check nor a mark goes; a checked one keeps its check.
-      const key = keyOf(url);
-      await this.db
-        .deleteFrom('link_checks')
-        .where('guide_id', '=', guideId)
-        .where('url_key', '=', key)
-        .where('status', 'is', null)
-        .execute();
-      await this.db
-        .updateTable('link_checks')
-        .set({ verified_at: null })
-        .where('guide_id', '=', guideId)
-        .where('url_key', '=', key)
-        .execute();
-      return;
+  /** Marks URLs verified at this time, or clears their marks (null); a few statements per 500 URLs. */
+  async setVerified(guideId: string, urls: readonly string[], verifiedAt: number | null): Promise<void> {
+    for (let i = 0; i < urls.length; i += DELETE_CHUNK) {
+      const chunk = [...new Set(urls.slice(i, i + DELETE_CHUNK))];
+      if (verifiedAt === null) await this.unmark(guideId, chunk.map(keyOf));
+      else await this.mark(guideId, chunk, verifiedAt);
     }
+  }
+
+  private async mark(guideId: string, urls: readonly string[], verifiedAt: number): Promise<void> {
     await this.db
       .insertInto('link_checks')
-      .values({
-        guide_id: guideId,
-        url_key: keyOf(url),
-        url,
-        status: null,
-        http_status: null,
-        final_url: null,
-        error: null,
-        checked_at: null,
-        verified_at: verifiedAt,
-      })
+      .values(
+        urls.map((url) => ({
+          guide_id: guideId,
+          url_key: keyOf(url),
+          url,
+          status: null,
+          http_status: null,
+          final_url: null,
+          error: null,
+          checked_at: null,
+          verified_at: verifiedAt,
+        })),
+      )
       .onConflict((oc) => oc.columns(['guide_id', 'url_key']).doUpdateSet({ verified_at: verifiedAt }))
+      .execute();
+  }
+
+  private async unmark(guideId: string, keys: readonly string[]): Promise<void> {
+    // A row left with neither a check nor a mark goes; a checked one keeps its check.
+    await this.db
+      .deleteFrom('link_checks')
+      .where('guide_id', '=', guideId)
+      .where('url_key', 'in', keys)
+      .where('status', 'is', null)
+      .execute();
+    await this.db
+      .updateTable('link_checks')
+      .set({ verified_at: null })
+      .where('guide_id', '=', guideId)
+      .where('url_key', 'in', keys)
       .execute();
   }
 

@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { refuse } from '../../core/errors.ts';
+import { ApiError, refuse } from '../../core/errors.ts';
 import { defineOperation } from '../../core/operation.ts';
+import { pageInputShape, pageOfList, pageOutputShape } from '../../core/paging.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/ids.ts';
+import { pageFields } from '../guides/index.ts';
 import { linksExamples } from './examples.ts';
 import { heldLinks } from './held-links.ts';
 import type { LinkCheckResult } from './link-checker.ts';
@@ -27,6 +29,9 @@ const NOT_HELD = 'the guide holds no such link; get_link_report lists the links 
 
 const urlSchema = z.string().max(2000).describe('A link exactly as the guide holds it (get_link_report lists them)');
 
+/** Links a page holds: a link with a few uses is about 400 bytes. */
+const LINK_PAGE = { default: 50, max: 500 };
+
 export const getLinkReport = defineOperation({
   name: 'get_link_report',
   title: 'Report the guide’s links',
@@ -39,25 +44,45 @@ export const getLinkReport = defineOperation({
   description:
     'Lists every web link the guide holds (links, websites, booking, timetable and source URLs, map links) on spots, ' +
     'areas, places, routes, hikes and chapters, each once with every place it is used (kind, id, name, field path), ' +
-    'its last check_links result and whether a person marked it verified. Guide order. Filter with status.',
+    'its last check_links result and whether a person marked it verified. Guide order, a page at a time (see ' +
+    'Paging). Filter with status.',
   input: z.strictObject({
     productId: productIdSchema,
     status: z
       .enum([...linkStatuses, 'unchecked'])
       .optional()
       .describe('Only links whose last check ended so (unchecked: never checked)'),
+    ...pageInputShape(LINK_PAGE),
   }),
   output: z.object({
     productId: z.string(),
     counts: linkCountsSchema.describe('Over all links, whatever the filter'),
-    count: z.number(),
+    count: z.number().describe('Links in this answer'),
     links: z.array(linkEntrySchema),
+    ...pageOutputShape,
   }),
   async handler(input, ctx) {
-    const guide = await ctx.guide(input.productId);
-    const all = await linkReport(ctx.stores, guide.id);
-    const links = input.status === undefined ? all : all.filter((entry) => stateOf(entry) === input.status);
-    return { productId: guide.id, counts: countByState(all.map(stateOf)), count: links.length, links };
+    // Built once per revision of the guide (check_links and set_link_verified move it too): paging
+    // through the report reads the guide once, not once a page.
+    const report = await ctx.stores.guides.cachedView(
+      ctx.principal.creatorId,
+      input.productId,
+      'link report',
+      async (guideId) => {
+        const all = await linkReport(ctx.stores, guideId);
+        return { guideId, all, counts: countByState(all.map(stateOf)) };
+      },
+    );
+    const matching =
+      input.status === undefined ? report.all : report.all.filter((entry) => stateOf(entry) === input.status);
+    const page = pageOfList(matching, input, LINK_PAGE, `links status=${input.status ?? '*'}`);
+    return {
+      productId: report.guideId,
+      counts: report.counts,
+      count: page.items.length,
+      links: page.items,
+      ...pageFields(page),
+    };
   },
 });
 
@@ -157,9 +182,12 @@ export const checkLinks = defineOperation({
   },
 });
 
+/** Links one set_link_verified call marks at most, as many as one check_links call checks. */
+export const MAX_MARKS_PER_CALL = MAX_CHECKS_PER_CALL;
+
 export const setLinkVerified = defineOperation({
   name: 'set_link_verified',
-  title: 'Mark a link verified',
+  title: 'Mark links verified',
   method: 'PUT',
   path: '/guides/{productId}/links/verified',
   scope: 'write',
@@ -167,24 +195,54 @@ export const setLinkVerified = defineOperation({
   since: STABLE_SINCE,
   example: linksExamples.set_link_verified,
   description:
-    'Records that a person opened a link and it is right (verified true), or takes that mark back (false). ' +
-    'Use it when the creator confirms a link the checker cannot judge (a site that refuses automated checks). ' +
-    'The mark covers every use of the URL in the guide and stays until taken back; checks do not change it.',
-  input: z.strictObject({ productId: productIdSchema, url: urlSchema, verified: z.boolean() }),
+    'Records that a person opened a link and it is right (verified true), or takes that mark back (false): one link ' +
+    `as url, or up to ${MAX_MARKS_PER_CALL} as urls. Use it when the creator confirms a link the checker cannot judge ` +
+    '(a site that refuses automated checks). A verified link no longer counts as broken in readiness and publish ' +
+    'status. The mark covers every use of the URL in the guide and stays until taken back; checks do not change it.',
+  input: z.strictObject({
+    productId: productIdSchema,
+    url: urlSchema.optional().describe('One link exactly as the guide holds it; or send urls'),
+    urls: z
+      .array(urlSchema)
+      .min(1)
+      .max(MAX_MARKS_PER_CALL)
+      .optional()
+      .describe(
+        `Several links of the guide (at most ${MAX_MARKS_PER_CALL}), each as the guide holds it; instead of url`,
+      ),
+    verified: z.boolean(),
+  }),
   output: z.object({
     ok: z.literal(true),
     productId: z.string(),
-    url: z.string(),
+    url: z.string().optional().describe('The link marked, when url was sent'),
+    urls: z.array(z.string()).optional().describe('The links marked, each once, when urls was sent'),
     verified: z.boolean(),
     verifiedAt: z.number().nullable(),
   }),
   async handler(input, ctx) {
+    if (input.url !== undefined && input.urls !== undefined) {
+      throw refuse('urls', 'send one link as url or several as urls, not both.');
+    }
+    if (input.url === undefined && input.urls === undefined) {
+      throw new ApiError('invalid_argument', 'url: is required (or urls, a list of several links)');
+    }
     const guide = await ctx.guide(input.productId);
-    const held = await heldLinks(ctx.stores, guide.id);
-    if (!held.some((link) => link.url === input.url)) throw refuse('url', NOT_HELD);
+    const held = new Set((await heldLinks(ctx.stores, guide.id)).map((link) => link.url));
+    const sent = input.urls ?? [input.url as string];
+    sent.forEach((url, i) => {
+      if (!held.has(url)) throw refuse(input.urls ? `urls[${i}]` : 'url', NOT_HELD);
+    });
+    const urls = [...new Set(sent)];
     const verifiedAt = input.verified ? ctx.clock.now() : null;
-    await ctx.stores.links.setVerified(guide.id, input.url, verifiedAt);
-    return { ok: true as const, productId: guide.id, url: input.url, verified: input.verified, verifiedAt };
+    await ctx.stores.links.setVerified(guide.id, urls, verifiedAt);
+    return {
+      ok: true as const,
+      productId: guide.id,
+      ...(input.urls ? { urls } : { url: input.url }),
+      verified: input.verified,
+      verifiedAt,
+    };
   },
 });
 

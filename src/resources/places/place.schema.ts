@@ -5,6 +5,7 @@ import { feesSchema } from '../../shared/fees.ts';
 import { latitudeSchema, longitudeSchema, unpairedCoordinate } from '../../shared/geo.ts';
 import { guideLinksSchema } from '../../shared/links.ts';
 import { mapsUrlSchema } from '../../shared/map-links.ts';
+import { fixedListNote } from '../../shared/notes.ts';
 import { scheduleSchema } from '../../shared/schedule.ts';
 import { sourcesSchema } from '../../shared/sources.ts';
 import { statusNoticeSchema } from '../../shared/status.ts';
@@ -41,6 +42,13 @@ export const placeTypes: Record<PlaceKind, readonly string[]> = {
   food: ['restaurant', 'cafe', 'bar', 'bakery', 'grocery', 'market', 'picnic_site'],
   parking: ['parking_lot', 'parking_garage', 'street', 'campervan'],
 };
+
+/** The sub-types of each kind, where the model reads `type`: no enum can say which kind takes which. */
+const placeTypesNote = fixedListNote(
+  `Sub-type of the kind; null reads as the kind's default (the first). ${placeKinds
+    .map((kind) => `${kind}: ${placeTypes[kind].join(', ')}`)
+    .join('; ')}`,
+);
 
 export const costUnits = [
   'per_person',
@@ -135,7 +143,7 @@ export const osmIdSchema = z
  */
 export const placeFieldsSchema = z.object({
   kind: z.enum(placeKinds).describe('hut (a stay), cable_car (transport), activity (tours), food, parking'),
-  type: z.string().nullable().describe("Sub-type of the kind; null reads as the kind's default"),
+  type: z.string().nullable().describe(placeTypesNote),
   name: nameText(120).describe('At most 120, not empty'),
   operator: text(120).nullable().describe('Who runs it, at most 120; "" or null clears'),
   description: text(5000).nullable().describe('At most 5,000; "" or null clears'),
@@ -227,3 +235,16 @@ export const placeSchema = z.object({
 });
 
 export type Place = z.infer<typeof placeSchema>;
+
+/** A place in list_facilities' compact view: what picks it out, without its details. */
+export const compactPlaceSchema = placeSchema.pick({
+  facilityId: true,
+  kind: true,
+  type: true,
+  name: true,
+  lat: true,
+  lon: true,
+  insideId: true,
+});
+
+export type CompactPlace = z.infer<typeof compactPlaceSchema>;

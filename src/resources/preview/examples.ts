@@ -1,6 +1,6 @@
 import type { OperationExample } from '../../core/operation.ts';
 
-export const previewExamples: Record<string, OperationExample> = {
+export const previewExamples = {
   create_preview_link: {
     input: { productId: 'gd_kKif6mbydYyv_ZEZ' },
     output: {
@@ -9,4 +9,4 @@ export const previewExamples: Record<string, OperationExample> = {
       expiresAt: 1795431600000,
     },
   },
-};
+} satisfies Record<string, OperationExample>;

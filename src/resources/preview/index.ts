@@ -18,6 +18,7 @@ declare module '../../db/tables.ts' {
 
 /** The working copy as buyers would see it: a page for the studio and a short-lived link for the assistant. */
 export const previewResource: Resource = {
+  tag: { name: 'preview', description: 'The working copy as buyers would see it after the next publish' },
   operations: previewOperations,
   stores: { previewLinks: (scope) => new PreviewLinksStore(scope) },
   migrations: { '0021-preview-links': { up } },

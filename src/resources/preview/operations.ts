@@ -8,7 +8,7 @@ export const SINCE_STUDIO = '2026-11-25';
 
 export const createPreviewLink = defineOperation({
   name: 'create_preview_link',
-  title: 'Create a preview link',
+  title: 'Preview link',
   method: 'POST',
   path: '/guides/{productId}/preview-link',
   scope: 'read',
@@ -16,15 +16,12 @@ export const createPreviewLink = defineOperation({
   since: SINCE_STUDIO,
   example: previewExamples.create_preview_link,
   description:
-    'Answers a link to the guide as buyers would see it after the next publish: the sales page and everything ' +
-    'inside (chapters and pages, spots on a map, itineraries, hikes with tracks, places, area rules and fees, ' +
-    'photos with credits), from the working copy. Hand it to the creator to review before publishing. The link ' +
-    'needs no sign-in, works for one hour, and shows only this guide; nothing is published.',
+    'A one-hour link to the guide as buyers will see it after the next publish, for the creator. Publishes nothing.',
   input: z.strictObject({ productId: productIdSchema }),
   output: z.object({
     productId: z.string(),
-    url: z.string().describe('Open in a browser; no sign-in needed until it expires'),
-    expiresAt: z.number().describe('Unix ms; ask for a new link after it'),
+    url: z.string(),
+    expiresAt: z.number().describe('Unix ms'),
   }),
   async handler({ productId }, ctx) {
     const guide = await ctx.guide(productId);

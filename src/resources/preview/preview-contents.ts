@@ -1,5 +1,5 @@
 import type { Snapshot } from '../publishing/index.ts';
-import { credit, html, type Markup, type PhotoFields, pagePhoto, prose, spotMap } from '../sales-page/index.ts';
+import { credit, drawMap, html, Markup, type PhotoFields, pagePhoto, prose, type Region } from '../sales-page/index.ts';
 
 /**
  * What buyers open inside a guide, as a release holds it: chapters and their pages, every spot on
@@ -32,6 +32,16 @@ const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const list = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
 const byOrder = (a: Row, b: Row) => (num(a.order) ?? 0) - (num(b.order) ?? 0);
+
+/** Spots with a pin on the buyers' own map (land, sea and labels that never overlap), numbered in order. */
+function map(spots: readonly Spot[], region: Region | null, label: string, caption: string): Markup {
+  const points = spots.flatMap((s) =>
+    s.lat === null || s.lon === null ? [] : [{ name: s.name, lat: s.lat, lon: s.lon }],
+  );
+  if (points.length === 0) return html``;
+  const svg = new Markup(drawMap(region, points, { label }));
+  return html`<figure class="map">${svg}<figcaption>${caption}</figcaption></figure>`;
+}
 
 function rows<T = Row>(snapshot: Snapshot, kind: keyof Snapshot['items']): T[] {
   return (Object.values(snapshot.items[kind] ?? {}) as Row[]).sort(byOrder) as T[];
@@ -102,14 +112,15 @@ function pageBlock(block: Row, spotsByKey: Map<string, Spot>, photos: Map<string
       return html`${text(block.title) ? html`<h4>${block.title}</h4>` : html``}${facts(list<Row>(block.rows).map((r) => [String(r.label), r.value]))}`;
     case 'map': {
       const onMap = list<string>(block.spotKeys).flatMap((k) => spotsByKey.get(k) ?? []);
-      return html`${text(block.title) ? html`<h4>${block.title}</h4>` : html``}${spotMap(onMap, null)}`;
+      const title = text(block.title);
+      return html`${title ? html`<h4>${title}</h4>` : html``}${map(onMap, null, title ?? 'Map of this page', 'The spots of this page (north is up).')}`;
     }
     default:
       return html``;
   }
 }
 
-export function previewContents(snapshot: Snapshot, bbox: [number, number, number, number] | null): Markup {
+export function previewContents(snapshot: Snapshot, bbox: Region | null): Markup {
   const spots = rows<Spot>(snapshot, 'spot');
   const spotsByKey = new Map(spots.map((s) => [s.spotKey, s]));
   const photos = rows(snapshot, 'photo') as unknown as Array<PhotoFields & { spotId: string | null }>;
@@ -190,7 +201,7 @@ ${fees(list<Fee>(a.fees))}</article>`,
   const part = (id: string, title: string, items: Markup[]) =>
     items.length === 0 ? html`` : html`<section id="${id}"><h2>${title}</h2>${items}</section>`;
   return html`<div class="contents"><h2>Inside the guide</h2>
-${spotMap(spots, bbox)}
+${map(spots, bbox, 'Map of every spot', 'Every spot of the guide on a map of its area (north is up).')}
 ${part('chapters', 'Chapters', chapterPart)}
 ${part('spots', 'Spots', spotPart)}
 ${part('itineraries', 'Itineraries', tripPart)}

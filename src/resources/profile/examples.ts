@@ -4,7 +4,7 @@ import type { OperationExample } from '../../core/operation.ts';
  * One realistic call per operation (the OpenAPI document and docs/reference.md show them); one
  * story: a guide to Slovenia's lakes and gorges. test/schemas/openapi.test.ts checks them against the schemas.
  */
-export const profileExamples: Record<string, OperationExample> = {
+export const profileExamples = {
   whoami: {
     input: {},
     output: {
@@ -14,7 +14,13 @@ export const profileExamples: Record<string, OperationExample> = {
       agreementAccepted: true,
       key: { keyId: 'key_2kYLaDVFnWiAc9yg', scopes: ['read', 'write', 'publish'] },
       apiVersion: '2026-09-30.2',
-      authoringGuideVersion: '2026-09-30.3',
+      authoringGuideVersion: '2026-09-30.4',
+      addresses: {
+        api: 'http://127.0.0.1:8080/api/v1',
+        mcp: 'http://127.0.0.1:8080/mcp',
+        upload: 'http://127.0.0.1:8080/api/v1/media/upload',
+        uploadBatch: 'http://127.0.0.1:8080/api/v1/media/upload-batch',
+      },
     },
   },
   get_profile: {
@@ -59,4 +65,4 @@ export const profileExamples: Record<string, OperationExample> = {
       role: 'owner',
     },
   },
-};
+} satisfies Record<string, OperationExample>;

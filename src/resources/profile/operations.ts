@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { addressesOf, addressesSchema } from '../../core/addresses.ts';
 import type { Principal } from '../../core/auth.ts';
 import { defineOperation } from '../../core/operation.ts';
 import { API_VERSION, AUTHORING_GUIDE_VERSION, STABLE_SINCE } from '../../core/versions.ts';
@@ -31,8 +32,8 @@ export const whoami = defineOperation({
   since: STABLE_SINCE,
   example: profileExamples.whoami,
   description:
-    'Tells which creator account the key acts for, what the key may do, and the API and playbook versions. ' +
-    'Call it first to learn whether you can write and publish.',
+    'Tells which creator account the key acts for, what the key may do, the API and playbook versions, and the ' +
+    'addresses to use (REST, MCP, the photo uploads). Call it first to learn whether you can write and publish.',
   input: z.strictObject({}),
   output: z.object({
     creatorId: z.string(),
@@ -45,6 +46,7 @@ export const whoami = defineOperation({
     }),
     apiVersion: z.string(),
     authoringGuideVersion: z.string(),
+    addresses: addressesSchema,
   }),
   async handler(_input, ctx) {
     const creator = await ctx.stores.creators.require(ctx.principal.creatorId);
@@ -60,6 +62,7 @@ export const whoami = defineOperation({
       key: { keyId: principal.keyId, scopes },
       apiVersion: API_VERSION,
       authoringGuideVersion: AUTHORING_GUIDE_VERSION,
+      addresses: addressesOf(ctx.urls.publicUrl),
     };
   },
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fixedListNote } from '../../shared/notes.ts';
 import { text } from '../../shared/text.ts';
 
 /** Where each platform's profile pages live; a social link must point there. */
@@ -24,14 +25,21 @@ function onPlatformHost(platform: SocialPlatform, url: string): boolean {
   return socialHosts[platform].some((h) => host === h || host.endsWith(`.${h}`));
 }
 
+/** Which hosts each platform's address may use, where the model reads `url`. */
+const socialUrlNote = fixedListNote(
+  `The profile's address, https on its platform's host: ${platforms
+    .map((p) => `${p} ${socialHosts[p].join(' or ')}`)
+    .join(', ')}`,
+);
+
 export const socialLinkSchema = z
   .strictObject({
     platform: z.enum(platforms).describe('instagram, tiktok or youtube'),
     handle: text(100)
       .min(1)
       .refine((s) => s.trim().length > 0 && !/\s/.test(s.trim()), { message: 'must be a handle without spaces' })
-      .describe('The account handle, e.g. "@alpinetrails"'),
-    url: z.string().max(500).describe("The profile's address on the platform"),
+      .describe('The account handle without spaces, e.g. "@alpinetrails"'),
+    url: z.string().max(500).describe(socialUrlNote),
     followerCount: z.number().int().min(0).optional().describe('Followers, as the creator reports them'),
   })
   .superRefine((link, ctx) => {

@@ -20,7 +20,10 @@ export const propertyKeySchema = z
   .refine((s) => /^[a-z][a-z0-9_]*$/.test(s), {
     message: 'must be lowercase letters, digits and underscores, starting with a letter (e.g. "entry_fee")',
   })
-  .describe('Immutable key used in spot customValues; derived from the label when omitted');
+  .describe(
+    'Immutable key used in spot customValues: lowercase letters, digits and underscores, starting with a letter ' +
+      '(entry_fee); derived from the label when omitted',
+  );
 
 export const optionIdSchema = z
   .string()

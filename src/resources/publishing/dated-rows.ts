@@ -1,12 +1,17 @@
 import type { Area } from '../areas/index.ts';
-import type { PlaceRow, SpotRow } from './guide-contents.ts';
+import { routeDatedFacts } from '../routes/index.ts';
+import type { PlaceRow, RouteRow, SpotRow } from './guide-contents.ts';
 import type { DatedFacts } from './staleness.ts';
 
-/** The dated facts of a guide's spots, places and areas, for the staleness rules. */
+/**
+ * The dated facts of a guide's spots, places, areas and routes, for the staleness rules. Hikes
+ * carry none (no status, fees or review dates).
+ */
 export function datedRows(
   spots: readonly SpotRow[],
   places: readonly PlaceRow[],
   areas: readonly Area[],
+  routes: readonly RouteRow[] = [],
 ): DatedFacts[] {
   return [
     ...spots.map((s) => ({
@@ -31,5 +36,8 @@ export function datedRows(
       timetableValidUntil: p.transport?.timetableValidUntil ?? null,
     })),
     ...areas.map((a) => ({ kind: 'area' as const, id: a.id, name: a.name, status: a.status ?? null, fees: a.fees })),
+    ...routes
+      .filter((r) => r.kind === 'route')
+      .map((r) => ({ kind: 'route' as const, ...routeDatedFacts(r.id, r.name, r.record) })),
   ];
 }

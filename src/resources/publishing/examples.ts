@@ -4,13 +4,14 @@ import type { OperationExample } from '../../core/operation.ts';
  * One realistic call per operation (the OpenAPI document and docs/reference.md show them); one
  * story: a guide to Slovenia's lakes and gorges. test/schemas/openapi.test.ts checks them against the schemas.
  */
-export const publishingExamples: Record<string, OperationExample> = {
+export const publishingExamples = {
   list_stale_notices: {
     input: { productId: 'gd_kKif6mbydYyv_ZEZ', olderThanDays: 365 },
     output: {
       productId: 'gd_kKif6mbydYyv_ZEZ',
       today: '2026-11-23',
       count: 2,
+      total: 2,
       notices: [
         {
           kind: 'spot',
@@ -41,6 +42,7 @@ export const publishingExamples: Record<string, OperationExample> = {
       ready: false,
       blockingCount: 1,
       warningCount: 1,
+      countsByCode: { photo_without_credit: 1, fee_expired: 1 },
       findings: [
         {
           code: 'photo_without_credit',
@@ -52,10 +54,12 @@ export const publishingExamples: Record<string, OperationExample> = {
         {
           code: 'fee_expired',
           severity: 'warning',
-          message: 'The fee "Adult day ticket" was valid until 2026-10-31: look up the current amount.',
+          message:
+            'The fee "Adult day ticket" of "Vintgar Gorge" was valid until 2026-10-31: look up the current fee and send it with a new validUntil (or none) and checkedOn, with update_spot.',
           where: { kind: 'spot', id: 'sp_T5j-x6AA2bbpCfKB', name: 'Vintgar Gorge', field: 'fees[0]' },
         },
       ],
+      total: 2,
     },
   },
   get_publish_status: {
@@ -71,8 +75,15 @@ export const publishingExamples: Record<string, OperationExample> = {
       ],
       blocking: [],
       warnings: [
-        { code: 'review_due', message: 'Review was due on 2026-11-01: check the facts, then set a new reviewBy.' },
+        {
+          code: 'review_due',
+          message:
+            '"Vintgar Gorge" was due for review on 2026-11-01: check its facts, then set a new reviewBy with update_spot.',
+        },
       ],
+      blockingCount: 0,
+      warningCount: 1,
+      total: 1,
     },
   },
   publish_changes: {
@@ -88,4 +99,4 @@ export const publishingExamples: Record<string, OperationExample> = {
       message: 'Release 4 is what buyers see now.',
     },
   },
-};
+} satisfies Record<string, OperationExample>;

@@ -29,6 +29,8 @@ export interface GuideContents {
   /** The last check of each link the guide holds (links no longer held are left out). */
   linkChecks: LinkCheckRow[];
   agreementAccepted: boolean;
+  /** The creator's public name (the profile's displayName) now: a release keeps it as the guide's byline. */
+  creatorName: string;
   salesPage: unknown;
 }
 
@@ -71,6 +73,7 @@ export async function readGuideContents(stores: Stores, guideId: string, creator
     itineraries,
     linkChecks: [...checks.values()].filter((check) => held.has(check.url)),
     agreementAccepted: creator.agreementAccepted,
+    creatorName: creator.displayName,
     salesPage: salesPage === null ? null : { ...salesPage, updatedAt: undefined },
   };
 }

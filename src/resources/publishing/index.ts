@@ -21,6 +21,10 @@ declare module '../../db/tables.ts' {
 }
 
 export const publishingResource: Resource = {
+  tag: {
+    name: 'publishing',
+    description: 'What to check before publishing (stale facts, readiness) and publishing itself',
+  },
   operations: [...publishingOperations, ...publishOperations],
   stores: { releases: (scope) => new ReleasesStore(scope) },
   migrations: {
@@ -32,6 +36,8 @@ export const publishingResource: Resource = {
 
 export { type GuideContents, readGuideContents } from './guide-contents.ts';
 export { blockingGates, type Gate, type PublishResult, publishRelease } from './publish-gates.ts';
-export { type Finding, readinessOf } from './readiness.ts';
+export { blockingCodes, type Finding, type FindingCode, findingCodes, readinessOf } from './readiness.ts';
+export type { ReadinessRule } from './readiness-rule.ts';
+export { readinessRules } from './readiness-rules.ts';
 export type { Release, ReleaseInfo, ReleasesStore } from './releases.store.ts';
 export { type Snapshot, serializeSnapshot, snapshotRows } from './snapshot.ts';

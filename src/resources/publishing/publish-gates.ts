@@ -1,7 +1,8 @@
 import { ApiError } from '../../core/errors.ts';
+import type { SortValue } from '../../core/paging.ts';
 import type { Stores } from '../../core/stores.ts';
 import { type GuideContents, readGuideContents } from './guide-contents.ts';
-import { type Finding, readinessOf } from './readiness.ts';
+import { type Finding, findingSortKey, readinessOf } from './readiness.ts';
 import type { ReleaseInfo } from './releases.store.ts';
 import { diffRowHashes, type KindChanges, serializeSnapshot, snapshotRows } from './snapshot.ts';
 
@@ -10,23 +11,59 @@ export interface Gate {
   message: string;
 }
 
-/** The open gates of a publish: a guide that is not live, then every blocking finding. */
-export function blockingGates(c: GuideContents, findings: readonly Finding[], needsLive: boolean): Gate[] {
-  const gates: Gate[] = [];
-  if (needsLive && c.guide.status !== 'published') {
-    gates.push({
-      code: 'not_live',
-      message: `The guide is ${c.guide.status}, not on sale: the creator puts it on sale in the studio, which publishes its first release.`,
-    });
-  }
-  for (const f of findings) if (f.severity === 'blocking') gates.push({ code: f.code, message: f.message });
-  return gates;
+/**
+ * Findings and gates an answer holds at most when the caller says nothing (the not_publishable
+ * error holds as many): about 300 bytes each, so a default answer stays small whatever the guide's size.
+ */
+export const FINDINGS_PAGE = { default: 50, max: 200 };
+
+/** A publish gate or finding with its severity, in the order they are listed and paged. */
+export interface PublishEntry extends Gate {
+  blocking: boolean;
+  key: SortValue[];
 }
 
+/**
+ * What stands before a publish, in order: `not_live` (when a live guide is needed and this one is
+ * not), then every finding, blocking ones first.
+ */
+export function publishEntries(c: GuideContents, findings: readonly Finding[], needsLive: boolean): PublishEntry[] {
+  const entries: PublishEntry[] = [];
+  if (needsLive && c.guide.status !== 'published') {
+    entries.push({
+      code: 'not_live',
+      message: `The guide is ${c.guide.status}, not on sale: the creator puts it on sale in the studio, which publishes its first release.`,
+      blocking: true,
+      // Before every finding's key: the gate leads the list.
+      key: [0, ''],
+    });
+  }
+  for (const f of findings) {
+    entries.push({ code: f.code, message: f.message, blocking: f.severity === 'blocking', key: findingSortKey(f) });
+  }
+  return entries;
+}
+
+/** The open gates of a publish: a guide that is not live, then every blocking finding. */
+export function blockingGates(c: GuideContents, findings: readonly Finding[], needsLive: boolean): Gate[] {
+  return publishEntries(c, findings, needsLive)
+    .filter((entry) => entry.blocking)
+    .map(({ code, message }) => ({ code, message }));
+}
+
+/**
+ * The refusal of a publish: the codes that block it, and the first gates in details.blocking (all
+ * of them up to a page, so the error stays small on a guide of thousands of uncredited photos).
+ */
 export function notPublishable(gates: Gate[]): ApiError {
-  const list = gates.map((g) => g.code).join(', ');
-  return new ApiError('not_publishable', `The guide cannot be published yet (${list}); see details.blocking.`, {
-    details: { blocking: gates },
+  const codes = [...new Set(gates.map((g) => g.code))].join(', ');
+  const shown = gates.slice(0, FINDINGS_PAGE.default);
+  const more =
+    shown.length < gates.length
+      ? `; details.blocking holds the first ${shown.length} of ${gates.length} gates, get_publish_status pages through them all.`
+      : '; see details.blocking.';
+  return new ApiError('not_publishable', `The guide cannot be published yet (${codes})${more}`, {
+    details: { blocking: shown, blockingCount: gates.length },
   });
 }
 

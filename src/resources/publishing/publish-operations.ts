@@ -1,16 +1,25 @@
 import { z } from 'zod';
 import { ApiError } from '../../core/errors.ts';
 import { defineOperation } from '../../core/operation.ts';
+import { pageInputShape, pageOutputShape } from '../../core/paging.ts';
+import { pageOfSortedList } from '../../core/paging-sorted.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/ids.ts';
 import { publishingExamples } from './examples.ts';
 import { readGuideContents } from './guide-contents.ts';
-import { blockingGates, publishRelease } from './publish-gates.ts';
-import { findingKinds, readinessOf } from './readiness.ts';
+import { FINDINGS_PAGE, type Gate, publishEntries, publishRelease } from './publish-gates.ts';
+import {
+  type Finding,
+  type FindingCode,
+  findingCodes,
+  findingKinds,
+  findingSortKey,
+  readinessOf,
+} from './readiness.ts';
 import { diffRowHashes, releaseKinds, serializeSnapshot, snapshotRows } from './snapshot.ts';
 
 const findingSchema = z.object({
-  code: z.string().describe('Stable; the authoring guide lists every code'),
+  code: z.string().describe('Stable; the authoring guide lists every code and what clears it'),
   severity: z.enum(['blocking', 'warning']).describe('blocking stops a publish'),
   message: z.string().describe('What is wrong and what to do about it'),
   where: z.object({
@@ -34,6 +43,11 @@ const changesSchema = z
   )
   .describe('What differs from the current release, by kind; kinds with no change left out');
 
+const countsOf = (findings: readonly Finding[]) => {
+  const blockingCount = findings.filter((f) => f.severity === 'blocking').length;
+  return { blockingCount, warningCount: findings.length - blockingCount };
+};
+
 export const getGuideReadiness = defineOperation({
   name: 'get_guide_readiness',
   title: 'Check readiness',
@@ -44,31 +58,49 @@ export const getGuideReadiness = defineOperation({
   since: STABLE_SINCE,
   example: publishingExamples.get_guide_readiness,
   description:
-    'Lists what stands between the working copy and buyers: blocking findings stop publish_changes (no price, no ' +
-    'spots, agreement not accepted, photos without a credit, required properties left empty); warnings do not ' +
-    '(spots outside the region, photos far from their pin, fees, hours, notices and timetables that ran out, fees ' +
-    'unchecked for a year, rows past reviewBy, empty chapters). Each finding says where and what to do. Blocking first.',
-  input: z.strictObject({ productId: productIdSchema }),
+    'Lists what stands between the working copy and buyers, blocking findings first: blocking ones stop ' +
+    'publish_changes, warnings do not. Each finding says where and what to do; doing it clears the finding. The ' +
+    'authoring guide lists every code. Paged: the counts are over the whole guide on every page, so ready and ' +
+    'blockingCount tell whether it may publish without reading further; filter by code to work through one kind.',
+  input: z.strictObject({
+    productId: productIdSchema,
+    code: z
+      .enum(findingCodes as [FindingCode, ...FindingCode[]])
+      .optional()
+      .describe('Only findings of this code'),
+    ...pageInputShape(FINDINGS_PAGE),
+  }),
   output: z.object({
     productId: z.string(),
     today: z.string(),
-    ready: z.boolean().describe('No blocking finding'),
-    blockingCount: z.number(),
-    warningCount: z.number(),
-    findings: z.array(findingSchema),
+    ready: z.boolean().describe('No blocking finding in the whole guide'),
+    blockingCount: z.number().describe('Blocking findings in the whole guide, whatever the page or filter'),
+    warningCount: z.number().describe('Warnings in the whole guide, whatever the page or filter'),
+    countsByCode: z
+      .record(z.string(), z.number())
+      .describe('Findings of each code in the whole guide; codes with none left out'),
+    findings: z.array(findingSchema).describe('This page, blocking first'),
+    ...pageOutputShape,
   }),
   async handler(input, ctx) {
     const guide = await ctx.guide(input.productId);
     const today = ctx.clock.today();
-    const findings = readinessOf(await readGuideContents(ctx.stores, guide.id, guide.creatorId), today);
-    const blockingCount = findings.filter((f) => f.severity === 'blocking').length;
+    const all = readinessOf(await readGuideContents(ctx.stores, guide.id, guide.creatorId), today);
+    const countsByCode: Record<string, number> = {};
+    for (const f of all) countsByCode[f.code] = (countsByCode[f.code] ?? 0) + 1;
+    const matching = input.code === undefined ? all : all.filter((f) => f.code === input.code);
+    const scope = `readiness ${guide.id} code=${input.code ?? ''}`;
+    const page = pageOfSortedList(matching, input, FINDINGS_PAGE, scope, findingSortKey);
+    const counts = countsOf(all);
     return {
       productId: guide.id,
       today,
-      ready: blockingCount === 0,
-      blockingCount,
-      warningCount: findings.length - blockingCount,
-      findings,
+      ready: counts.blockingCount === 0,
+      ...counts,
+      countsByCode,
+      findings: page.items,
+      total: page.total,
+      ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
     };
   },
 });
@@ -84,21 +116,29 @@ export const getPublishStatus = defineOperation({
   example: publishingExamples.get_publish_status,
   description:
     'Tells whether the guide is live, its current release, whether the working copy differs from it (changes by kind) ' +
-    'and what would block or warn on publish_changes. Call it before publishing and tell the creator what will change.',
-  input: z.strictObject({ productId: productIdSchema }),
+    'and what would block or warn on publish_changes. Call it before publishing and tell the creator what will change. ' +
+    'The gates and warnings are paged together, blocking first; blockingCount (every page) is 0 exactly when ' +
+    'publish_changes would go through.',
+  input: z.strictObject({ productId: productIdSchema, ...pageInputShape(FINDINGS_PAGE) }),
   output: z.object({
     productId: z.string(),
     live: z.boolean().describe('On sale (status published)'),
     currentRelease: releaseSchema.nullable().describe('What buyers see; null before the first publish'),
     differs: z.boolean().describe('The working copy has changes buyers do not see yet'),
     changes: changesSchema,
-    blocking: z.array(gateSchema).describe('Open gates; empty when publish_changes would go through'),
-    warnings: z.array(gateSchema),
+    blocking: z.array(gateSchema).describe("This page's open gates; blockingCount counts them all"),
+    warnings: z.array(gateSchema).describe("This page's warnings; warningCount counts them all"),
+    blockingCount: z.number().describe('Open gates in all; 0 when publish_changes would go through'),
+    warningCount: z.number().describe('Warnings in all'),
+    ...pageOutputShape,
   }),
   async handler(input, ctx) {
     const guide = await ctx.guide(input.productId);
     const contents = await readGuideContents(ctx.stores, guide.id, guide.creatorId);
-    const findings = readinessOf(contents, ctx.clock.today());
+    const entries = publishEntries(contents, readinessOf(contents, ctx.clock.today()), true);
+    const page = pageOfSortedList(entries, input, FINDINGS_PAGE, `publish-status ${guide.id}`, (e) => e.key);
+    const gate = ({ code, message }: Gate) => ({ code, message });
+    const blockingCount = entries.filter((e) => e.blocking).length;
     const working = serializeSnapshot(snapshotRows(contents));
     const current = await ctx.stores.releases.latestHashes(guide.id);
     const differs = current?.contentHash !== working.hash;
@@ -108,8 +148,12 @@ export const getPublishStatus = defineOperation({
       currentRelease: current ? { number: current.number, publishedAt: current.publishedAt } : null,
       differs,
       changes: differs ? diffRowHashes(current?.rowHashes, working.rowHashes) : [],
-      blocking: blockingGates(contents, findings, true),
-      warnings: findings.filter((f) => f.severity === 'warning').map(({ code, message }) => ({ code, message })),
+      blocking: page.items.filter((e) => e.blocking).map(gate),
+      warnings: page.items.filter((e) => !e.blocking).map(gate),
+      blockingCount,
+      warningCount: entries.length - blockingCount,
+      total: page.total,
+      ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
     };
   },
 });

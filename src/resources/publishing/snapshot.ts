@@ -11,6 +11,7 @@ export type ReleaseKind = (typeof releaseKinds)[number];
  * row buyers can open, by kind and id. Reviewer-only fields never enter it.
  */
 export interface Snapshot {
+  /** The guide record's content fields, and `creatorName` (absent from releases made before it was kept). */
   guide: Record<string, unknown>;
   salesPage: unknown;
   items: Record<ReleaseKind, Record<string, unknown>>;
@@ -63,12 +64,14 @@ function byId<T>(rows: readonly T[], id: (row: T) => string): Record<string, unk
 export function snapshotRows(c: GuideContents): Snapshot {
   const guide = { ...c.guide } as Record<string, unknown>;
   for (const field of GUIDE_STUDIO_ONLY) delete guide[field];
+  // Who made the guide, as buyers of this release see it: a later rename reaches them with the next publish.
+  guide.creatorName = c.creatorName;
   const liveSpots = c.spots.filter((s) => !s.archived);
   const live = new Set(liveSpots.map((s) => s.spotId));
   // A photo of an archived spot is not shown; photos of the guide itself are.
   const photos = c.photos
     .filter((p) => p.spotId === null || live.has(p.spotId))
-    .map(({ files, bytes: _bytes, ...p }) => ({ ...p, urls: urlsOf('', files) }));
+    .map(({ files, bytes: _bytes, ...p }) => ({ ...p, urls: urlsOf({ publicUrl: '' }, files) }));
   return {
     guide,
     salesPage: c.salesPage ?? null,

@@ -18,6 +18,7 @@ declare module '../../db/tables.ts' {
 }
 
 export const salesPageResource: Resource = {
+  tag: { name: 'sales-page', description: 'The sales page buyers see: its draft and what it shows' },
   operations: salesPageOperations,
   stores: { salesPage: (scope) => new SalesPageStore(scope) },
   migrations: { '0012-sales-page': { up } },
@@ -26,8 +27,9 @@ export const salesPageResource: Resource = {
 
 /** The studio's pages are written with the same escaping templates as the buyers' page. */
 export { escapeHtml, html, Markup, prose } from './html.ts';
-export { spotMap } from './page-map.ts';
-/** The preview of a working copy renders the buyers' page as it is, and its photos and map the same way. */
+/** The map the buyers' page draws, for any page that shows the same map (the studio's preview). */
+export { drawMap, type MapOptions, type MapPoint, type Region } from './page-map.ts';
+/** The preview of a working copy renders the buyers' page as it is, and its photos the same way. */
 export { buyersPageModel, type PagePhoto, type PhotoFields, pagePhoto } from './page-model.ts';
 export { credit } from './page-parts.ts';
 export { renderBuyersPage } from './page-render.ts';

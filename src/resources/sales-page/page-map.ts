@@ -1,104 +1,136 @@
 import { html, type Markup } from './html.ts';
+import { frameOf, type MapFrame, type Region } from './map-frame.ts';
+import { type Disc, placeLabels, type Rect } from './map-labels.ts';
+import { landPath } from './map-land.ts';
+import { textWidth } from './map-text.ts';
 
-interface Pin {
+export type { Region } from './map-frame.ts';
+
+/** A place on the map: a marker showing `marker` (its number, by default its place in the list), labelled with its name. */
+export interface MapPoint {
   name: string;
   lat: number;
   lon: number;
+  marker?: string;
 }
 
-type Box = [west: number, south: number, east: number, north: number];
+export interface MapOptions {
+  /** What the map is, for screen readers. */
+  label?: string;
+}
 
 const WIDTH = 480;
-/** Height over width, kept within these so that a long thin region still reads as a map. */
-const FLATTEST = 0.5;
-const TALLEST = 1;
-/** Degrees of room around pins when the guide has no region: about a kilometre at the least. */
-const MIN_SPAN = 0.02;
-
+const MARKER_RADIUS = 12;
+const LABEL_STYLE = { fontSize: 15, gap: 3, pad: 2 };
+const SCALE_FONT = 12;
 /**
- * Longitudes made continuous across the antimeridian: a region whose west exceeds its east (as
- * bboxSchema allows) or pins spread over more than half the globe are read with 360 added to the
- * western hemisphere's longitudes, so the map spans the short way round.
+ * Below this width the map draws no coastline: Natural Earth's 1:10 million outline has a point
+ * every few kilometres, so across a town it would put the shore kilometres off (docs/decisions.md).
  */
-function unwrapper(pins: readonly Pin[], region: Box | null): (lon: number) => number {
-  const lons = pins.map((p) => p.lon);
-  const crosses = region ? region[0] > region[2] : Math.max(...lons) - Math.min(...lons) > 180;
-  if (!crosses) return (lon) => lon;
-  const from = region ? region[0] : 0;
-  return (lon) => (lon < from ? lon + 360 : lon);
+export const COAST_MIN_KM = 30;
+/** Above this width a scale at the middle latitude would mislead towards the edges: none is drawn. */
+const SCALE_MAX_KM = 1500;
+
+const COLOURS = {
+  sea: '#cde1ec',
+  // No coastline stroke: Natural Earth cuts land at the antimeridian, and a stroke would draw the cut.
+  land: '#e9eddc',
+  plain: '#eef1e5',
+  grid: '#dce3d4',
+  marker: '#1f6f54',
+  ink: '#1d2421',
+  halo: '#ffffff',
+};
+
+/** Land and sea, or on a small map a plain ground with a faint grid (no coastline to trust there). */
+function ground(frame: MapFrame): Markup {
+  const { width, height } = frame;
+  if (frame.widthKm < COAST_MIN_KM) {
+    const lines: string[] = [];
+    for (let i = 1; i < 8; i++) lines.push(`M${(width * i) / 8},0V${height}M0,${(height * i) / 8}H${width}`);
+    return html`<rect width="${width}" height="${height}" fill="${COLOURS.plain}"></rect><path class="grid" d="${lines.join('')}" stroke="${COLOURS.grid}" fill="none"></path>`;
+  }
+  const land = landPath(frame);
+  const coast = land ? html`<path class="land" d="${land}" fill="${COLOURS.land}"></path>` : html``;
+  return html`<rect class="sea" width="${width}" height="${height}" fill="${COLOURS.sea}"></rect>${coast}`;
 }
 
-/** The region's box grown to hold every pin, or the pins' own box, with a margin. */
-function boxOf(pins: readonly Pin[], region: Box | null): Box {
-  const lons = pins.map((p) => p.lon);
-  const lats = pins.map((p) => p.lat);
-  let [west, south, east, north] = region ?? [
-    Math.min(...lons),
-    Math.min(...lats),
-    Math.max(...lons),
-    Math.max(...lats),
+/** The longest round length (1, 2 or 5 times a power of ten, in km) that fits a quarter of the width. */
+function scaleLength(frame: MapFrame): { km: number; units: number } {
+  const kmPerUnit = frame.widthKm / frame.width;
+  const most = (frame.width / 4) * kmPerUnit;
+  const power = 10 ** Math.floor(Math.log10(most));
+  const km = [5, 2, 1].map((f) => f * power).find((k) => k <= most) ?? power;
+  return { km, units: km / kmPerUnit };
+}
+
+const distance = (km: number) => (km < 1 ? `${Math.round(km * 1000)} m` : `${km} km`);
+
+/** A scale bar in the first corner (bottom left, bottom right, top left, top right) no marker touches. */
+function scaleBar(frame: MapFrame, markers: readonly Disc[]): { markup: Markup; box: Rect | null } {
+  if (frame.widthKm > SCALE_MAX_KM) return { markup: html``, box: null };
+  const { km, units } = scaleLength(frame);
+  const text = distance(km);
+  const width = Math.max(units, textWidth(text, SCALE_FONT)) + 8;
+  const height = SCALE_FONT + 14;
+  const corners = [
+    { x: 6, y: frame.height - height - 6 },
+    { x: frame.width - width - 6, y: frame.height - height - 6 },
+    { x: 6, y: 6 },
+    { x: frame.width - width - 6, y: 6 },
   ];
-  west = Math.min(west, ...lons);
-  east = Math.max(east, ...lons);
-  south = Math.min(south, ...lats);
-  north = Math.max(north, ...lats);
-  // A margin so that no pin sits on the edge, and a minimum span for a single pin.
-  const padLon = Math.max((east - west) * 0.08, MIN_SPAN / 2);
-  const padLat = Math.max((north - south) * 0.08, MIN_SPAN / 2);
-  return [west - padLon, Math.max(-89.9, south - padLat), east + padLon, Math.min(89.9, north + padLat)];
+  const clear = (box: Rect) =>
+    markers.every(
+      (m) => m.x + m.r <= box.minX || m.x - m.r >= box.maxX || m.y + m.r <= box.minY || m.y - m.r >= box.maxY,
+    );
+  const corner = corners.map((c) => ({ minX: c.x, minY: c.y, maxX: c.x + width, maxY: c.y + height })).find(clear);
+  if (!corner) return { markup: html``, box: null };
+  const x = corner.minX + 4;
+  const bottom = corner.maxY - 5;
+  const bar = `M${x.toFixed(1)},${bottom - 5}v5h${units.toFixed(1)}v-5`;
+  return {
+    markup: html`<g class="scale"><path d="${bar}" fill="none" stroke="${COLOURS.ink}" stroke-width="1.5"></path><text x="${x.toFixed(1)}" y="${bottom - 9}" font-size="${SCALE_FONT}" fill="${COLOURS.ink}" stroke="${COLOURS.halo}" stroke-width="3" paint-order="stroke">${text}</text></g>`,
+    box: corner,
+  };
 }
+
+const at = (n: number) => n.toFixed(1);
 
 /**
- * The sample spots on a small map drawn here, with no tile server (the page asks nothing of any
- * other host): an equirectangular projection of the guide's region, scaled by the cosine of its
- * middle latitude so distances read true east-west and north-south. Numbered pins match the list
- * below the map. Nothing when no sample spot has a pin.
+ * A map of a region and places on it, as an SVG string that needs nothing else: no tile server,
+ * no script, no stylesheet (colours and fonts are attributes, which a strict Content-Security-
+ * Policy allows), so the buyers' page and the studio's preview draw the same map. Land and sea
+ * come from Natural Earth through npm (map-land.ts); each place gets a numbered marker and, where
+ * there is room, its name beside it: no name overlaps another or a marker, and none is cut at the
+ * edge (map-labels.ts). The region (`[west, south, east, north]`, west > east across the
+ * antimeridian) is grown to hold every place. Empty when there is neither a region nor a place.
+ * A pure function of its arguments.
  */
-export function spotMap(
-  spots: readonly { name: string; lat: number | null; lon: number | null }[],
-  region: Box | null,
-) {
-  const pins = spots.flatMap((s, i) =>
-    s.lat === null || s.lon === null ? [] : [{ name: s.name, lat: s.lat, lon: s.lon, n: i + 1 }],
+export function drawMap(region: Region | null, points: readonly MapPoint[], options: MapOptions = {}): string {
+  const places = points.filter((p) => Number.isFinite(p.lat) && Number.isFinite(p.lon));
+  if (places.length === 0 && region === null) return '';
+  const frame = frameOf(region, places, WIDTH);
+  const markers = places.map((p, i) => ({
+    x: frame.x(frame.unwrap(p.lon)),
+    y: frame.y(p.lat),
+    r: MARKER_RADIUS,
+    number: p.marker ?? String(i + 1),
+  }));
+  const scale = scaleBar(frame, markers);
+  const labels = placeLabels(
+    places.map((p, i) => ({ text: p.name, marker: markers[i] as Disc })),
+    frame,
+    scale.box ? [scale.box] : [],
+    LABEL_STYLE,
   );
-  if (pins.length === 0) return html``;
-  const unwrap = unwrapper(pins, region);
-  const flat = pins.map((p) => ({ ...p, lon: unwrap(p.lon) }));
-  const flatRegion: Box | null = region && [region[0], region[1], unwrap(region[2]), region[3]];
-  let [west, south, east, north] = boxOf(flat, flatRegion);
-  const cos = Math.cos((((south + north) / 2) * Math.PI) / 180);
-  // Grow the shorter side so the shape stays within bounds without stretching the projection.
-  let across = (east - west) * cos;
-  let down = north - south;
-  if (down < across * FLATTEST) {
-    const grow = (across * FLATTEST - down) / 2;
-    south -= grow;
-    north += grow;
-    down = across * FLATTEST;
-  } else if (down > across * TALLEST) {
-    const grow = (down / TALLEST - across) / cos / 2;
-    west -= grow;
-    east += grow;
-    across = down / TALLEST;
-  }
-  const height = Math.round((WIDTH * down) / across);
-  const x = (lon: number) => ((lon - west) / (east - west)) * WIDTH;
-  const y = (lat: number) => ((north - lat) / (north - south)) * height;
-  const marks: Markup[] = flat.map((p) => {
-    const px = x(p.lon);
-    const py = y(p.lat);
-    const right = px > WIDTH * 0.65;
-    return html`<g class="pin"><circle cx="${px.toFixed(1)}" cy="${py.toFixed(1)}" r="12"></circle><text class="n" x="${px.toFixed(1)}" y="${(py + 4).toFixed(1)}" text-anchor="middle">${p.n}</text><text class="label" x="${(right ? px - 15 : px + 15).toFixed(1)}" y="${(py + 4).toFixed(1)}" text-anchor="${right ? 'end' : 'start'}">${p.name}</text></g>`;
-  });
-  return html`<figure class="map"><svg viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-label="Map of the sample spots"><rect class="land" width="${WIDTH}" height="${height}"></rect>${grid(WIDTH, height)}${marks}</svg><figcaption>Sample spots on a map of the guide's area (north is up).</figcaption></figure>`;
-}
-
-/** Faint lines every eighth of the map, so it reads as a map rather than a blank box. */
-function grid(width: number, height: number): Markup {
-  const lines: Markup[] = [];
-  for (let i = 1; i < 8; i++) {
-    lines.push(html`<line x1="${(width * i) / 8}" y1="0" x2="${(width * i) / 8}" y2="${height}"></line>`);
-    lines.push(html`<line x1="0" y1="${(height * i) / 8}" x2="${width}" y2="${(height * i) / 8}"></line>`);
-  }
-  return html`<g class="grid">${lines}</g>`;
+  const pins = markers.map((m) => html`<circle class="pin" cx="${at(m.x)}" cy="${at(m.y)}" r="${m.r}"></circle>`);
+  const numbers = markers.map((m) => html`<text x="${at(m.x)}" y="${at(m.y + 4)}">${m.number}</text>`);
+  const names = labels.flatMap((label) =>
+    (label?.lines ?? []).map(
+      (l) =>
+        html`<text class="label" x="${at(l.x)}" y="${at(l.baseline)}" textLength="${at(l.width)}" lengthAdjust="spacingAndGlyphs">${l.text}</text>`,
+    ),
+  );
+  return html`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${frame.width} ${frame.height}" width="${frame.width}" height="${frame.height}" role="img" aria-label="${options.label ?? 'Map of the spots'}" font-family="Helvetica,Arial,sans-serif" font-weight="700">${ground(frame)}${scale.markup}<g class="pins" fill="${COLOURS.marker}" stroke="${COLOURS.halo}" stroke-width="2">${pins}</g><g class="numbers" font-size="12" fill="#fff" text-anchor="middle">${numbers}</g><g class="labels" font-size="${LABEL_STYLE.fontSize}" fill="${COLOURS.ink}" stroke="${COLOURS.halo}" stroke-width="4" stroke-linejoin="round" paint-order="stroke">${names}</g></svg>`
+    .text;
 }

@@ -30,6 +30,8 @@ export interface PageSpot {
 export interface BuyersPageModel {
   lang: string;
   guideName: string;
+  /** Who made the guide: the creator's public name when the release was made; null in releases older than that. */
+  creatorName: string | null;
   /** The <title> and og:title. */
   title: string;
   /** The meta description and og:description. */
@@ -57,6 +59,7 @@ interface GuideFields {
   originalLanguage?: string;
   price: { amountMinor: number; currency: string } | null;
   region: { bbox?: [number, number, number, number] } | null;
+  creatorName?: string;
 }
 interface SpotFields {
   spotId: string;
@@ -176,6 +179,7 @@ export function buyersPageModel(snapshot: Snapshot): BuyersPageModel {
   return {
     lang,
     guideName: guide.name,
+    creatorName: guide.creatorName?.trim() || null,
     title: salesPage?.searchTitle ?? headline,
     description: salesPage?.searchDescription ?? promise ?? null,
     headline,

@@ -1,5 +1,5 @@
-import { html, type Markup, prose } from './html.ts';
-import { spotMap } from './page-map.ts';
+import { html, Markup, prose } from './html.ts';
+import { drawMap } from './page-map.ts';
 import type { BuyersPageModel, PagePhoto, PageSpot } from './page-model.ts';
 
 /** Photos fill the column: full width on a phone, the 46rem column beyond it. */
@@ -23,6 +23,12 @@ function image(photo: PagePhoto, sizes: string, eager = false): Markup {
 export function hero(photo: PagePhoto | null): Markup {
   if (!photo) return html``;
   return html`<figure class="hero">${image(photo, COLUMN, true)}<figcaption>${credit(photo)}</figcaption></figure>`;
+}
+
+/** Who made the guide, under its headline. */
+export function byline(page: BuyersPageModel): Markup {
+  if (page.creatorName === null) return html``;
+  return html`<p class="byline">A guide by <span class="creator">${page.creatorName}</span></p>`;
 }
 
 export function buy(page: BuyersPageModel, className: string): Markup {
@@ -53,17 +59,28 @@ function spotCard(spot: PageSpot, n: number): Markup {
   return html`<li class="spot">${photo}<div class="body"><h3>${number}${spot.name}</h3>${summary}</div></li>`;
 }
 
+/** The sample spots that have a pin, numbered as their cards are. Nothing when none has one. */
+function spotMap(page: BuyersPageModel): Markup {
+  const points = page.spots.flatMap((s, i) =>
+    s.lat === null || s.lon === null ? [] : [{ name: s.name, lat: s.lat, lon: s.lon, marker: String(i + 1) }],
+  );
+  if (points.length === 0) return html``;
+  const svg = new Markup(drawMap(page.bbox, points, { label: 'Map of the sample spots' }));
+  return html`<figure class="map">${svg}<figcaption>Sample spots on a map of the guide's area (north is up).</figcaption></figure>`;
+}
+
 export function sampleSpots(page: BuyersPageModel): Markup {
   if (page.spots.length === 0) return html``;
-  return html`<section><h2>A taste of the guide</h2>${spotMap(page.spots, page.bbox)}<ul class="spots">${page.spots.map(
-    (s, i) => spotCard(s, i + 1),
+  return html`<section><h2>A taste of the guide</h2>${spotMap(page)}<ul class="spots">${page.spots.map((s, i) =>
+    spotCard(s, i + 1),
   )}</ul></section>`;
 }
 
 export function gallery(page: BuyersPageModel): Markup {
   if (page.gallery.length === 0) return html``;
+  // The caption says what the photo shows and the credit who took it: two elements, on two lines.
   const figures = page.gallery.map((photo) => {
-    const caption = photo.caption ? html`${photo.caption} ` : html``;
+    const caption = photo.caption ? html`<span class="caption">${photo.caption}</span>` : html``;
     return html`<figure>${image(photo, HALF_COLUMN)}<figcaption>${caption}${credit(photo)}</figcaption></figure>`;
   });
   return html`<section><h2>Photos</h2><div class="gallery">${figures}</div></section>`;

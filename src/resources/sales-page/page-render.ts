@@ -1,7 +1,7 @@
 import { absoluteUrl } from '../media/index.ts';
 import { html, Markup } from './html.ts';
 import type { BuyersPageModel } from './page-model.ts';
-import { buy, faq, gallery, hero, highlights, included, sampleSpots, sections } from './page-parts.ts';
+import { buy, byline, faq, gallery, hero, highlights, included, sampleSpots, sections } from './page-parts.ts';
 import { PAGE_CSS } from './page-style.ts';
 
 /** The stylesheet as it is: the policy allows it by the hash of these exact bytes. */
@@ -19,6 +19,7 @@ function metaTags(page: BuyersPageModel, url: string, publicUrl: string): Markup
   return html`<title>${page.title}</title>
 <link rel="canonical" href="${url}">
 ${description}
+${page.creatorName ? html`<meta name="author" content="${page.creatorName}">` : html``}
 <meta property="og:type" content="product">
 <meta property="og:title" content="${page.title}">
 <meta property="og:url" content="${url}">
@@ -41,6 +42,7 @@ ${metaTags(page, url, publicUrl)}
 <main>
 ${hero(page.hero)}
 <h1>${page.headline}</h1>
+${byline(page)}
 ${page.promise ? html`<p class="promise">${page.promise}</p>` : html``}
 ${buy(page, 'buy')}
 ${highlights(page)}
@@ -49,7 +51,7 @@ ${sampleSpots(page)}
 ${included(page)}
 ${gallery(page)}
 ${faq(page)}
-<footer><p>${page.guideName}</p></footer>
+<footer><p>${page.guideName}${page.creatorName ? html` · by ${page.creatorName}` : html``}</p></footer>
 </main>
 ${buy(page, 'bar')}
 </body>

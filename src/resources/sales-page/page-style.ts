@@ -20,6 +20,8 @@ p,li{overflow-wrap:anywhere}
 figure{margin:0}
 figcaption,.credit{font-size:.85rem;color:#55605b}
 .hero figcaption{padding:.35rem 1rem 0}
+.byline{margin:0 0 .75rem;color:#55605b}
+.byline .creator{color:#1d2421;font-weight:600}
 .promise{font-size:1.15rem;color:#38423d;margin:0 0 1rem}
 .buy{display:flex;flex-wrap:wrap;align-items:center;gap:.75rem;margin:1rem 0 0}
 .price{font-size:1.5rem;font-weight:700}
@@ -35,13 +37,10 @@ ul.ticks{padding-left:1.2rem}
 .map{margin:0 0 1rem}
 .map svg{width:100%;max-width:36rem;margin:0 auto;border-radius:.6rem;border:1px solid #d9d4c7}
 .map figcaption{text-align:center}
-.map .land{fill:#e9efe4}
-.map .grid line{stroke:#d3dccd;stroke-width:1}
-.map circle{fill:#1f6f54;stroke:#fff;stroke-width:2}
-.map text{font:600 15px system-ui,sans-serif}
-.map .n{fill:#fff;font-size:12px}
-.map .label{fill:#1d2421;paint-order:stroke;stroke:#e9efe4;stroke-width:4px}
 .gallery{display:grid;gap:1rem;align-items:start}
+.gallery figcaption{padding-top:.35rem}
+.gallery .caption{display:block;font-size:.95rem;color:#1d2421}
+.gallery .credit{display:block;margin-top:.15rem;font-size:.8rem}
 details{border-bottom:1px solid #e3e0d8;padding:.6rem 0}
 summary{cursor:pointer;font-weight:600}
 footer{margin-top:3rem;font-size:.85rem;color:#55605b}
@@ -60,14 +59,17 @@ a{color:#1f6f54}
 export const PAGE_CSS_HASH = `'sha256-${createHash('sha256').update(PAGE_CSS).digest('base64')}'`;
 
 /**
- * Nothing but the stylesheet above and photos of this service: no script at all, no frames, no
- * forms, and no other host, so a page can reach nothing off the machine that serves it.
+ * Nothing but the stylesheet above and photos of this service (or of the origins its photos are
+ * served from): no script at all, no frames, no forms, and no other host, so a page can reach
+ * nothing else.
  */
-export const PAGE_POLICY = [
-  "default-src 'none'",
-  "img-src 'self'",
-  `style-src ${PAGE_CSS_HASH}`,
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export function pagePolicy(imageOrigins: readonly string[] = []): string {
+  return [
+    "default-src 'none'",
+    ["img-src 'self'", ...imageOrigins].join(' '),
+    `style-src ${PAGE_CSS_HASH}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}

@@ -19,7 +19,8 @@ export const spotKeySchema = z
     message: 'must be lowercase letters, digits, hyphens and underscores, starting with a letter or digit',
   })
   .describe(
-    "The caller's own reference for the spot, unique in the guide and immutable; derived from the name when omitted",
+    "The caller's own reference for the spot: lowercase letters, digits, hyphens and underscores, starting with a " +
+      'letter or digit; unique in the guide and immutable; derived from the name when omitted',
   );
 
 const clearableDate = z.union([z.literal(''), dateSchema]);
@@ -48,7 +49,10 @@ export const spotFieldsSchema = z.object({
     .describe("true hides the spot from buyers and keeps it (the way to retire a sold guide's spot)"),
   customValues: z
     .record(z.string(), z.unknown())
-    .describe("Values of the custom properties by key, checked against each property's kind; null removes one"),
+    .describe(
+      "Values of the custom properties by key, as each property's kind takes them: shortLabel one line, longSection " +
+        'text, number a number, date YYYY-MM-DD, singleSelect an option id, checkbox a list of option ids; null removes one',
+    ),
   customNotes: z
     .record(z.string(), z.union([z.string(), z.null()]))
     .describe('A note per custom property key, at most 1,000 each; "" or null removes one'),
@@ -89,3 +93,16 @@ export const spotSchema = z.object({
 });
 
 export type Spot = z.infer<typeof spotSchema>;
+
+/** A spot in list_spots' compact view: what picks it out, without its content. */
+export const compactSpotSchema = z.object({
+  spotId: z.string(),
+  spotKey: z.string(),
+  name: z.string(),
+  lat: z.number().nullable(),
+  lon: z.number().nullable(),
+  areaId: z.string().nullable(),
+  archived: z.boolean(),
+});
+
+export type CompactSpot = z.infer<typeof compactSpotSchema>;
