@@ -22,6 +22,11 @@ import {
   publicPages,
   scheduleOrphanSweep,
 } from './resources/index.ts';
+import type { GuardOptions } from './resources/links/index.ts';
+import { createMailer } from './studio/accounts/mailer.ts';
+import { registerStudio } from './studio/index.ts';
+import { challengeWithResourceMetadata, registerOAuthRoutes } from './studio/oauth/oauth-routes.ts';
+import { OAuthServer } from './studio/oauth/oauth-server.ts';
 import { authenticator } from './transports/authenticate.ts';
 import { sendJson } from './transports/compression.ts';
 import { registerCors } from './transports/cors.ts';
@@ -49,6 +54,8 @@ export interface AppDeps {
   observeMcp?: (path: McpPath) => void;
   /** Services to use instead of the ones built from the settings (tests: a link checker that may reach them). */
   services?: Partial<Services>;
+  /** How OAuth client metadata documents are fetched: the address guard's options (tests: their resolver). */
+  clientMetadataGuard?: Partial<GuardOptions>;
   /** Metrics and traces, as config turns them on: `await loadObservability(config)`. */
   observability?: Observability;
   /**
@@ -107,7 +114,8 @@ export function buildApp(deps: AppDeps): App {
   };
   const stopSweeping = scheduleOrphanSweep(store.db, runtime.services.blobs, logger);
   const keys = new KeyStore(store.db, clock, { cacheMs: config.authCacheMs });
-  const authenticate = authenticator(keys, new AuthFailureLimits(config.authFailuresPerMinute, redis));
+  const oauth = new OAuthServer(runtime, deps.clientMetadataGuard);
+  const authenticate = authenticator(keys, new AuthFailureLimits(config.authFailuresPerMinute, redis), oauth);
 
   const fastify = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -172,6 +180,16 @@ export function buildApp(deps: AppDeps): App {
   registerDocsPage(fastify, runtime.urls);
   registerPublicFiles(fastify, publicFiles(extra), runtime.services);
   registerPublicPages(fastify, publicPages(extra), runtime);
+  registerOAuthRoutes(fastify, oauth);
+  challengeWithResourceMetadata(fastify, oauth);
+  registerStudio(fastify, {
+    runtime,
+    keys,
+    oauth,
+    mailer: createMailer({ smtpUrl: config.smtpUrl, mailFrom: config.mailFrom }, logger),
+    secureCookies: config.studioUrl.startsWith('https:'),
+    signUpOpen: config.studioSignUpOpen,
+  });
   registerRest(fastify, registry, runtime, authenticate);
   registerMcp(fastify, registry, runtime, authenticate, {
     allowedHosts: config.mcpAllowedHosts,

@@ -79,6 +79,11 @@ const envSchema = z.object({
   RATE_LIMIT_CREATOR_PER_HOUR: positiveInt(20000),
   RATE_LIMIT_UPLOADS_PER_MINUTE: positiveInt(60),
   RATE_LIMIT_LINK_CHECKS_PER_HOUR: positiveInt(6),
+  RATE_LIMIT_SIGN_IN_PER_MINUTE: positiveInt(10),
+  RATE_LIMIT_SIGN_IN_PER_ACCOUNT_PER_HOUR: positiveInt(20),
+  SMTP_URL: optionalText,
+  MAIL_FROM: z.string().default('Creator studio <studio@localhost>'),
+  STUDIO_SIGN_UP: z.enum(['open', 'closed'], { message: 'must be open or closed' }).default('open'),
   MCP_ALLOWED_HOSTS: optionalText,
   SHUTDOWN_GRACE_MS: positiveInt(10000),
   AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
@@ -204,6 +209,12 @@ export interface Config {
   authCacheMs: number;
   /** Origins whose browser pages may call the REST API (CORS); empty: CORS off. `*`: any. */
   corsOrigins: string[];
+  /** Where the studio's mail goes out (nodemailer URL); unset: mail is written to the log. */
+  smtpUrl: string | undefined;
+  /** The sender of the studio's mail. */
+  mailFrom: string;
+  /** Whether anyone may make an account in the studio (closed: the admin command line makes them). */
+  studioSignUpOpen: boolean;
   /** On shutdown, how long /readyz answers not ready while requests are still taken. */
   shutdownDelayMs: number;
   /** Where Prometheus metrics are served, off the public port; undefined: no metrics. */
@@ -255,7 +266,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       creatorPerHour: e.RATE_LIMIT_CREATOR_PER_HOUR,
       uploadsPerKeyPerMinute: e.RATE_LIMIT_UPLOADS_PER_MINUTE,
       linkChecksPerGuidePerHour: e.RATE_LIMIT_LINK_CHECKS_PER_HOUR,
+      signInPerAddressPerMinute: e.RATE_LIMIT_SIGN_IN_PER_MINUTE,
+      signInPerAccountPerHour: e.RATE_LIMIT_SIGN_IN_PER_ACCOUNT_PER_HOUR,
     },
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    studioSignUpOpen: e.STUDIO_SIGN_UP === 'open',
     mcpAllowedHosts: e.MCP_ALLOWED_HOSTS
       ? e.MCP_ALLOWED_HOSTS.split(',').map((h) => h.trim())
       : ['localhost', '127.0.0.1', '[::1]', e.HOST],

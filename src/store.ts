@@ -2,6 +2,7 @@ import type { Resource } from './core/resource.ts';
 import { openDatabase, type Store, type StoreOptions } from './db/database.ts';
 import { foundationMigrations } from './db/migrations/index.ts';
 import { resourceMigrations } from './resources/index.ts';
+import { studioMigrations } from './studio/migrations.ts';
 
 export type { Store, StoreOptions } from './db/database.ts';
 
@@ -10,5 +11,5 @@ export type { Store, StoreOptions } from './db/database.ts';
  * any resources served beside them (`AppDeps.resources`).
  */
 export function openStore(options: StoreOptions, extra: readonly Resource[] = []): Promise<Store> {
-  return openDatabase(options, { ...foundationMigrations, ...resourceMigrations(extra) });
+  return openDatabase(options, { ...foundationMigrations, ...resourceMigrations(extra), ...studioMigrations });
 }

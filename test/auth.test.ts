@@ -75,7 +75,11 @@ for (const { dialect, skip } of await testDialects()) {
       ] as const) {
         const res = await rest(h.baseUrl, undefined, method, path, method === 'POST' ? { name: 'x' } : undefined);
         assertError(res, 401, 'unauthenticated');
-        assert.equal(res.headers.get('www-authenticate'), 'Bearer');
+        // RFC 9728: the challenge names where an OAuth client starts (the protected resource metadata).
+        assert.equal(
+          res.headers.get('www-authenticate'),
+          `Bearer resource_metadata="${h.origin}/.well-known/oauth-protected-resource/api/v1"`,
+        );
       }
       const blank = await rest(h.baseUrl, undefined, 'GET', '/me', undefined, { 'x-api-key': '' });
       assertError(blank, 401, 'unauthenticated');
@@ -84,7 +88,10 @@ for (const { dialect, skip } of await testDialects()) {
     test('no key: MCP answers HTTP 401 with the envelope and the header; the client cannot connect', async () => {
       const res = await rawMcp(h.mcpUrl, {});
       assertError(res, 401, 'unauthenticated');
-      assert.equal(res.headers.get('www-authenticate'), 'Bearer');
+      assert.equal(
+        res.headers.get('www-authenticate'),
+        `Bearer resource_metadata="${h.origin}/.well-known/oauth-protected-resource/mcp"`,
+      );
       const call = await rawMcp(
         h.mcpUrl,
         {},
@@ -113,12 +120,20 @@ for (const { dialect, skip } of await testDialects()) {
       for (const [why, key] of Object.entries(bad)) {
         const res = await rest(h.baseUrl, key, 'GET', '/me');
         assertError(res, 401, 'invalid_api_key');
-        assert.equal(res.headers.get('www-authenticate'), 'Bearer error="invalid_token"', why);
+        assert.equal(
+          res.headers.get('www-authenticate'),
+          `Bearer error="invalid_token", resource_metadata="${h.origin}/.well-known/oauth-protected-resource/api/v1"`,
+          why,
+        );
         const viaApiKey = await rest(h.baseUrl, undefined, 'POST', '/guides', { name: 'x' }, { 'x-api-key': key });
         assertError(viaApiKey, 401, 'invalid_api_key');
         const mcp = await rawMcp(h.mcpUrl, { authorization: `Bearer ${key}` });
         assertError(mcp, 401, 'invalid_api_key');
-        assert.equal(mcp.headers.get('www-authenticate'), 'Bearer error="invalid_token"', why);
+        assert.equal(
+          mcp.headers.get('www-authenticate'),
+          `Bearer error="invalid_token", resource_metadata="${h.origin}/.well-known/oauth-protected-resource/mcp"`,
+          why,
+        );
         await assertClientRefused(mcpClient(h.mcpUrl, key), 401, 'invalid_api_key');
       }
     });

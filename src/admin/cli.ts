@@ -42,6 +42,15 @@ async function withStudio(action: (ctx: StudioContext) => Promise<unknown>): Pro
   const { copyBlobs, lazyLocalBlobStore, mediaRoot, openBlobStore, sweepOrphanFiles } = await import(
     '../resources/media/index.ts'
   );
+  const [{ AccountsStore }, { SessionsStore }, { AgreementStore }, { createMailer }, { readFile }, { text }] =
+    await Promise.all([
+      import('../studio/accounts/accounts.store.ts'),
+      import('../studio/accounts/sessions.store.ts'),
+      import('../studio/agreement.store.ts'),
+      import('../studio/accounts/mailer.ts'),
+      import('node:fs/promises'),
+      import('node:stream/consumers'),
+    ]);
   const config = loadConfig();
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
@@ -73,10 +82,22 @@ async function withStudio(action: (ctx: StudioContext) => Promise<unknown>): Pro
           bucket.close?.();
         }
       },
+      accounts: new AccountsStore(scope),
+      sessions: new SessionsStore(scope),
+      agreement: new AgreementStore(scope),
+      mailer: createMailer(config, { error: log, warn: log, info: log, debug: () => {} }),
+      studioUrl: config.studioUrl,
+      readStdin: () => text(process.stdin),
+      readFile: (path) => readFile(path, 'utf8'),
     });
   } finally {
     await store.close();
   }
+}
+
+/** The command line's few log lines (mail that could not be sent) go to standard error, never stdout's JSON. */
+function log(obj: unknown, msg?: string): void {
+  process.stderr.write(`${msg ?? ''} ${JSON.stringify(obj)}\n`);
 }
 
 function findCommand(group: string, action: string | undefined): Command {

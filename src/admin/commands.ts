@@ -1,6 +1,11 @@
 import type { KeyScope, Role } from '../core/auth.ts';
 import type { KeyStore } from '../core/keys.ts';
 import type { CreatorsStore } from '../resources/profile/creators.store.ts';
+import { type AccountsStore, FIRST_PASSWORD_LINK_MS } from '../studio/accounts/accounts.store.ts';
+import type { Mailer } from '../studio/accounts/mailer.ts';
+import { hashPassword, passwordProblem } from '../studio/accounts/passwords.ts';
+import type { SessionsStore } from '../studio/accounts/sessions.store.ts';
+import type { AgreementStore } from '../studio/agreement.store.ts';
 import type { GuideStatus, StoreReviewStatus, StudioStore } from './studio.store.ts';
 
 /** Bad input: the message goes to standard error and the command exits with 1. */
@@ -17,6 +22,17 @@ export interface StudioContext {
   goLive(guideId: string): Promise<unknown>;
   /** Removes the photo files no row and no release names, written before `before` (ms). */
   sweepOrphanFiles(before: number): Promise<unknown>;
+  /** The studio's passwords, sessions and the creator agreement. */
+  accounts: AccountsStore;
+  sessions: SessionsStore;
+  agreement: AgreementStore;
+  mailer: Mailer;
+  /** Where the studio lives (STUDIO_URL), for the links the commands make. */
+  studioUrl: string;
+  /** Standard input, read to its end (a password given with --stdin). */
+  readStdin(): Promise<string>;
+  /** A file's text (agreement publish --file). */
+  readFile(path: string): Promise<string>;
   /** Copies the photo files of MEDIA_DIR (or DATA_DIR/media) into the bucket S3_BUCKET names. */
   copyFilesToBucket(): Promise<unknown>;
 }
@@ -34,6 +50,7 @@ export interface Command {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@.]+$/;
 const DISPLAY_NAME_MAX = 80;
+const KEY_NAME_MAX = 80;
 
 function requireText(flags: FlagValues, name: string): string {
   const value = flags[name];
@@ -126,22 +143,72 @@ export const commands: Record<string, Command> = {
     },
   },
 
+  'creator password': {
+    usage:
+      'creator password --creator ID [--send | --stdin]   # a link to set a password (printed, or --send: mailed); --stdin sets it',
+    options: { creator: { type: 'string' }, send: { type: 'boolean' }, stdin: { type: 'boolean' } },
+    prepare(flags) {
+      const creatorId = requireText(flags, 'creator');
+      if (flags.send === true && flags.stdin === true) throw new UsageError('give at most one of --send and --stdin');
+      return async (ctx) => {
+        const creator = await ctx.creators.find(creatorId);
+        if (!creator) throw unknown('creator', creatorId);
+        if (flags.stdin === true) {
+          const password = (await ctx.readStdin()).replace(/\r?\n$/, '');
+          const problem = passwordProblem(password, creator.email);
+          if (problem) throw new UsageError(problem);
+          await ctx.accounts.setPassword(creatorId, await hashPassword(password));
+          await ctx.sessions.endAll(creatorId);
+          return { creatorId, passwordSet: true };
+        }
+        const token = await ctx.accounts.createResetLink(creatorId, FIRST_PASSWORD_LINK_MS);
+        const link = `${ctx.studioUrl}/reset?token=${token}`;
+        const expiresAt = Date.now() + FIRST_PASSWORD_LINK_MS;
+        if (flags.send !== true) return { creatorId, link, expiresAt };
+        if (!ctx.mailer.delivers)
+          throw new UsageError('--send needs SMTP_URL; without it, hand the creator the printed link');
+        await ctx.mailer.send(firstPasswordMail(creator.email, link));
+        return { creatorId, sentTo: creator.email, expiresAt };
+      };
+    },
+  },
+
   'agreement accept': {
-    usage: 'agreement accept --creator ID',
+    usage: 'agreement accept --creator ID   # accepts the current version for the creator',
     options: { creator: { type: 'string' } },
     prepare(flags) {
       const creatorId = requireText(flags, 'creator');
       return async (ctx) => {
-        if (!(await ctx.creators.update(creatorId, { agreementAccepted: true }))) throw unknown('creator', creatorId);
-        return { creatorId, agreementAccepted: true };
+        await requireCreator(ctx, creatorId);
+        const { version } = await ctx.agreement.current();
+        await ctx.agreement.accept(creatorId, version);
+        return { creatorId, agreementAccepted: true, version };
+      };
+    },
+  },
+
+  'agreement publish': {
+    usage:
+      'agreement publish --title TITLE --file PATH   # a new version: creators accept it before pricing or publishing',
+    options: { title: { type: 'string' }, file: { type: 'string' } },
+    prepare(flags) {
+      const title = requireText(flags, 'title');
+      const file = requireText(flags, 'file');
+      return async (ctx) => {
+        const body = (await ctx.readFile(file)).trim();
+        if (body === '') throw new UsageError(`--file ${JSON.stringify(file)} is empty`);
+        const published = await ctx.agreement.publish(title, body);
+        return { version: published.version, title: published.title, publishedAt: published.publishedAt };
       };
     },
   },
 
   'key create': {
-    usage: 'key create --creator ID --scope read|write [--publish] [--expires-at MS] [--role owner|editor]',
+    usage:
+      'key create --creator ID --scope read|write [--publish] [--expires-at MS] [--role owner|editor] [--name NAME]',
     options: {
       creator: { type: 'string' },
+      name: { type: 'string' },
       scope: { type: 'string' },
       publish: { type: 'boolean' },
       'expires-at': { type: 'string' },
@@ -154,9 +221,17 @@ export const commands: Record<string, Command> = {
       if (publish && scope !== 'write') throw new UsageError('--publish needs --scope write');
       const expiresAt = optionalMs(flags, 'expires-at');
       const role = optionalChoice(flags, 'role', ROLES);
+      const name = flags.name === undefined ? null : requireText(flags, 'name').slice(0, KEY_NAME_MAX);
       return async (ctx) => {
         await requireCreator(ctx, creatorId);
-        return ctx.keys.create({ creatorId, scope, publish, role: role ?? 'owner', expiresAt: expiresAt ?? null });
+        return ctx.keys.create({
+          creatorId,
+          name,
+          scope,
+          publish,
+          role: role ?? 'owner',
+          expiresAt: expiresAt ?? null,
+        });
       };
     },
   },
@@ -252,6 +327,14 @@ export const commands: Record<string, Command> = {
     },
   },
 };
+
+function firstPasswordMail(to: string, link: string) {
+  return {
+    to,
+    subject: 'Your creator studio account',
+    text: `An account in the creator studio was made for ${to}.\n\nOpen this link within 7 days to choose your password; it works once:\n${link}\n`,
+  };
+}
 
 export function usage(): string {
   const lines = Object.values(commands).map((c) => `  ${c.usage}`);

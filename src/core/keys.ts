@@ -9,6 +9,7 @@ import { countCache } from './work-meter.ts';
 
 export interface KeySummary {
   keyId: string;
+  name: string | null;
   creatorId: string;
   hint: string;
   scope: KeyScope;
@@ -66,6 +67,7 @@ export class KeyStore {
 
   async create(input: {
     creatorId: string;
+    name?: string | null;
     scope: KeyScope;
     publish: boolean;
     role?: Role;
@@ -87,19 +89,21 @@ export class KeyStore {
         revoked_at: null,
         created_at: this.clock.now(),
         last_used_at: null,
+        name: input.name ?? null,
       })
       .execute();
     return { keyId, key };
   }
 
-  /** True when a key was revoked by this call. */
-  async revoke(keyId: string): Promise<boolean> {
-    const result = await this.db
+  /** True when a key was revoked by this call; with `creatorId`, only a key of that creator (the studio's). */
+  async revoke(keyId: string, creatorId?: string): Promise<boolean> {
+    let update = this.db
       .updateTable('api_keys')
       .set({ revoked_at: this.clock.now() })
       .where('id', '=', keyId)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
+      .where('revoked_at', 'is', null);
+    if (creatorId !== undefined) update = update.where('creator_id', '=', creatorId);
+    const result = await update.executeTakeFirst();
     forgetCachedKeys(this.db);
     return Number(result.numUpdatedRows) > 0;
   }
@@ -113,6 +117,7 @@ export class KeyStore {
       .execute();
     return rows.map((r) => ({
       keyId: r.id,
+      name: r.name,
       creatorId: r.creator_id,
       hint: `…${r.hint}`,
       scope: r.scope,

@@ -18,10 +18,17 @@ export interface RateLimitSettings {
   uploadsPerKeyPerMinute: number;
   /** `check_links` runs per guide per hour (the specification names this limit too). */
   linkChecksPerGuidePerHour: number;
+  /** Studio sign-in, sign-up and reset requests per client address per minute. */
+  signInPerAddressPerMinute: number;
+  /** Studio sign-in attempts per account (email address) per hour. */
+  signInPerAccountPerHour: number;
 }
 
-/** The limits an operation may declare beside the per-key and per-creator ones every call pays. */
-export type OperationPolicy = 'uploads' | 'link-checks';
+/**
+ * The limits an operation may declare beside the per-key and per-creator ones every call pays,
+ * and the studio's limits on signing in.
+ */
+export type OperationPolicy = 'uploads' | 'link-checks' | 'sign-in-address' | 'sign-in-account';
 
 /** The budget left after a call: the tighter of the policies, for the RateLimit headers. */
 export interface RateLimitOutcome {
@@ -75,6 +82,20 @@ export class RateLimits {
         settings.linkChecksPerGuidePerHour,
         3600,
         'link checks of this guide this hour',
+      ),
+      'sign-in-address': policy(
+        'sign-in-per-address',
+        'signin-ip',
+        settings.signInPerAddressPerMinute,
+        60,
+        'to sign in from this address this minute',
+      ),
+      'sign-in-account': policy(
+        'sign-in-per-account',
+        'signin-account',
+        settings.signInPerAccountPerHour,
+        3600,
+        'to sign in to this account this hour',
       ),
     };
   }

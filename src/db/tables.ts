@@ -30,6 +30,8 @@ export interface ApiKeysTable {
   revoked_at: number | null;
   created_at: number;
   last_used_at: number | null;
+  /** What the creator calls the key in the studio; null for keys made before keys had names. */
+  name: string | null;
 }
 
 export interface GuidesTable {

@@ -12,6 +12,7 @@ import { itinerariesResource } from './itineraries/index.ts';
 import { linksResource } from './links/index.ts';
 import { mediaResource } from './media/index.ts';
 import { placesResource } from './places/index.ts';
+import { previewResource } from './preview/index.ts';
 import { profileResource } from './profile/index.ts';
 import { propertiesResource } from './properties/index.ts';
 import { publishingResource } from './publishing/index.ts';
@@ -35,6 +36,7 @@ export const resources: readonly Resource[] = [
   publishingResource,
   linksResource,
   salesPageResource,
+  previewResource,
 ];
 
 /**

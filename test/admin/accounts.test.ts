@@ -105,7 +105,11 @@ describe('admin command line: creators, keys and the agreement', () => {
     assert.equal(refused.status, 409);
     assert.equal(refused.body.error.code, 'agreement_outdated');
 
-    assert.deepEqual(await ok('agreement', 'accept', '--creator', creatorId), { creatorId, agreementAccepted: true });
+    assert.deepEqual(await ok('agreement', 'accept', '--creator', creatorId), {
+      creatorId,
+      agreementAccepted: true,
+      version: 1,
+    });
     const priced = await rest(world.baseUrl, key, 'PUT', `/guides/${guideId}/price`, {
       amountMinor: 2900,
       currency: 'EUR',
@@ -147,6 +151,7 @@ describe('admin command line: creators, keys and the agreement', () => {
         'hint',
         'keyId',
         'lastUsedAt',
+        'name',
         'publish',
         'revokedAt',
         'role',

@@ -39,12 +39,18 @@ describe('authentication challenges', () => {
     for (const answer of [await send(`${h.baseUrl}/me`, BAD_KEY), await mcp(BAD_KEY)]) {
       assert.equal(answer.status, 401);
       assert.equal(answer.body.error.code, 'invalid_api_key');
-      assert.equal(answer.headers.get('www-authenticate'), 'Bearer error="invalid_token"');
+      assert.match(
+        answer.headers.get('www-authenticate') ?? '',
+        /^Bearer error="invalid_token", resource_metadata="http:\/\/[^"]+\/\.well-known\/oauth-protected-resource\/(mcp|api\/v1)"$/,
+      );
     }
     for (const answer of [await send(`${h.baseUrl}/me`, undefined), await mcp(undefined)]) {
       assert.equal(answer.status, 401);
       assert.equal(answer.body.error.code, 'unauthenticated');
-      assert.equal(answer.headers.get('www-authenticate'), 'Bearer');
+      assert.match(
+        answer.headers.get('www-authenticate') ?? '',
+        /^Bearer resource_metadata="http:\/\/[^"]+\/\.well-known\/oauth-protected-resource\/(mcp|api\/v1)"$/,
+      );
     }
   });
 });

@@ -58,6 +58,8 @@ export interface HarnessOptions {
   services?: AppDeps['services'];
   /** The logger the server writes to (silent unless given): the log tests read what it writes. */
   logger?: Logger;
+  /** How OAuth client metadata documents are fetched (a test's own TLS server on loopback). */
+  clientMetadataGuard?: AppDeps['clientMetadataGuard'];
   /** Resources served beside the API's own, their tables migrated (test/resource-seam.test.ts). */
   resources?: AppDeps['resources'];
 }
@@ -84,6 +86,8 @@ export async function startServer(options: HarnessOptions = {}): Promise<Harness
     RATE_LIMIT_CREATOR_PER_HOUR: '10000000',
     RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '1000000',
     RATE_LIMIT_UPLOADS_PER_MINUTE: '1000000',
+    RATE_LIMIT_SIGN_IN_PER_MINUTE: '1000000',
+    RATE_LIMIT_SIGN_IN_PER_ACCOUNT_PER_HOUR: '1000000',
     ...(pgSchema ? { DATABASE_URL: pgSchema.url } : {}),
     ...blobEnv,
     ...options.env,
@@ -99,6 +103,7 @@ export async function startServer(options: HarnessOptions = {}): Promise<Harness
     logger: options.logger ?? pino({ level: 'silent' }),
     observability: await loadObservability(config),
     ...(options.observeMcp && { observeMcp: options.observeMcp }),
+    ...(options.clientMetadataGuard && { clientMetadataGuard: options.clientMetadataGuard }),
     ...(options.resources && { resources: options.resources }),
     // Tests never ask real DNS: names resolve nowhere unless a suite hands in its own checker.
     services: { linkChecker: new LinkChecker({ clock, lookup: offlineResolver }), ...options.services },

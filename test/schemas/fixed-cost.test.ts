@@ -13,8 +13,11 @@ import { type Harness, startServer } from '../helpers/harness.ts';
  * the fetch each client transport calls. Before issue 18: 181.6 KB + 78.3 KB; the budget and why are
  * in docs/decisions.md ("The fixed cost before work").
  */
-/** Decimal kilobytes, as issue 18 counts them (181.6 KB of tools/list is 181,599 bytes). */
-const BUDGET_TOTAL = 130_000;
+/**
+ * Decimal kilobytes, as issue 18 counts them (181.6 KB of tools/list is 181,599 bytes). Issue 20's
+ * create_preview_link, the one tool it asks for, added 0.3 KB at its shortest: docs/decisions.md.
+ */
+const BUDGET_TOTAL = 131_000;
 
 interface Received {
   method: string;

@@ -41,6 +41,8 @@ export interface GuardOptions {
   testOnlyLoopbackPorts?: readonly number[];
   /** Test only: replaces the socket opener, to prove a refused address never reaches it. */
   openSocket?: SocketOpener;
+  /** Test only: certificates to trust beside the system's (a test's own TLS server). */
+  testOnlyCa?: string;
 }
 
 function loopbackAllowance(ports: readonly number[] | undefined): ReadonlySet<number> {
@@ -105,7 +107,13 @@ export function guardedConnector(options: GuardOptions): SocketOpener {
     loopbackPorts: loopbackAllowance(options.testOnlyLoopbackPorts),
     timeoutMs: options.connectTimeoutMs,
   };
-  const open = options.openSocket ?? buildConnector({ timeout: options.connectTimeoutMs, allowH2: false });
+  const open =
+    options.openSocket ??
+    buildConnector({
+      timeout: options.connectTimeoutMs,
+      allowH2: false,
+      ...(options.testOnlyCa && { ca: options.testOnlyCa }),
+    });
   return (target, callback) => {
     const port = target.port ? Number(target.port) : target.protocol === 'https:' ? 443 : 80;
     checkedAddresses(target.hostname, port, guard).then(

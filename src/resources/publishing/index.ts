@@ -34,9 +34,10 @@ export const publishingResource: Resource = {
   },
 };
 
-export { type PublishResult, publishRelease } from './publish-gates.ts';
-export { blockingCodes, type FindingCode, findingCodes } from './readiness.ts';
+export { type GuideContents, readGuideContents } from './guide-contents.ts';
+export { blockingGates, type Gate, type PublishResult, publishRelease } from './publish-gates.ts';
+export { blockingCodes, type Finding, type FindingCode, findingCodes, readinessOf } from './readiness.ts';
 export type { ReadinessRule } from './readiness-rule.ts';
 export { readinessRules } from './readiness-rules.ts';
 export type { Release, ReleaseInfo, ReleasesStore } from './releases.store.ts';
-export type { Snapshot } from './snapshot.ts';
+export { type Snapshot, serializeSnapshot, snapshotRows } from './snapshot.ts';

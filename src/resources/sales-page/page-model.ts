@@ -69,7 +69,7 @@ interface SpotFields {
   lat: number | null;
   lon: number | null;
 }
-interface PhotoFields {
+export interface PhotoFields {
   mediaId: string;
   spotId: string | null;
   order: number;
@@ -114,7 +114,7 @@ function sizeAt(photo: PhotoFields, edge: number): { width: number; height: numb
   return { width: Math.round(photo.width * scale), height: Math.round(photo.height * scale) };
 }
 
-function pagePhoto(photo: PhotoFields, caption?: string): PagePhoto {
+export function pagePhoto(photo: PhotoFields, caption?: string): PagePhoto {
   const seen = new Set<number>();
   const candidates: string[] = [];
   for (const name of ['small', 'medium', 'large'] as const) {

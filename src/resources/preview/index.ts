@@ -1,0 +1,27 @@
+import type { Resource } from '../../core/resource.ts';
+import { previewOperations } from './operations.ts';
+import { up } from './preview-links.migration.ts';
+import { PreviewLinksStore } from './preview-links.store.ts';
+import type { PreviewLinksTable } from './preview-links.tables.ts';
+
+declare module '../../core/stores.ts' {
+  interface Stores {
+    previewLinks: PreviewLinksStore;
+  }
+}
+
+declare module '../../db/tables.ts' {
+  interface Database {
+    preview_links: PreviewLinksTable;
+  }
+}
+
+/** The working copy as buyers would see it: a page for the studio and a short-lived link for the assistant. */
+export const previewResource: Resource = {
+  tag: { name: 'preview', description: 'The working copy as buyers would see it after the next publish' },
+  operations: previewOperations,
+  stores: { previewLinks: (scope) => new PreviewLinksStore(scope) },
+  migrations: { '0021-preview-links': { up } },
+};
+
+export { type RenderedPreview, renderPreview } from './preview-page.ts';

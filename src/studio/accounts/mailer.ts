@@ -1,0 +1,38 @@
+import { createTransport } from 'nodemailer';
+import type { Log } from '../../core/log.ts';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Sends the studio's mail: reset and first-password links. */
+export interface Mailer {
+  send(mail: Mail): Promise<void>;
+  /** Whether mail leaves through SMTP (false: it is written to the log). */
+  readonly delivers: boolean;
+}
+
+/**
+ * Through SMTP when SMTP_URL is set (nodemailer: `smtp://user:pass@host:587`, `smtps://…:465`);
+ * otherwise each message is written to the log at `warn`, so a developer or an operator without
+ * mail can still hand a creator their link. Messages carry links, never a password.
+ */
+export function createMailer(settings: { smtpUrl: string | undefined; mailFrom: string }, log: Log): Mailer {
+  if (!settings.smtpUrl) {
+    return {
+      delivers: false,
+      async send(mail) {
+        log.warn({ mailTo: mail.to, subject: mail.subject, body: mail.text }, 'mail not sent (SMTP_URL unset): logged');
+      },
+    };
+  }
+  const transport = createTransport(settings.smtpUrl, { from: settings.mailFrom });
+  return {
+    delivers: true,
+    async send(mail) {
+      await transport.sendMail({ to: mail.to, subject: mail.subject, text: mail.text });
+    },
+  };
+}

@@ -1,0 +1,11 @@
+import type { Migration } from 'kysely/migration';
+import * as oauth from './oauth/oauth.migration.ts';
+import './oauth/oauth.tables.ts';
+import * as studioAccounts from './studio.migration.ts';
+import './studio.tables.ts';
+
+/** The studio's tables: migration numbers 0020-0029 are the studio's. */
+export const studioMigrations: Record<string, Migration> = {
+  '0020-studio-accounts': studioAccounts,
+  '0022-oauth': oauth,
+};

@@ -1,0 +1,155 @@
+import type { FastifyInstance } from 'fastify';
+import { putOnSale } from '../../admin/go-live.ts';
+import { StudioStore } from '../../admin/studio.store.ts';
+import { ApiError } from '../../core/errors.ts';
+import type { Guide } from '../../resources/guides/index.ts';
+import { guideRecords } from '../../resources/guides/index.ts';
+import { blockingGates, type Gate, readGuideContents, readinessOf } from '../../resources/publishing/index.ts';
+import { html, type Markup } from '../../resources/sales-page/index.ts';
+import { requireSignedIn, type SignedIn, type StudioDeps, signedInLayout, studioStores } from '../context.ts';
+import { csrfField, message, sendPage } from '../web/page.ts';
+import { field, seeOther } from '../web/security.ts';
+
+type Status = Guide['status'];
+
+const NOTICES: Record<string, string> = {
+  published: 'The guide is on sale: its sales page shows this release.',
+  draft: 'The guide is off sale: buyers can no longer find its sales page.',
+  archived: 'The guide is archived.',
+  shown: 'The guide is shown in the store once it is on sale (after the store review).',
+  hidden: 'The guide is hidden from the store; its sales page still works by its address.',
+};
+
+function price(guide: Guide): string {
+  if (!guide.price) return 'no price';
+  const { amountMinor, currency } = guide.price;
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() }).format(
+      amountMinor / 100,
+    );
+  } catch {
+    return `${amountMinor} ${currency}`;
+  }
+}
+
+function statusButton(guide: Guide, csrf: string, to: Status, label: string, kind = ''): Markup {
+  return html`<form method="post" action="/studio/guides/${encodeURIComponent(guide.productId)}/status">${csrfField(csrf)}<input type="hidden" name="to" value="${to}"><button class="${kind}" type="submit">${label}</button></form>`;
+}
+
+function guideCard(guide: Guide, csrf: string, gates: Gate[] | undefined): Markup {
+  const id = encodeURIComponent(guide.productId);
+  const live = guide.status === 'published';
+  const actions: Markup[] = [];
+  if (guide.status !== 'published') actions.push(statusButton(guide, csrf, 'published', 'Put on sale'));
+  if (guide.status === 'published') actions.push(statusButton(guide, csrf, 'draft', 'Take off sale', 'quiet'));
+  if (guide.status === 'archived') actions.push(statusButton(guide, csrf, 'draft', 'Restore as draft', 'quiet'));
+  else actions.push(statusButton(guide, csrf, 'archived', 'Archive', 'danger'));
+  const visibility = html`<form method="post" action="/studio/guides/${id}/visibility">${csrfField(csrf)}<input type="hidden" name="visible" value="${guide.visibleOnStore ? 'off' : 'on'}"><button class="quiet" type="submit">${guide.visibleOnStore ? 'Hide from store' : 'Show in store'}</button></form>`;
+  const blocking =
+    gates && gates.length > 0
+      ? html`<div class="error" role="alert"><p><strong>Before it can go on sale:</strong></p><ul class="findings">${gates.map(
+          (g) => html`<li data-code="${g.code}"><code>${g.code}</code>: ${g.message}</li>`,
+        )}</ul></div>`
+      : html``;
+  return html`<section class="card" data-guide-id="${guide.productId}">
+<h2>${guide.name}</h2>
+<p><span class="tag${live ? ' live' : ''}" data-status>${live ? 'on sale' : guide.status}</span><span class="tag" data-visibility>${guide.visibleOnStore ? 'shown in store' : 'not in store'}</span>${guide.storeReviewStatus ? html`<span class="tag">review: ${guide.storeReviewStatus}</span>` : html``}</p>
+<p>${price(guide)} · ${guide.spotCount} ${guide.spotCount === 1 ? 'spot' : 'spots'}</p>
+<p><a href="/studio/guides/${id}/preview">Preview the working copy</a>${live ? html` · <a href="${guide.salesPageUrl}">Sales page</a>` : html``}</p>
+${blocking}
+<div class="actions">${actions}${visibility}</div>
+</section>`;
+}
+
+/** The guides page: each guide's status, what blocks it from going on sale, store visibility, archiving. */
+export function registerGuideRoutes(app: FastifyInstance, deps: StudioDeps): void {
+  const { runtime } = deps;
+
+  async function page(
+    who: SignedIn,
+    note: { notice?: string; error?: string; refused?: { id: string; gates: Gate[] } },
+  ) {
+    const { stores } = studioStores(runtime);
+    const rows = await stores.guides.rowsOwned(who.creator.creatorId);
+    const guides = await guideRecords(stores, rows, runtime.urls);
+    const today = runtime.clock.today();
+    // What blocks each guide not yet on sale, as putting it on sale would find it.
+    const gates = new Map<string, Gate[]>();
+    for (const guide of guides) {
+      if (note.refused?.id === guide.productId) gates.set(guide.productId, note.refused.gates);
+      else if (guide.status === 'draft') {
+        const contents = await readGuideContents(stores, guide.productId, who.creator.creatorId);
+        gates.set(guide.productId, blockingGates(contents, readinessOf(contents, today), false));
+      }
+    }
+    const agreement = who.creator.agreementAccepted
+      ? html``
+      : html`<p class="error" role="alert">Accept the <a href="/studio/agreement">creator agreement</a> before you set prices or put a guide on sale.</p>`;
+    const body = html`<h1>Guides</h1>
+${message('notice', note.notice)}${message('error', note.error)}${agreement}
+${guides.length === 0 ? html`<p>No guides yet. Ask your assistant to start one, with a key from <a href="/studio/keys">API keys</a>.</p>` : guides.map((g) => guideCard(g, who.csrf, gates.get(g.productId)))}`;
+    return { title: 'Guides', signedIn: signedInLayout(who, 'guides'), body };
+  }
+
+  /** The guide, when it is the signed-in creator's: another's is as unknown as a missing one. */
+  async function owned(who: SignedIn, productId: string): Promise<boolean> {
+    const rows = await studioStores(runtime).stores.guides.rowsOwned(who.creator.creatorId);
+    return rows.some((r) => r.id === productId);
+  }
+
+  app.get('/guides', async (request, reply) => {
+    const who = await requireSignedIn(deps, request, reply);
+    if (!who) return reply;
+    const done = (request.query as Record<string, unknown>).done;
+    const notice = typeof done === 'string' && Object.hasOwn(NOTICES, done) ? NOTICES[done] : undefined;
+    return sendPage(reply, await page(who, { notice }));
+  });
+
+  app.post<{ Params: { productId: string } }>('/guides/:productId/status', async (request, reply) => {
+    const who = await requireSignedIn(deps, request, reply);
+    if (!who) return reply;
+    const { productId } = request.params;
+    const to = field(request.body, 'to');
+    if (!(await owned(who, productId)))
+      return sendPage(reply, await page(who, { error: 'No such guide of yours.' }), 404);
+    if (to !== 'published' && to !== 'draft' && to !== 'archived') {
+      return sendPage(reply, await page(who, { error: 'Choose on sale, draft or archived.' }), 400);
+    }
+    if (to === 'published') {
+      try {
+        await putOnSale(runtime, runtime.clock, productId);
+      } catch (err) {
+        if (!(err instanceof ApiError && err.code === 'not_publishable')) throw err;
+        const gates = (err.details?.blocking ?? []) as Gate[];
+        const refused = { id: productId, gates };
+        return sendPage(
+          reply,
+          await page(who, { error: 'The guide cannot go on sale yet: see what blocks it below.', refused }),
+          409,
+        );
+      }
+    } else {
+      await new StudioStore({ db: runtime.db, clock: runtime.clock, dialect: runtime.dialect }).setStatus(
+        productId,
+        to,
+      );
+    }
+    return seeOther(reply, `/studio/guides?done=${to}`);
+  });
+
+  app.post<{ Params: { productId: string } }>('/guides/:productId/visibility', async (request, reply) => {
+    const who = await requireSignedIn(deps, request, reply);
+    if (!who) return reply;
+    const { productId } = request.params;
+    const visible = field(request.body, 'visible');
+    if (!(await owned(who, productId)))
+      return sendPage(reply, await page(who, { error: 'No such guide of yours.' }), 404);
+    if (visible !== 'on' && visible !== 'off')
+      return sendPage(reply, await page(who, { error: 'Choose shown or hidden.' }), 400);
+    await new StudioStore({ db: runtime.db, clock: runtime.clock, dialect: runtime.dialect }).setVisibility(
+      productId,
+      visible === 'on',
+    );
+    return seeOther(reply, `/studio/guides?done=${visible === 'on' ? 'shown' : 'hidden'}`);
+  });
+}
