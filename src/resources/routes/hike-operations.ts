@@ -92,7 +92,7 @@ export const updateHike = defineOperation({
   description:
     'Changes only the fields sent. Strings clear on ""; difficulty, the figures, equipment and track clear on null; ' +
     'equipment [] means no special gear; lists replace whole; transit rows with an empty note are dropped; ' +
-    `descentM is never derived from gainM. ${describeHike}`,
+    'descentM is never derived from gainM. track, its checks and size limits as in create_hike.',
   input: hikeFieldsSchema.partial().extend({ hikeId: hikeIdSchema }).strict(),
   output: z.object({ ok: z.literal(true), hikeId: z.string() }),
   prepare: (input, ctx): Promise<PreparedTrack | undefined> => prepareTrackInput(input, ctx),

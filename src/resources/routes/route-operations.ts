@@ -91,7 +91,9 @@ export const updateRoute = defineOperation({
   stability: 'stable',
   since: STABLE_SINCE,
   body: TRACK_BODY,
-  description: `Changes only the fields sent: "" or null clears, arrays replace whole, track null removes the line. ${describeRoute}`,
+  description:
+    'Changes only the fields sent: "" or null clears, arrays replace whole, track null removes the line. ' +
+    'track and the distance check as in create_route.',
   input: routeFieldsSchema.partial().extend({ routeId: routeIdSchema }).strict(),
   output: routeSchema,
   prepare: (input, ctx): Promise<PreparedTrack | undefined> => prepareTrackInput(input, ctx),
