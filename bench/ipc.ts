@@ -20,6 +20,8 @@ export interface ReadyMessage {
   type: 'ready';
   origin: string;
   key?: string;
+  /** Keys of further creators (BENCH_CREATORS), one per simulated assistant of the mixed load. */
+  keys?: string[];
   dialect?: string;
 }
 
