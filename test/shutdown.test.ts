@@ -114,15 +114,20 @@ describe('shutdown', () => {
     const h = await startServer({ services: { linkChecker: checkerFor([site]) } });
     try {
       const api = apiFor(h, 'rest', h.alice.writeKey);
-      const productId = await newGuide(api, 'Shutdown links');
-      assertOk(
-        await api.call('create_spot', {
-          productId,
-          name: 'Lookout',
-          links: [{ kind: 'official', url: `${site.origin}/a` }],
-        }),
-        201,
-      );
+      // A guide per connection: checks of one guide run one at a time.
+      const guides: string[] = [];
+      for (const name of ['rest', 'mcp']) {
+        const productId = await newGuide(api, `Shutdown links ${name}`);
+        assertOk(
+          await api.call('create_spot', {
+            productId,
+            name: 'Lookout',
+            links: [{ kind: 'official', url: `${site.origin}/${name}` }],
+          }),
+          201,
+        );
+        guides.push(productId);
+      }
       await api.close();
       const key = h.alice.writeKey;
       const port = new URL(h.baseUrl).port;
@@ -147,8 +152,8 @@ describe('shutdown', () => {
       const answers = Object.fromEntries(
         Object.entries(sockets).map(([name, socket]) => [name, readAnswers(socket)]),
       ) as Record<keyof typeof late, Promise<RawAnswer[]>>;
-      for (const socket of Object.values(sockets)) {
-        socket.write(httpRequest('POST', `/api/v1/guides/${productId}/links/check`, key, {}));
+      for (const [i, socket] of Object.values(sockets).entries()) {
+        socket.write(httpRequest('POST', `/api/v1/guides/${guides[i]}/links/check`, key, {}));
       }
       while (site.requests.length < 2) await new Promise((r) => setTimeout(r, 10));
 

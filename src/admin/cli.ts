@@ -39,7 +39,7 @@ async function withStudio(action: (ctx: StudioContext) => Promise<unknown>): Pro
       import('./studio.store.ts'),
       import('./go-live.ts'),
     ]);
-  const { lazyLocalBlobStore, mediaRoot, sweepOrphanFiles } = await import('../resources/media/index.ts');
+  const { lazyLocalBlobStore, mediaRoot, sweepOrphanFilesAlone } = await import('../resources/media/index.ts');
   const config = loadConfig();
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
@@ -49,7 +49,7 @@ async function withStudio(action: (ctx: StudioContext) => Promise<unknown>): Pro
       keys: new KeyStore(store.db, systemClock),
       studio: new StudioStore(scope),
       goLive: (guideId) => goLive(store, systemClock, guideId),
-      sweepOrphanFiles: (before) => sweepOrphanFiles(store.db, lazyLocalBlobStore(mediaRoot(config)), before),
+      sweepOrphanFiles: (before) => sweepOrphanFilesAlone(store, lazyLocalBlobStore(mediaRoot(config)), before),
     });
   } finally {
     await store.close();

@@ -1,9 +1,11 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
 import pg from 'pg';
+import { type Coordination, sqliteCoordination } from './coordination.ts';
 import { NodeSqliteAdapter } from './node-sqlite-adapter.ts';
+import { type CoordinationLog, PostgresCoordination } from './pg-coordination.ts';
 import type { Database } from './tables.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -11,6 +13,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Store {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** What the instances on this store agree on beyond its rows: revocations heard, jobs running. */
+  coordination: Coordination;
   close(): Promise<void>;
 }
 
@@ -18,6 +22,8 @@ export interface StoreOptions {
   /** PostgreSQL connection string; when absent, the embedded SQLite file under dataDir. */
   databaseUrl?: string | undefined;
   dataDir: string;
+  /** Where a lost coordination connection is reported (PostgreSQL). */
+  log?: CoordinationLog;
 }
 
 const BIGINT_OID = 20;
@@ -28,7 +34,7 @@ const NUMERIC_OID = 1700;
  * and every resource's (src/store.ts gathers them), run in the order of their names.
  */
 export async function openDatabase(options: StoreOptions, migrations: Record<string, Migration>): Promise<Store> {
-  const store = options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(options.dataDir);
+  const store = options.databaseUrl ? openPostgres(options.databaseUrl, options.log) : openSqlite(options.dataDir);
   await migrate(store.db, migrations, store.dialect === 'postgres' ? await currentSchema(store.db) : undefined);
   return store;
 }
@@ -45,16 +51,17 @@ async function currentSchema(db: Kysely<Database>): Promise<string | undefined> 
 
 function openSqlite(dataDir: string): Store {
   mkdirSync(dataDir, { recursive: true });
-  const adapter = new NodeSqliteAdapter(join(dataDir, 'creator-api.sqlite'));
+  const file = resolve(dataDir, 'creator-api.sqlite');
+  const adapter = new NodeSqliteAdapter(file);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: adapter }) });
   directReaders.set(db, adapter);
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return { db, dialect: 'sqlite', coordination: sqliteCoordination(adapter, file), close: () => db.destroy() };
 }
 
 /** The embedded store's connection behind each Kysely instance, for reads that need not queue. */
 export const directReaders = new WeakMap<object, NodeSqliteAdapter>();
 
-function openPostgres(connectionString: string): Store {
+function openPostgres(connectionString: string, log: CoordinationLog | undefined): Store {
   // Times in ms are bigint columns: read them back as numbers, not strings.
   const types = {
     getTypeParser: (oid: number, format?: 'text' | 'binary') =>
@@ -62,7 +69,16 @@ function openPostgres(connectionString: string): Store {
   };
   const pool = new pg.Pool({ connectionString, types: types as pg.CustomTypesConfig, max: 10 });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  const coordination = new PostgresCoordination(connectionString, log);
+  return {
+    db,
+    dialect: 'postgres',
+    coordination,
+    close: async () => {
+      await coordination.close();
+      await db.destroy();
+    },
+  };
 }
 
 async function migrate(

@@ -44,7 +44,18 @@ export class NodeSqliteAdapter implements SqliteDatabase {
    * committed, so whatever a read answered before still holds. One pread, against a query's locks.
    */
   commitStamp(): string | undefined {
-    if (this.walIndexFile === undefined || this.db.isTransaction) return undefined;
+    if (this.db.isTransaction) return undefined;
+    return this.lastCommitStamp();
+  }
+
+  /**
+   * The same stamp whether or not a transaction is open on this connection: what it tells is that
+   * no connection committed since, which holds either way (while this connection's write
+   * transaction is open, no other can commit). For marks that guard no read of this connection
+   * (revocations), not for views, which a read inside the open transaction could build.
+   */
+  lastCommitStamp(): string | undefined {
+    if (this.walIndexFile === undefined) return undefined;
     // SQLite makes the file at the connection's first read, and keeps it while the connection is open.
     this.walIndex ??= existingFile(this.walIndexFile);
     if (this.walIndex === undefined) return undefined;

@@ -44,7 +44,7 @@ export {
   mediaRoot,
   urlsOf,
 } from './media-files.ts';
-export { ORPHAN_MIN_AGE_MS, scheduleOrphanSweep, sweepOrphanFiles } from './orphan-sweep.ts';
+export { ORPHAN_MIN_AGE_MS, scheduleOrphanSweep, sweepOrphanFiles, sweepOrphanFilesAlone } from './orphan-sweep.ts';
 export {
   clearGuideThumbnail,
   discardThumbnail,
