@@ -15,7 +15,11 @@ import { openStore } from '../src/store.ts';
 import { onStop, type ReadyMessage } from './ipc.ts';
 
 const config = loadConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0' });
-const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const store = await openStore({
+  databaseUrl: config.databaseUrl,
+  dataDir: config.dataDir,
+  preparedStatements: config.databasePreparedStatements,
+});
 const app = buildApp({ config, store, clock: systemClock, logger: pino({ level: 'silent' }) });
 const origin = await app.fastify.listen({ host: '127.0.0.1', port: 0 });
 

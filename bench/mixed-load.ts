@@ -39,7 +39,7 @@ async function call<T>(origin: string, key: string, method: string, path: string
 }
 
 /** Every creator's guide and spots, the same content on both stores. */
-async function seedAssistants(origin: string, keys: readonly string[]): Promise<Assistant[]> {
+export async function seedAssistants(origin: string, keys: readonly string[]): Promise<Assistant[]> {
   const today = new Date().toISOString().slice(0, 10);
   return Promise.all(
     keys.map(async (key, n) => {
@@ -134,7 +134,7 @@ const CYCLE: Step[] = [
 ];
 
 /** One timed run of the cycle against one server, added to its tally; tool errors counted apart. */
-function runMixed(
+export function runMixed(
   origin: string,
   assistants: readonly Assistant[],
   tally: Tally & { toolErrors: number },

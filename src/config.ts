@@ -61,6 +61,10 @@ const envSchema = z.object({
     .default('true')
     .transform((v) => v === 'true'),
   CORS_ORIGINS: optionalText.pipe(z.string().optional().transform(parseOrigins)),
+  DATABASE_PREPARED_STATEMENTS: z
+    .enum(['true', 'false'], { message: 'must be true or false' })
+    .default('true')
+    .transform((v) => v === 'true'),
 });
 
 export interface Config {
@@ -70,6 +74,8 @@ export interface Config {
   /** Where photo files live; DATA_DIR/media when unset. */
   mediaDir: string | undefined;
   databaseUrl: string | undefined;
+  /** PostgreSQL: named prepared statements, parsed and planned once per connection. */
+  databasePreparedStatements: boolean;
   redisUrl: string | undefined;
   /** Where buyers reach public pages (sales pages); defaults to this server's address. */
   publicUrl: string;
@@ -115,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: e.DATA_DIR,
     mediaDir: e.MEDIA_DIR,
     databaseUrl: e.DATABASE_URL,
+    databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS,
     redisUrl: e.REDIS_URL,
     publicUrl,
     publicUrlFixed: e.PUBLIC_URL !== undefined,

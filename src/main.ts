@@ -19,11 +19,13 @@ const config = (() => {
   }
 })();
 const logger = pino({ level: config.logLevel });
-const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: logger }).catch(
-  (err: Error) =>
-    fail(
-      `cannot open the store (${config.databaseUrl ? 'DATABASE_URL' : `DATA_DIR ${config.dataDir}`}): ${err.message}`,
-    ),
+const store = await openStore({
+  databaseUrl: config.databaseUrl,
+  dataDir: config.dataDir,
+  preparedStatements: config.databasePreparedStatements,
+  log: logger,
+}).catch((err: Error) =>
+  fail(`cannot open the store (${config.databaseUrl ? 'DATABASE_URL' : `DATA_DIR ${config.dataDir}`}): ${err.message}`),
 );
 const app = buildApp({ config, store, clock: systemClock, logger });
 const address = await app.listen(config.host, config.port).catch(async (err: NodeJS.ErrnoException) => {

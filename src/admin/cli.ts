@@ -41,7 +41,11 @@ async function withStudio(action: (ctx: StudioContext) => Promise<unknown>): Pro
     ]);
   const { lazyLocalBlobStore, mediaRoot, sweepOrphanFilesAlone } = await import('../resources/media/index.ts');
   const config = loadConfig();
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const store = await openStore({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    preparedStatements: config.databasePreparedStatements,
+  });
   try {
     const scope = { db: store.db, clock: systemClock, dialect: store.dialect };
     return await action({

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Coordination } from '../db/coordination.ts';
 import type { Dialect } from '../db/database.ts';
+import { retryingStalePlans } from '../db/pg-statements.ts';
 import type { Database } from '../db/tables.ts';
 import { type Principal, requireScope } from './auth.ts';
 import type { Clock } from './clock.ts';
@@ -102,9 +103,12 @@ async function run(
     result = await operation.handler(input, contextOn(runtime, base, runtime.db, false, committed), prepared);
   } else {
     try {
-      result = await runtime.db
-        .transaction()
-        .execute((trx) => operation.handler(input, contextOn(runtime, base, trx, true, committed), prepared));
+      result = await retryingStalePlans(() => {
+        committed.length = 0;
+        return runtime.db
+          .transaction()
+          .execute((trx) => operation.handler(input, contextOn(runtime, base, trx, true, committed), prepared));
+      });
     } catch (err) {
       if (operation.discard)
         await operation.discard(prepared, base).catch((e) => base.log.error({ err: e }, 'discard failed'));

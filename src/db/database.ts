@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, type Logger, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
 import pg from 'pg';
 import { type Coordination, sqliteCoordination } from './coordination.ts';
 import { NodeSqliteAdapter } from './node-sqlite-adapter.ts';
 import { type CoordinationLog, PostgresCoordination } from './pg-coordination.ts';
+import { NamedStatementsClient } from './pg-statements.ts';
 import type { Database } from './tables.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -24,6 +25,13 @@ export interface StoreOptions {
   dataDir: string;
   /** Where a lost coordination connection is reported (PostgreSQL). */
   log?: CoordinationLog;
+  /**
+   * PostgreSQL: run parameterized statements as named prepared statements, parsed and planned once
+   * per connection (DATABASE_PREPARED_STATEMENTS; on unless false).
+   */
+  preparedStatements?: boolean;
+  /** Told every statement sent to the store, transactions' begin and commit included (tests count round trips). */
+  onStatement?: (sql: string) => void;
 }
 
 const BIGINT_OID = 20;
@@ -34,7 +42,10 @@ const NUMERIC_OID = 1700;
  * and every resource's (src/store.ts gathers them), run in the order of their names.
  */
 export async function openDatabase(options: StoreOptions, migrations: Record<string, Migration>): Promise<Store> {
-  const store = options.databaseUrl ? openPostgres(options.databaseUrl, options.log) : openSqlite(options.dataDir);
+  const log = options.onStatement && statementLog(options.onStatement);
+  const store = options.databaseUrl
+    ? openPostgres(options.databaseUrl, { problems: options.log, log, prepared: options.preparedStatements ?? true })
+    : openSqlite(options.dataDir, log);
   await migrate(store.db, migrations, store.dialect === 'postgres' ? await currentSchema(store.db) : undefined);
   return store;
 }
@@ -49,11 +60,18 @@ async function currentSchema(db: Kysely<Database>): Promise<string | undefined> 
   return rows[0]?.schema ?? undefined;
 }
 
-function openSqlite(dataDir: string): Store {
+/** Kysely's log, telling `onStatement` each statement's text. */
+function statementLog(onStatement: (sql: string) => void): Logger {
+  return (event) => {
+    if (event.level === 'query') onStatement(event.query.sql);
+  };
+}
+
+function openSqlite(dataDir: string, log: Logger | undefined): Store {
   mkdirSync(dataDir, { recursive: true });
   const file = resolve(dataDir, 'creator-api.sqlite');
   const adapter = new NodeSqliteAdapter(file);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: adapter }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: adapter }), ...(log && { log }) });
   directReaders.set(db, adapter);
   return { db, dialect: 'sqlite', coordination: sqliteCoordination(adapter, file), close: () => db.destroy() };
 }
@@ -61,15 +79,26 @@ function openSqlite(dataDir: string): Store {
 /** The embedded store's connection behind each Kysely instance, for reads that need not queue. */
 export const directReaders = new WeakMap<object, NodeSqliteAdapter>();
 
-function openPostgres(connectionString: string, log: CoordinationLog | undefined): Store {
+interface PostgresOptions {
+  problems: CoordinationLog | undefined;
+  log: Logger | undefined;
+  prepared: boolean;
+}
+
+function openPostgres(connectionString: string, { problems, log, prepared }: PostgresOptions): Store {
   // Times in ms are bigint columns: read them back as numbers, not strings.
   const types = {
     getTypeParser: (oid: number, format?: 'text' | 'binary') =>
       oid === BIGINT_OID || oid === NUMERIC_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format),
   };
-  const pool = new pg.Pool({ connectionString, types: types as pg.CustomTypesConfig, max: 10 });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  const coordination = new PostgresCoordination(connectionString, log);
+  const pool = new pg.Pool({
+    connectionString,
+    types: types as pg.CustomTypesConfig,
+    max: 10,
+    ...(prepared && { Client: NamedStatementsClient }),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log && { log }) });
+  const coordination = new PostgresCoordination(connectionString, problems);
   return {
     db,
     dialect: 'postgres',

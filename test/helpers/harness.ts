@@ -48,6 +48,8 @@ export interface HarnessOptions {
   services?: AppDeps['services'];
   /** The logger the server writes to (silent unless given): the log tests read what it writes. */
   logger?: Logger;
+  /** Told every statement the server's store runs (round-trip counts). */
+  onStatement?: (sql: string) => void;
 }
 
 /** A resolver that knows no name, as on a machine without DNS: nothing leaves the test machine. */
@@ -75,7 +77,12 @@ export async function startServer(options: HarnessOptions = {}): Promise<Harness
   });
   const clock = new ManualClock(options.now ?? '2026-11-23T10:00:00Z');
   const store = await whileNoSchemaIsDropped(config.databaseUrl, () =>
-    openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
+    openStore({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      preparedStatements: config.databasePreparedStatements,
+      ...(options.onStatement && { onStatement: options.onStatement }),
+    }),
   );
   const app = buildApp({
     config,

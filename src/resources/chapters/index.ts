@@ -22,3 +22,4 @@ export const chaptersResource: Resource = {
   stores: { chapters: (scope) => new ChaptersStore(scope) },
   migrations: { '0007-chapters': chaptersMigration },
 };
+export { chapterCountOfGuide } from './chapters.store.ts';

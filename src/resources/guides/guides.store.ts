@@ -1,13 +1,30 @@
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import { newId } from '../../core/ids.ts';
 import { ScopedStore } from '../../core/stores.ts';
-import type { GuidesTable } from '../../db/tables.ts';
+import type { Database, GuidesTable } from '../../db/tables.ts';
 import { candidateStem, firstFree } from '../../shared/text.ts';
+import { areasOfGuide } from '../areas/index.ts';
+import { chapterCountOfGuide } from '../chapters/index.ts';
+import { photoCountOfGuide } from '../media/index.ts';
+import { propertiesOfGuide } from '../properties/index.ts';
+import { spotCountOfGuide } from '../spots/index.ts';
 import type { MapRegion } from './guide.schema.ts';
 import { updateGuideRow } from './guide-row.ts';
 import { viewAtRevision } from './guide-views.ts';
 
 export type GuideRow = Selectable<GuidesTable> & { creator_slug: string };
+
+/** A guide row with everything its record shows from other tables, read in one statement. */
+export interface GuideRecordRow extends GuideRow {
+  price_amount_minor: number | null;
+  price_currency: string | null;
+  spot_count: number;
+  chapter_count: number;
+  photo_count: number;
+  /** JSON rows: areasFromJson and propertiesFromJson read them. */
+  areas: unknown;
+  properties: unknown;
+}
 
 export interface GuidePatch {
   name?: string;
@@ -191,27 +208,38 @@ export class GuidesStore extends ScopedStore {
     return viewAtRevision(this.db, creatorId, productId, view, build);
   }
 
-  async row(guideId: string): Promise<GuideRow> {
-    return this.selectGuides().where('guides.id', '=', guideId).executeTakeFirstOrThrow();
+  /**
+   * Guide rows with their latest price, counts, areas and properties in the same statement: one
+   * round trip per record (or list) instead of one per table. The other resources say how their
+   * part is read (spotCountOfGuide, areasOfGuide…).
+   */
+  private selectRecords() {
+    const latestPrice = <C extends 'amount_minor' | 'currency'>(eb: ExpressionBuilder<Database, 'guides'>, column: C) =>
+      eb
+        .selectFrom('guide_prices')
+        .select(column)
+        .whereRef('guide_prices.guide_id', '=', 'guides.id')
+        .orderBy('guide_prices.created_at', 'desc')
+        .orderBy('guide_prices.id', 'desc')
+        .limit(1);
+    return this.selectGuides().select((eb) => [
+      latestPrice(eb, 'amount_minor').as('price_amount_minor'),
+      latestPrice(eb, 'currency').as('price_currency'),
+      spotCountOfGuide(eb).as('spot_count'),
+      chapterCountOfGuide(eb).as('chapter_count'),
+      photoCountOfGuide(eb).as('photo_count'),
+      areasOfGuide(eb, this.dialect).as('areas'),
+      propertiesOfGuide(eb, this.dialect).as('properties'),
+    ]);
   }
 
-  async rowsOwned(creatorId: string, status?: GuidesTable['status']): Promise<GuideRow[]> {
-    let query = this.selectGuides().where('guides.creator_id', '=', creatorId);
+  async recordRow(guideId: string): Promise<GuideRecordRow> {
+    return (await this.selectRecords().where('guides.id', '=', guideId).executeTakeFirstOrThrow()) as GuideRecordRow;
+  }
+
+  async recordRowsOwned(creatorId: string, status?: GuidesTable['status']): Promise<GuideRecordRow[]> {
+    let query = this.selectRecords().where('guides.creator_id', '=', creatorId);
     if (status) query = query.where('guides.status', '=', status);
-    return query.orderBy('guides.updated_at', 'desc').orderBy('guides.id').execute();
-  }
-
-  /** The newest price row of each guide: prices are immutable, the latest one counts. */
-  async latestPrices(guideIds: string[]): Promise<Map<string, { amountMinor: number; currency: string }>> {
-    const rows = await this.db
-      .selectFrom('guide_prices')
-      .select(['guide_id', 'amount_minor', 'currency', 'created_at', 'id'])
-      .where('guide_id', 'in', guideIds)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
-    const latest = new Map<string, { amountMinor: number; currency: string }>();
-    for (const r of rows) latest.set(r.guide_id, { amountMinor: Number(r.amount_minor), currency: r.currency });
-    return latest;
+    return (await query.orderBy('guides.updated_at', 'desc').orderBy('guides.id').execute()) as GuideRecordRow[];
   }
 }

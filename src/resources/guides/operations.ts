@@ -22,7 +22,7 @@ import {
   mapRegionSchema,
   storeTags,
 } from './guide.schema.ts';
-import { cachedGuideRecord, guideRecord, guideRecords } from './guide-records.ts';
+import { cachedGuideRecord, guideRecord, ownedGuideRecords } from './guide-records.ts';
 
 export const listGuides = defineOperation({
   name: 'list_guides',
@@ -39,8 +39,7 @@ export const listGuides = defineOperation({
   }),
   output: z.object({ count: z.number(), guides: z.array(guideSchema) }),
   async handler(input, ctx) {
-    const rows = await ctx.stores.guides.rowsOwned(ctx.principal.creatorId, input.status);
-    const guides = await guideRecords(ctx.stores, rows, ctx.urls);
+    const guides = await ownedGuideRecords(ctx.stores, ctx.principal.creatorId, input.status, ctx.urls);
     return { count: guides.length, guides };
   },
 });

@@ -35,7 +35,7 @@ export const mediaResource: Resource = {
 
 export type { BlobStore } from './blob-store.ts';
 export { DISPLAY_SIZES } from './image-pipeline.ts';
-export type { MediaRecord, StoredImage } from './media.store.ts';
+export { type MediaRecord, photoCountOfGuide, type StoredImage } from './media.store.ts';
 export {
   absoluteUrl,
   lazyLocalBlobStore,
