@@ -8,6 +8,7 @@
  * PostgreSQL at 0.6 of SQLite's requests/s or more, with its p99 under 150 ms.
  */
 import { loadavg } from 'node:os';
+import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
 import type { Child } from './ipc.ts';
 import { newTally, runAutocannon, summarize, type Tally } from './load.ts';
 import { CpuTally } from './machine.ts';
@@ -67,6 +68,7 @@ export async function seedAssistants(origin: string, keys: readonly string[]): P
 interface CycleContext {
   a?: Assistant;
   n?: number;
+  sentAt?: number;
 }
 
 /** autocannon's request: what setupRequest may change. */
@@ -77,11 +79,15 @@ interface RawRequest {
   body?: string;
 }
 
-type Step = (a: Assistant, n: number) => Omit<RawRequest, 'headers'> & { headers?: Record<string, string> };
+type Request = Omit<RawRequest, 'headers'> & { headers?: Record<string, string> };
+interface Step {
+  call: string;
+  request(a: Assistant, n: number): Request;
+}
 
-const mcp =
-  (tool: string, args: (a: Assistant, n: number) => Record<string, unknown>): Step =>
-  (a, n) => ({
+const mcp = (tool: string, args: (a: Assistant, n: number) => Record<string, unknown>): Step => ({
+  call: `MCP ${tool}`,
+  request: (a, n) => ({
     method: 'POST',
     path: '/mcp',
     headers: {
@@ -105,39 +111,58 @@ const mcp =
         },
       },
     }),
-  });
+  }),
+});
 
 const spotOf = (a: Assistant, n: number, offset: number) => a.spotIds[(n * 7 + offset) % a.spotIds.length]!;
 
 /** One assistant's cycle: eight reads, two writes. */
+const get = (call: string, path: (a: Assistant, n: number) => string): Step => ({
+  call: `REST ${call}`,
+  request: (a, n) => ({ method: 'GET', path: `/api/v1${path(a, n)}` }),
+});
+const patch = (call: string, path: (a: Assistant, n: number) => string, body: (n: number) => object): Step => ({
+  call: `REST ${call}`,
+  request: (a, n) => ({
+    method: 'PATCH',
+    path: `/api/v1${path(a, n)}`,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body(n)),
+  }),
+});
 const CYCLE: Step[] = [
-  (a) => ({ method: 'GET', path: `/api/v1/guides/${a.productId}` }),
+  get('get_guide', (a) => `/guides/${a.productId}`),
   mcp('get_guide', (a) => ({ productId: a.productId })),
-  (a) => ({ method: 'GET', path: `/api/v1/guides/${a.productId}/spots` }),
-  (a, n) => ({ method: 'GET', path: `/api/v1/spots/${spotOf(a, n, 0)}` }),
-  () => ({ method: 'GET', path: '/api/v1/me' }),
-  (a, n) => ({ method: 'GET', path: `/api/v1/spots/${spotOf(a, n, 1)}` }),
-  () => ({ method: 'GET', path: '/api/v1/guides' }),
+  get('list_spots', (a) => `/guides/${a.productId}/spots`),
+  get('get_spot', (a, n) => `/spots/${spotOf(a, n, 0)}`),
+  get('whoami', () => '/me'),
+  get('get_spot', (a, n) => `/spots/${spotOf(a, n, 1)}`),
+  get('list_guides', () => '/guides'),
   mcp('get_spot', (a, n) => ({ spotId: spotOf(a, n, 2) })),
-  (a, n) => ({
-    method: 'PATCH',
-    path: `/api/v1/spots/${spotOf(a, n, 0)}`,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ description: `Checked again on visit ${n}: the path is open and the hut serves lunch.` }),
-  }),
-  (a, n) => ({
-    method: 'PATCH',
-    path: `/api/v1/guides/${a.productId}`,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ headline: `Twenty hut-to-hut hikes, checked ${n} times` }),
-  }),
+  patch(
+    'update_spot',
+    (a, n) => `/spots/${spotOf(a, n, 0)}`,
+    (n) => ({ description: `Checked again on visit ${n}: the path is open and the hut serves lunch.` }),
+  ),
+  patch(
+    'update_guide',
+    (a) => `/guides/${a.productId}`,
+    (n) => ({ headline: `Twenty hut-to-hut hikes, checked ${n} times` }),
+  ),
 ];
+
+/** A server's counts over its runs, with each call's latencies apart. */
+export type MixedTally = Tally & { toolErrors: number; byCall: Map<string, RecordableHistogram> };
+
+export function newMixedTally(): MixedTally {
+  return { ...newTally(), toolErrors: 0, byCall: new Map(CYCLE.map((s) => [s.call, createHistogram()])) };
+}
 
 /** One timed run of the cycle against one server, added to its tally; tool errors counted apart. */
 export function runMixed(
   origin: string,
   assistants: readonly Assistant[],
-  tally: Tally & { toolErrors: number },
+  tally: MixedTally,
   opts: { seconds: number; connections: number; warmupSeconds: number },
 ): Promise<void> {
   let next = 0;
@@ -148,11 +173,14 @@ export function runMixed(
         context.a = assistants[next++ % assistants.length]!;
         context.n = visits++;
       }
-      const made = step(context.a, context.n ?? 0);
+      const made = step.request(context.a, context.n ?? 0);
+      context.sentAt = performance.now();
       return { ...req, ...made, headers: { ...made.headers, authorization: `Bearer ${context.a.key}` } };
     },
-    onResponse(status: number, body: string) {
+    onResponse(status: number, body: string, context: CycleContext) {
       if (status === 200 && body.includes('"isError":true')) tally.toolErrors += 1;
+      const us = Math.round((performance.now() - (context.sentAt ?? 0)) * 1000);
+      tally.byCall.get(step.call)?.record(Math.max(1, us));
     },
   }));
   return runAutocannon({ url: origin, requests }, tally, opts);
@@ -173,6 +201,16 @@ export interface MixedBench {
   hadErrors: boolean;
 }
 
+/** Each call's p50 and p99 on both stores, one line per call: where the time goes. */
+function byCall(lite: MixedTally, post: MixedTally): string[] {
+  const ms = (h: RecordableHistogram | undefined, p: number) =>
+    h && h.count > 0 ? (h.percentile(p) / 1000).toFixed(1).padStart(6) : '     -';
+  return [...lite.byCall.keys()].map((call) => {
+    const [l, p] = [lite.byCall.get(call), post.byCall.get(call)];
+    return `    ${call.padEnd(18)} ${ms(l, 50)} / ${ms(l, 99)}  | ${ms(p, 50)} / ${ms(p, 99)}`;
+  });
+}
+
 /** Both servers must be started with BENCH_CREATORS=MIXED_CREATORS (their `keys`). */
 export async function benchMixed(sqlite: Child, postgres: Child, settings: MixedSettings): Promise<MixedBench> {
   const servers = await Promise.all(
@@ -180,7 +218,7 @@ export async function benchMixed(sqlite: Child, postgres: Child, settings: Mixed
       name: child.ready.dialect ?? child.name,
       child,
       assistants: await seedAssistants(child.ready.origin, child.ready.keys ?? []),
-      tally: { ...newTally(), toolErrors: 0 },
+      tally: newMixedTally(),
       cpu: new CpuTally(),
       load: [] as number[],
     })),
@@ -224,6 +262,8 @@ export async function benchMixed(sqlite: Child, postgres: Child, settings: Mixed
       `  postgres/sqlite ${ratio.toFixed(2)} (goal >= ${MIXED_RATIO_GOAL}), postgres p99 ${post.m.p99Ms.toFixed(
         0,
       )} ms (goal < ${MIXED_P99_GOAL_MS}): ${pass ? 'ok' : 'BELOW'}${hadErrors ? '  (THIS RUN HAD ERRORS)' : ''}`,
+      '  each call, p50 / p99 ms (sqlite | postgres):',
+      ...byCall(lite.tally, post.tally),
     ],
   };
 }

@@ -53,6 +53,22 @@ describe('the key cache', () => {
     assert.equal(await refusal(server.authenticate(key)), 'invalid_api_key');
   });
 
+  test("the server's own writes leave the mark standing: keys stay cached under a load of writes", async () => {
+    const mark = store.coordination.revocationMark();
+    assert.notEqual(mark, undefined);
+    await new CreatorsStore({ db: store.db, clock, dialect: store.dialect }).update(creatorId, { displayName: 'K2' });
+    assert.equal(store.coordination.revocationMark(), mark);
+    const elsewhere = await openStore({ dataDir: dir });
+    try {
+      await new CreatorsStore({ db: elsewhere.db, clock, dialect: elsewhere.dialect }).update(creatorId, {
+        displayName: 'K3',
+      });
+    } finally {
+      await elsewhere.close();
+    }
+    assert.notEqual(store.coordination.revocationMark(), mark, 'another connection committed');
+  });
+
   test('a revocation or deactivation in this process shows at once, and expiry is checked on every call', async () => {
     const server = new KeyStore(store.db, clock, { cacheMs: 60_000, revocations: store.coordination });
     const revoked = await server.create({ creatorId, scope: 'read', publish: false });

@@ -75,10 +75,11 @@ export async function aloneIn<T>(running: Set<string>, job: string, work: () => 
 }
 
 /**
- * The embedded store's coordination. Its mark is the WAL-index header, which every commit to the
- * file rewrites, by any connection of any process (the admin command line's revocations too), so
- * a mark that stands still means nothing was committed. Jobs are exclusive within the process:
- * several instances sharing work is PostgreSQL's part.
+ * The embedded store's coordination. Its mark moves with every commit made by another connection,
+ * of this process or another (the admin command line's revocations too: SQLite's data_version),
+ * and with every revocation announced here; this server's own writes leave it standing, so keys
+ * stay cached under a load of writes. Jobs are exclusive within the process: several instances
+ * sharing work is PostgreSQL's part.
  */
 export function sqliteCoordination(adapter: NodeSqliteAdapter, file: string): Coordination {
   let running = runningByFile.get(file);
@@ -88,10 +89,7 @@ export function sqliteCoordination(adapter: NodeSqliteAdapter, file: string): Co
   }
   const jobs = running;
   return {
-    revocationMark() {
-      const stamp = adapter.lastCommitStamp();
-      return stamp === undefined ? undefined : `${localRevocations} ${stamp}`;
-    },
+    revocationMark: () => `${localRevocations} ${adapter.othersCommits()}`,
     exclusive: (job, work) => aloneIn(jobs, job, work),
     close: async () => {},
   };

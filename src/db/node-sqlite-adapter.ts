@@ -24,6 +24,7 @@ export class NodeSqliteAdapter implements SqliteDatabase {
   private readonly walIndexFile: string | undefined;
   private walIndex: number | undefined;
   private readonly walHeader = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
+  private dataVersion: StatementSync | undefined;
 
   constructor(file: string) {
     this.db = new DatabaseSync(file);
@@ -44,23 +45,22 @@ export class NodeSqliteAdapter implements SqliteDatabase {
    * committed, so whatever a read answered before still holds. One pread, against a query's locks.
    */
   commitStamp(): string | undefined {
-    if (this.db.isTransaction) return undefined;
-    return this.lastCommitStamp();
-  }
-
-  /**
-   * The same stamp whether or not a transaction is open on this connection: what it tells is that
-   * no connection committed since, which holds either way (while this connection's write
-   * transaction is open, no other can commit). For marks that guard no read of this connection
-   * (revocations), not for views, which a read inside the open transaction could build.
-   */
-  lastCommitStamp(): string | undefined {
-    if (this.walIndexFile === undefined) return undefined;
+    if (this.walIndexFile === undefined || this.db.isTransaction) return undefined;
     // SQLite makes the file at the connection's first read, and keeps it while the connection is open.
     this.walIndex ??= existingFile(this.walIndexFile);
     if (this.walIndex === undefined) return undefined;
     readSync(this.walIndex, this.walHeader, 0, WAL_INDEX_HEADER_BYTES, 0);
     return this.walHeader.toString('latin1');
+  }
+
+  /**
+   * SQLite's `PRAGMA data_version`: it moves when another connection, of this process or another,
+   * committed; never for this connection's own commits. Readable whether or not a transaction is
+   * open here (while this connection's write transaction is open, no other can commit).
+   */
+  othersCommits(): number {
+    this.dataVersion ??= this.db.prepare('PRAGMA data_version');
+    return Number((this.dataVersion.get() as { data_version: number }).data_version);
   }
 
   prepare(text: string): SqliteStatement {
