@@ -8,6 +8,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { jsonCaller, median } from './json-call.ts';
 import { BATCH_SIZE } from './seed.ts';
 import { fullSpot, seededRandom } from './spot-content.ts';
 
@@ -16,31 +17,13 @@ const SIZES = [2000, 4000] as const;
 const RUNS = 7;
 const ROOT = join(import.meta.dirname, '..');
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
 export interface ScaleBench {
   worstRatio: number;
   lines: string[];
 }
 
 export async function benchPublishingScale(origin: string, key: string, dataDir: string): Promise<ScaleBench> {
-  const call = async <T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${origin}/api/v1${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${key}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
-    return JSON.parse(text) as T;
-  };
+  const call = jsonCaller(origin, key);
   const timed = async (work: () => Promise<unknown>) => {
     const start = performance.now();
     await work();

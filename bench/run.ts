@@ -15,10 +15,13 @@
  *   BENCH_ROUNDS          the targets take turns this many times, BENCH_SECONDS/rounds each (default 4),
  *                         so a burst of other work on the machine hits every target alike
  *   BENCH_ONLY            comma-separated parts of target names to run (with the raw baseline each needs);
- *                         `upload` names the photo upload benches (bench/media-upload.ts, then ten hostile
- *                         16-bit uploads, bench/hostile-uploads.ts), `publish` the
- *                         readiness and publish_changes scaling bench (bench/publishing-scale.ts), `mixed` the
- *                         mixed load on SQLite and PostgreSQL (bench/mixed-load.ts); they run last
+ *                         `upload` names the photo upload benches (bench/media-upload.ts, again with the files
+ *                         in a local S3-compatible bucket, then ten hostile 16-bit uploads,
+ *                         bench/hostile-uploads.ts), `publish` the
+ *                         readiness and publish_changes scaling bench (bench/publishing-scale.ts), `paging`
+ *                         the paging bench (bench/paging-scale.ts: walks of a 2,000- and a 4,000-spot guide,
+ *                         then another creator's get_guide beside 50 walkers), `mixed` the mixed load on SQLite
+ *                         and PostgreSQL (bench/mixed-load.ts); they run last
  *   BENCH_MIXED_SECONDS   measured seconds per store of the mixed load (default 16, in BENCH_ROUNDS rounds)
  *   BENCH_MIXED_CONNECTIONS  its concurrent connections (default 50)
  *   BENCH_DATABASE_URL    the PostgreSQL database of the mixed load (default TEST_DATABASE_URL, else
@@ -36,9 +39,11 @@ import { type LoadSettings, type Measurement, newTally, probe, runLoad, summariz
 import { CpuTally } from './machine.ts';
 import { benchUploads, UPLOAD_RATIO_GOAL, UPLOAD_RSS_GOAL_MB } from './media-upload.ts';
 import { benchMixed, MIXED_CREATORS, MIXED_P99_GOAL_MS, MIXED_RATIO_GOAL } from './mixed-load.ts';
+import { benchPagingScale, P99_GOAL_MS, WALK_GOAL } from './paging-scale.ts';
 import { benchPublishingScale, SCALE_GOAL } from './publishing-scale.ts';
 import type { RawRoute } from './raw-server.ts';
 import { formatNotes, formatTable, hasErrors, judge, type Row, writeResults } from './report.ts';
+import { benchBucketEnv } from './s3-server.ts';
 import { seedFixtures } from './seed.ts';
 import { type Target, targets } from './targets.ts';
 
@@ -68,7 +73,7 @@ function onlyNames(): string[] {
 }
 
 /** BENCH_ONLY names of the benches that run after the table, each on servers of its own. */
-const SEPARATE_BENCHES = ['upload', 'publish', 'mixed'];
+const SEPARATE_BENCHES = ['upload', 'publish', 'paging', 'mixed'];
 
 /** Whether a separate bench runs: always without BENCH_ONLY, else when named. */
 function runs(name: string): boolean {
@@ -137,7 +142,7 @@ async function measureAll(
  * The app under test in a child process of its own, over a SQLite store in `dataDir`, with every
  * rate limit lifted: the bench measures speed, not the limits.
  */
-function startApp(dataDir: string, more: Record<string, string> = {}): Promise<Child> {
+function startApp(dataDir: string, env: Record<string, string> = {}): Promise<Child> {
   return startChild('app', './app-server.ts', {
     DATA_DIR: dataDir,
     DATABASE_URL: '',
@@ -147,8 +152,31 @@ function startApp(dataDir: string, more: Record<string, string> = {}): Promise<C
     RATE_LIMIT_CREATOR_PER_HOUR: '1000000000',
     RATE_LIMIT_UPLOADS_PER_MINUTE: '1000000000',
     ...npmStartEnv(),
-    ...more,
+    ...env,
   });
+}
+
+/**
+ * The upload bench again with the photo files in a bucket of a local S3-compatible server (a child
+ * of its own): reported beside the disk figures, which the goals judge. The server shares the
+ * machine's two cores with the app and the bare pipeline, so its own cost shows in the ratio.
+ */
+async function benchUploadsToBucket(children: Child[]): Promise<string[]> {
+  const s3 = await startChild('s3', './s3-server.ts', {});
+  children.push(s3);
+  const dir = mkdtempSync(join(tmpdir(), 'creator-api-bench-upload-s3-'));
+  try {
+    const app = await startApp(dir, benchBucketEnv(s3.ready.origin));
+    children.push(app);
+    const u = await benchUploads(app.ready.origin, app.ready.key!, app.process.pid!).finally(() => app.stop());
+    return [
+      `with the files in an S3-compatible bucket (fauxqs on loopback, in a process of its own; reported, not judged):`,
+      ...u.lines.slice(1),
+    ];
+  } finally {
+    await s3.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** The mixed load on a fresh SQLite store and a fresh PostgreSQL schema, servers started alike. */
@@ -242,6 +270,8 @@ async function main(): Promise<number> {
       });
       process.stdout.write(`\n${u.lines.join('\n')}\n`);
       below ||= u.ratio > UPLOAD_RATIO_GOAL || (u.peakRssMb ?? 0) >= UPLOAD_RSS_GOAL_MB;
+      log('photo uploads again, with the files in a bucket');
+      process.stdout.write(`${(await benchUploadsToBucket(children)).join('\n')}\n`);
       log('hostile uploads: ten 16-bit TIFF and PNG at once, on a fresh server of their own');
       const hostileDir = mkdtempSync(join(tmpdir(), 'creator-api-bench-hostile-'));
       const hostile = await startApp(hostileDir);
@@ -260,6 +290,12 @@ async function main(): Promise<number> {
       const p = await benchPublishingScale(app.ready.origin, app.ready.key!, dataDir);
       process.stdout.write(`\n${p.lines.join('\n')}\n`);
       below ||= p.worstRatio > SCALE_GOAL;
+    }
+    if (runs('paging')) {
+      log('paging: walking a 2,000-spot and a 4,000-spot guide, then 50 walkers beside another creator');
+      const p = await benchPagingScale(app.ready.origin, app.ready.key!, app.ready.otherKey!);
+      process.stdout.write(`\n${p.lines.join('\n')}\n`);
+      below ||= p.walkRatio > WALK_GOAL || !(p.p99Ms < P99_GOAL_MS);
     }
     let mixedErrors = false;
     if (runs('mixed')) {

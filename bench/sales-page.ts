@@ -9,28 +9,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import type { Fixture } from './context.ts';
+import { jsonCaller as api } from './json-call.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const SAMPLE_SPOTS = 12;
 const GALLERY = 6;
-
-type Api = <T = Record<string, unknown>>(method: string, path: string, body?: unknown) => Promise<T>;
-
-function api(origin: string, key: string): Api {
-  return async <T>(method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${origin}/api/v1${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${key}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`setup: ${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
-    return JSON.parse(text) as T;
-  };
-}
 
 async function upload(origin: string, key: string, productId: string, i: number, spotId?: string): Promise<string> {
   const jpeg = await sharp({

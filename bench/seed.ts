@@ -77,8 +77,8 @@ async function seedSpotGuide(call: Call, today: string): Promise<Fixture> {
   }
   const path = `/api/v1/guides/${productId}/spots`;
   const reference = await call('GET', path);
-  const count = (reference.json as { count?: unknown }).count;
-  if (count !== SPOT_GUIDE_SIZE) throw new Error(`setup: list_spots counted ${count}, expected ${SPOT_GUIDE_SIZE}`);
+  const total = (reference.json as { total?: unknown }).total;
+  if (total !== SPOT_GUIDE_SIZE) throw new Error(`setup: list_spots counted ${total}, expected ${SPOT_GUIDE_SIZE}`);
   return { productId, method: 'GET', path, reference };
 }
 

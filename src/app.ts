@@ -9,8 +9,10 @@ import { KeyStore } from './core/keys.ts';
 import { withoutSecrets } from './core/log.ts';
 import { AuthFailureLimits, RateLimits } from './core/rate-limit.ts';
 import type { Registry } from './core/registry.ts';
+import type { Resource } from './core/resource.ts';
 import type { Services } from './core/services.ts';
 import type { Store } from './db/database.ts';
+import type { Observability } from './observability/index.ts';
 import {
   createRegistry,
   createServices,
@@ -30,6 +32,8 @@ import { type McpPath, registerMcp } from './transports/mcp.ts';
 import { buildOpenApi } from './transports/openapi.ts';
 import { registerPublicFiles } from './transports/public-files.ts';
 import { registerPublicPages } from './transports/public-pages.ts';
+import { READY_PATH, registerReadiness } from './transports/readiness.ts';
+import { decorateRequestLabels } from './transports/request-labels.ts';
 import { API_PREFIX, registerRest } from './transports/rest.ts';
 import { refuseWhileClosing, Shutdown } from './transports/shutdown.ts';
 
@@ -45,6 +49,13 @@ export interface AppDeps {
   observeMcp?: (path: McpPath) => void;
   /** Services to use instead of the ones built from the settings (tests: a link checker that may reach them). */
   services?: Partial<Services>;
+  /** Metrics and traces, as config turns them on: `await loadObservability(config)`. */
+  observability?: Observability;
+  /**
+   * Resources served beside the API's own, as if listed in src/resources/index.ts (a test's
+   * throwaway resource); the store must have been opened with them too (`openStore`).
+   */
+  resources?: readonly Resource[];
 }
 
 export interface App {
@@ -52,6 +63,8 @@ export interface App {
   registry: Registry;
   /** Listens, and points default public addresses at the address actually bound (PORT=0 picks one). */
   listen(host: string, port: number): Promise<string>;
+  /** Where Prometheus metrics are served, once listening with METRICS_PORT set. */
+  metricsUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -66,22 +79,29 @@ const MAX_PARAM_LENGTH = 16 * 1024;
 /** The HTTP application: REST under /api/v1, MCP at /mcp, the OpenAPI document and liveness. */
 export function buildApp(deps: AppDeps): App {
   const { config, store, clock } = deps;
+  const { metrics, tracing } = deps.observability ?? {};
+  if ((config.metrics && !metrics) || (config.tracing && !tracing)) {
+    throw new Error(
+      'buildApp: metrics or tracing are configured; pass deps.observability = await loadObservability(config)',
+    );
+  }
   const logger = withoutSecrets(deps.logger);
-  const registry = createRegistry();
+  const extra = deps.resources ?? [];
+  const registry = createRegistry(extra);
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 2 })
     : undefined;
   const runtime: Runtime = {
     db: store.db,
     dialect: store.dialect,
-    stores: createStores(),
+    stores: createStores(extra),
     guides,
     services: {
-      ...createServices({ dataDir: config.dataDir, mediaDir: config.mediaDir, clock }),
+      ...createServices({ dataDir: config.dataDir, mediaDir: config.mediaDir, bucket: config.bucket, clock }, extra),
       ...deps.services,
     },
     clock,
-    urls: { publicUrl: config.publicUrl, studioUrl: config.studioUrl },
+    urls: { publicUrl: config.publicUrl, studioUrl: config.studioUrl, mediaUrl: config.mediaUrl },
     rateLimits: new RateLimits(config.rateLimits, redis),
     log: logger,
     coordination: store.coordination,
@@ -112,6 +132,10 @@ export function buildApp(deps: AppDeps): App {
     clientErrorHandler: clientErrorHandler(logger, config.requestTimeoutMs),
   });
   fastify.server.maxConnections = config.maxConnections;
+  decorateRequestLabels(fastify);
+  // Before any route and hook: every request gets its span, and the spans their labels.
+  tracing?.instrument(fastify, store);
+  metrics?.instrument(fastify, store);
 
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, text, done) => {
@@ -125,7 +149,8 @@ export function buildApp(deps: AppDeps): App {
   const shutdown = new Shutdown();
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
-    if (shutdown.closing) return void refuseWhileClosing(request, reply);
+    // /readyz keeps answering (not ready) through the shutdown, for the load balancer that asks.
+    if (shutdown.closing && request.routeOptions.url !== READY_PATH) return void refuseWhileClosing(request, reply);
     shutdown.track(request.raw);
     done();
   });
@@ -138,6 +163,7 @@ export function buildApp(deps: AppDeps): App {
   // The same bytes for every request, so that they are also compressed only once.
   let openApi: Buffer | undefined;
   fastify.get('/healthz', async () => ({ status: 'ok' }));
+  registerReadiness(fastify, store, shutdown);
   fastify.get(`${API_PREFIX}/openapi.json`, async (request, reply) => {
     openApi ??= Buffer.from(JSON.stringify(buildOpenApi(registry, runtime.urls.publicUrl)));
     return sendJson(request, reply, openApi);
@@ -145,31 +171,46 @@ export function buildApp(deps: AppDeps): App {
 
   registerCors(fastify, config.corsOrigins);
   registerDocsPage(fastify, runtime.urls);
-  registerPublicFiles(fastify, publicFiles(), runtime.services);
-  registerPublicPages(fastify, publicPages(), runtime);
+  registerPublicFiles(fastify, publicFiles(extra), runtime.services);
+  registerPublicPages(fastify, publicPages(extra), runtime);
   registerRest(fastify, registry, runtime, authenticate);
   registerMcp(fastify, registry, runtime, authenticate, {
     allowedHosts: config.mcpAllowedHosts,
     direct: config.mcpDirect,
     ...(deps.observeMcp && { observe: deps.observeMcp }),
+    ...(tracing && { trace: tracing.toolCall.bind(tracing) }),
   });
 
-  return {
+  const app: App = {
     fastify,
     registry,
+    metricsUrl: undefined,
     async listen(host, port) {
       const address = (await fastify.listen({ host, port })).replace(/\/$/, '');
       if (!config.publicUrlFixed) runtime.urls.publicUrl = address;
       if (!config.studioUrlFixed) runtime.urls.studioUrl = `${runtime.urls.publicUrl}/studio`;
+      if (metrics) {
+        app.metricsUrl = await metrics.listen().catch(async (err: Error) => {
+          await fastify.close();
+          throw err;
+        });
+      }
       return address;
     },
     async close() {
+      // Not ready first, while requests are still taken, so that load balancers stop sending here.
+      shutdown.notReady = true;
+      if (config.shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
       shutdown.begin();
       stopSweeping();
       // Connections of requests that finish during shutdown go idle afterwards: close them as they do.
       const sweep = setInterval(() => fastify.server.closeIdleConnections(), 100);
       await fastify.close().finally(() => clearInterval(sweep));
       redis?.disconnect();
+      runtime.services.blobs.close?.();
+      await metrics?.close();
+      await tracing?.shutdown();
     },
   };
+  return app;
 }

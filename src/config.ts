@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RateLimitSettings } from './core/rate-limit.ts';
+import type { BucketSettings } from './core/services.ts';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const optionalText = z
@@ -35,6 +36,34 @@ function parseOrigins(value: string | undefined, ctx: z.RefinementCtx): string[]
   return origins;
 }
 
+/** An absolute http(s) address without a trailing slash, or undefined when unset. */
+const optionalAddress = (name: string) =>
+  optionalText.pipe(
+    z
+      .string()
+      .optional()
+      .refine((v) => v === undefined || /^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(v), {
+        message: `${name} must be an http:// or https:// address without a query`,
+      })
+      .transform((v) => v?.replace(/\/+$/, '')),
+  );
+
+const S3_SETTINGS = [
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'S3_FORCE_PATH_STYLE',
+  'S3_PUBLIC_URL',
+];
+
+const httpUrl = optionalText.pipe(
+  z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || /^https?:\/\/[^/]/.test(v), 'must be an http:// or https:// address'),
+);
+
 /** Every setting, from the environment, validated once at start. The README lists each one. */
 const envSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
@@ -61,11 +90,86 @@ const envSchema = z.object({
     .default('true')
     .transform((v) => v === 'true'),
   CORS_ORIGINS: optionalText.pipe(z.string().optional().transform(parseOrigins)),
+  S3_BUCKET: optionalText.pipe(
+    z
+      .string()
+      .regex(
+        /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+        'must be a bucket name: 3-63 lower-case letters, digits, dots and hyphens',
+      )
+      .optional(),
+  ),
+  S3_ENDPOINT: optionalAddress('S3_ENDPOINT'),
+  S3_REGION: optionalText,
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
+  S3_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9/_.-]{0,200}$/, 'may hold only letters, digits and / _ . -')
+    .refine((v) => !v.startsWith('/') && !v.includes('//'), 'must not start with / or hold //')
+    .default('media/'),
+  S3_PUBLIC_URL: optionalAddress('S3_PUBLIC_URL'),
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  METRICS_PORT: optionalText.pipe(z.coerce.number<string>().int().min(0).max(65535).optional()),
+  // OpenTelemetry's own names, so that an operator's usual settings work here.
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl,
+  OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl,
+  OTEL_SERVICE_NAME: optionalText,
+  OTEL_TRACES_SAMPLER_ARG: optionalText.pipe(z.coerce.number<string>().min(0).max(1).optional()),
+  OTEL_SDK_DISABLED: z
+    .enum(['true', 'false', ''], { message: 'must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true'),
   DATABASE_PREPARED_STATEMENTS: z
     .enum(['true', 'false'], { message: 'must be true or false' })
     .default('true')
     .transform((v) => v === 'true'),
 });
+
+type Env = z.infer<typeof envSchema>;
+
+/** The bucket photo files live in when S3_BUCKET is set; the settings that need it, checked together. */
+function bucketOf(e: Env, env: NodeJS.ProcessEnv): BucketSettings | undefined {
+  if (e.S3_BUCKET === undefined) {
+    const stray = S3_SETTINGS.filter((name) => env[name]?.trim());
+    if (stray.length > 0) throw new Error(`Invalid configuration:\n  ${stray.join(', ')} set without S3_BUCKET`);
+    return undefined;
+  }
+  if ((e.S3_ACCESS_KEY_ID === undefined) !== (e.S3_SECRET_ACCESS_KEY === undefined)) {
+    throw new Error(
+      'Invalid configuration:\n  S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both or neither',
+    );
+  }
+  return {
+    bucket: e.S3_BUCKET,
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION ?? 'us-east-1',
+    credentials:
+      e.S3_ACCESS_KEY_ID !== undefined && e.S3_SECRET_ACCESS_KEY !== undefined
+        ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+        : undefined,
+    // An endpoint of one's own (MinIO, Ceph, a test server at an IP address) rarely has a name per bucket.
+    forcePathStyle:
+      e.S3_FORCE_PATH_STYLE === undefined ? e.S3_ENDPOINT !== undefined : e.S3_FORCE_PATH_STYLE === 'true',
+    keyPrefix: e.S3_KEY_PREFIX,
+  };
+}
+
+export interface MetricsSettings {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+}
+
+export interface TracingSettings {
+  /** Where spans are sent: an OTLP/HTTP traces endpoint (…/v1/traces). */
+  endpoint: string;
+  serviceName: string;
+  /** Share of new traces recorded (0…1); a trace the caller started follows the caller's choice. */
+  sampleRatio: number;
+}
 
 export interface Config {
   host: string;
@@ -73,6 +177,10 @@ export interface Config {
   dataDir: string;
   /** Where photo files live; DATA_DIR/media when unset. */
   mediaDir: string | undefined;
+  /** The bucket photo files live in instead of mediaDir (S3_BUCKET and its companions). */
+  bucket: BucketSettings | undefined;
+  /** Where buyers fetch photo files from when not this service's /media: `${mediaUrl}<blob key>` (S3_PUBLIC_URL). */
+  mediaUrl: string | undefined;
   databaseUrl: string | undefined;
   /** PostgreSQL: named prepared statements, parsed and planned once per connection. */
   databasePreparedStatements: boolean;
@@ -102,6 +210,20 @@ export interface Config {
   authCacheMs: number;
   /** Origins whose browser pages may call the REST API (CORS); empty: CORS off. `*`: any. */
   corsOrigins: string[];
+  /** On shutdown, how long /readyz answers not ready while requests are still taken. */
+  shutdownDelayMs: number;
+  /** Where Prometheus metrics are served, off the public port; undefined: no metrics. */
+  metrics: MetricsSettings | undefined;
+  /** Where traces are exported; undefined: tracing off (nothing of OpenTelemetry is loaded). */
+  tracing: TracingSettings | undefined;
+}
+
+/** The OTLP traces endpoint: the traces setting as given, or the base endpoint's /v1/traces. */
+function tracesEndpoint(e: z.infer<typeof envSchema>): string | undefined {
+  if (e.OTEL_SDK_DISABLED) return undefined;
+  if (e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  if (e.OTEL_EXPORTER_OTLP_ENDPOINT) return `${e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`;
+  return undefined;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -111,6 +233,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  const bucket = bucketOf(e, env);
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT) {
+    throw new Error('Invalid configuration:\n  METRICS_PORT: must differ from PORT; metrics stay off the public port');
+  }
+  const endpoint = tracesEndpoint(e);
   const publicUrl = (e.PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`).replace(
     /\/$/,
     '',
@@ -120,6 +247,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     dataDir: e.DATA_DIR,
     mediaDir: e.MEDIA_DIR,
+    bucket,
+    mediaUrl: bucket && e.S3_PUBLIC_URL !== undefined ? `${e.S3_PUBLIC_URL}/${bucket.keyPrefix}` : undefined,
     databaseUrl: e.DATABASE_URL,
     databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS,
     redisUrl: e.REDIS_URL,
@@ -144,5 +273,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxConnections: e.MAX_CONNECTIONS,
     mcpDirect: e.MCP_DIRECT,
     corsOrigins: e.CORS_ORIGINS,
+    shutdownDelayMs: e.SHUTDOWN_DELAY_MS,
+    metrics: e.METRICS_PORT === undefined ? undefined : { host: e.METRICS_HOST, port: e.METRICS_PORT },
+    tracing:
+      endpoint === undefined
+        ? undefined
+        : {
+            endpoint,
+            serviceName: e.OTEL_SERVICE_NAME ?? 'creator-api',
+            sampleRatio: e.OTEL_TRACES_SAMPLER_ARG ?? 1,
+          },
   };
 }

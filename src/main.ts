@@ -3,6 +3,8 @@ import { type DemoSeed, seedDemoCreator } from './admin/demo-creator.ts';
 import { buildApp } from './app.ts';
 import { type Config, loadConfig } from './config.ts';
 import { systemClock } from './core/clock.ts';
+import { loadObservability } from './observability/index.ts';
+import { openBlobStore, probeBlobStore } from './resources/media/index.ts';
 import { openStore, type Store } from './store.ts';
 
 /** A failure at start is one line on standard error and exit code 1: what failed and what to do. */
@@ -19,6 +21,7 @@ const config = (() => {
   }
 })();
 const logger = pino({ level: config.logLevel });
+if (config.bucket) await checkBucket(config);
 const store = await openStore({
   databaseUrl: config.databaseUrl,
   dataDir: config.dataDir,
@@ -27,7 +30,8 @@ const store = await openStore({
 }).catch((err: Error) =>
   fail(`cannot open the store (${config.databaseUrl ? 'DATABASE_URL' : `DATA_DIR ${config.dataDir}`}): ${err.message}`),
 );
-const app = buildApp({ config, store, clock: systemClock, logger });
+const observability = await loadObservability(config);
+const app = buildApp({ config, store, clock: systemClock, logger, observability });
 const address = await app.listen(config.host, config.port).catch(async (err: NodeJS.ErrnoException) => {
   await store.close();
   return fail(listenFailure(config, err));
@@ -35,11 +39,30 @@ const address = await app.listen(config.host, config.port).catch(async (err: Nod
 const demo = await seedDemoCreator(store, systemClock);
 process.stdout.write(startBanner(address, store, demo));
 
+/** A bucket the settings name but that cannot be listed stops the start: uploads would fail one by one. */
+async function checkBucket(config: Config): Promise<void> {
+  const blobs = openBlobStore(config);
+  try {
+    await probeBlobStore(blobs);
+  } catch (err) {
+    const at = config.bucket?.endpoint ? ` at ${config.bucket.endpoint}` : '';
+    fail(
+      `cannot list the bucket ${config.bucket?.bucket}${at} (S3_BUCKET): ${(err as Error).message}; check the S3_* settings`,
+    );
+  } finally {
+    blobs.close?.();
+  }
+}
+
 function listenFailure(config: Config, err: NodeJS.ErrnoException): string {
-  const where = `${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
-  if (err.code === 'EADDRINUSE') return `cannot listen on ${where}: the port is in use; set PORT to another one`;
-  if (err.code === 'EACCES') return `cannot listen on ${where}: permission denied; set PORT above 1023`;
-  if (err.code === 'EADDRNOTAVAIL') return `cannot listen on ${where}: no such address here; check HOST`;
+  // The metrics listener (METRICS_HOST, METRICS_PORT) says when it is the one that failed.
+  const metrics = (err as { listener?: string }).listener === 'metrics' ? config.metrics : undefined;
+  const [host, port, prefix] = metrics ? [metrics.host, metrics.port, 'METRICS_'] : [config.host, config.port, ''];
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (err.code === 'EADDRINUSE')
+    return `cannot listen on ${where}: the port is in use; set ${prefix}PORT to another one`;
+  if (err.code === 'EACCES') return `cannot listen on ${where}: permission denied; set ${prefix}PORT above 1023`;
+  if (err.code === 'EADDRNOTAVAIL') return `cannot listen on ${where}: no such address here; check ${prefix}HOST`;
   return `cannot listen on ${where}: ${err.message}`;
 }
 
@@ -51,6 +74,14 @@ function startBanner(address: string, store: Store, demo: DemoSeed): string {
     `  MCP      ${address}/mcp`,
     `  Docs     ${address}/docs`,
   ];
+  if (config.bucket) {
+    const at = config.bucket.endpoint ? ` at ${config.bucket.endpoint}` : '';
+    lines.push(
+      `  Photos   bucket ${config.bucket.bucket}${at}${config.mediaUrl ? `, served from ${config.mediaUrl}` : ''}`,
+    );
+  }
+  if (app.metricsUrl) lines.push(`  Metrics  ${app.metricsUrl}`);
+  if (config.tracing) lines.push(`  Traces   ${config.tracing.endpoint}`);
   if (demo.made) lines.push(`  Demo key ${demo.key}   (write + publish; shown once, keep it)`);
   else if (demo.creatorId) {
     lines.push(`  Keys     npm run -s admin -- key create --creator ${demo.creatorId} --scope write --publish`);

@@ -1,10 +1,14 @@
+import type { Resource } from './core/resource.ts';
 import { openDatabase, type Store, type StoreOptions } from './db/database.ts';
 import { foundationMigrations } from './db/migrations/index.ts';
 import { resourceMigrations } from './resources/index.ts';
 
 export type { Store, StoreOptions } from './db/database.ts';
 
-/** The service's store: the database with the foundation's and every resource's tables. */
-export function openStore(options: StoreOptions): Promise<Store> {
-  return openDatabase(options, { ...foundationMigrations, ...resourceMigrations() });
+/**
+ * The service's store: the database with the foundation's and every resource's tables, and those of
+ * any resources served beside them (`AppDeps.resources`).
+ */
+export function openStore(options: StoreOptions, extra: readonly Resource[] = []): Promise<Store> {
+  return openDatabase(options, { ...foundationMigrations, ...resourceMigrations(extra) });
 }

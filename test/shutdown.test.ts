@@ -103,32 +103,41 @@ const exitOf = (child: ChildProcess) =>
     else child.once('exit', settle);
   });
 
+/**
+ * A server whose link checks hang until `release`: a check_links keeps its connection busy through
+ * a shutdown. It has two guides of one spot with one link each (checks of one guide run one at a
+ * time, so each busy connection checks a guide of its own).
+ */
+async function serverWithHeldChecks(env: Record<string, string> = {}) {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const site = await serve((_req, res) => void released.then(() => res.end('hello')));
+  const h = await startServer({ services: { linkChecker: checkerFor([site]) }, env });
+  const api = apiFor(h, 'rest', h.alice.writeKey);
+  const productIds: string[] = [];
+  for (const n of [1, 2]) {
+    const productId = await newGuide(api, `Shutdown links ${n}`);
+    assertOk(
+      await api.call('create_spot', {
+        productId,
+        name: 'Lookout',
+        links: [{ kind: 'official', url: `${site.origin}/${n}` }],
+      }),
+      201,
+    );
+    productIds.push(productId);
+  }
+  await api.close();
+  return { h, site, productIds, release };
+}
+
 describe('shutdown', () => {
   it('a request arriving on a kept-alive connection during shutdown gets the envelope (REST and MCP)', async () => {
-    // A site that answers only when told: a check_links on each connection keeps it busy through the shutdown.
-    let release = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const site = await serve((_req, res) => void released.then(() => res.end('hello')));
-    const h = await startServer({ services: { linkChecker: checkerFor([site]) } });
+    // A check_links on each connection keeps it busy through the shutdown.
+    const { h, site, productIds, release } = await serverWithHeldChecks();
     try {
-      const api = apiFor(h, 'rest', h.alice.writeKey);
-      // A guide per connection: checks of one guide run one at a time.
-      const guides: string[] = [];
-      for (const name of ['rest', 'mcp']) {
-        const productId = await newGuide(api, `Shutdown links ${name}`);
-        assertOk(
-          await api.call('create_spot', {
-            productId,
-            name: 'Lookout',
-            links: [{ kind: 'official', url: `${site.origin}/${name}` }],
-          }),
-          201,
-        );
-        guides.push(productId);
-      }
-      await api.close();
       const key = h.alice.writeKey;
       const port = new URL(h.baseUrl).port;
       const late = {
@@ -153,7 +162,7 @@ describe('shutdown', () => {
         Object.entries(sockets).map(([name, socket]) => [name, readAnswers(socket)]),
       ) as Record<keyof typeof late, Promise<RawAnswer[]>>;
       for (const [i, socket] of Object.values(sockets).entries()) {
-        socket.write(httpRequest('POST', `/api/v1/guides/${guides[i]}/links/check`, key, {}));
+        socket.write(httpRequest('POST', `/api/v1/guides/${productIds[i]}/links/check`, key, {}));
       }
       while (site.requests.length < 2) await new Promise((r) => setTimeout(r, 10));
 
@@ -177,6 +186,49 @@ describe('shutdown', () => {
       }
       const names = (await h.store.db.selectFrom('guides').select('name').execute()).map((g) => g.name);
       assert.ok(!names.some((n) => n.startsWith('Too late')), 'nothing refused was written');
+    } finally {
+      release();
+      await h.close().catch(() => {});
+    }
+  });
+
+  it('/readyz answers not ready before the server stops taking requests (SHUTDOWN_DELAY_MS), and after', async () => {
+    const { h, site, productIds, release } = await serverWithHeldChecks({ SHUTDOWN_DELAY_MS: '600' });
+    try {
+      const key = h.alice.writeKey;
+      // Checks held by the site keep two connections busy through the shutdown (Node closes each
+      // connection after its next answer once the server closes, so each carries one late request).
+      const sockets = [0, 1].map(() => connect(Number(new URL(h.baseUrl).port), '127.0.0.1'));
+      const answers = sockets.map(readAnswers);
+      for (const [i, socket] of sockets.entries()) {
+        socket.write(httpRequest('POST', `/api/v1/guides/${productIds[i]}/links/check`, key, {}));
+      }
+      while (site.requests.length < 2) await new Promise((r) => setTimeout(r, 10));
+
+      const signalled = Date.now();
+      const closed = h.app.close();
+      // Within the delay: not ready, yet requests are still served.
+      const ready = await fetch(`${h.origin}/readyz`);
+      assert.equal(ready.status, 503);
+      assert.deepEqual(await ready.json(), { status: 'not_ready', reason: 'this instance is shutting down' });
+      const served = await fetch(`${h.baseUrl}/me`, { headers: { authorization: `Bearer ${key}` } });
+      assert.equal(served.status, 200, 'still taking requests while the load balancer notices');
+      assert.ok(Date.now() - signalled < 600, 'both answered within the delay');
+
+      // After the delay: requests are refused, and /readyz still says not ready.
+      await new Promise((r) => setTimeout(r, 700 - (Date.now() - signalled)));
+      sockets[0]?.write(httpRequest('GET', '/readyz', key));
+      sockets[1]?.write(httpRequest('GET', '/api/v1/me', key));
+      await new Promise((r) => setTimeout(r, 100));
+      release();
+      await closed;
+      const [[check, readyLater] = [], [otherCheck, refused] = []] = await Promise.all(answers);
+      assert.equal(check?.status, 200, check?.body);
+      assert.equal(otherCheck?.status, 200, otherCheck?.body);
+      assert.equal(readyLater?.status, 503);
+      assert.equal(JSON.parse(readyLater?.body ?? '{}').status, 'not_ready');
+      assert.equal(refused?.status, 503);
+      assert.equal(JSON.parse(refused?.body ?? '{}').error.code, 'rate_limited');
     } finally {
       release();
       await h.close().catch(() => {});

@@ -39,7 +39,9 @@ async function withStudio(action: (ctx: StudioContext) => Promise<unknown>): Pro
       import('./studio.store.ts'),
       import('./go-live.ts'),
     ]);
-  const { lazyLocalBlobStore, mediaRoot, sweepOrphanFilesAlone } = await import('../resources/media/index.ts');
+  const { copyBlobs, lazyLocalBlobStore, mediaRoot, openBlobStore, sweepOrphanFilesAlone } = await import(
+    '../resources/media/index.ts'
+  );
   const config = loadConfig();
   const store = await openStore({
     databaseUrl: config.databaseUrl,
@@ -53,7 +55,28 @@ async function withStudio(action: (ctx: StudioContext) => Promise<unknown>): Pro
       keys: new KeyStore(store.db, systemClock),
       studio: new StudioStore(scope),
       goLive: (guideId) => goLive(store, systemClock, guideId),
-      sweepOrphanFiles: (before) => sweepOrphanFilesAlone(store, lazyLocalBlobStore(mediaRoot(config)), before),
+      sweepOrphanFiles: async (before) => {
+        const blobs = openBlobStore(config);
+        try {
+          return await sweepOrphanFilesAlone(store, blobs, before);
+        } finally {
+          blobs.close?.();
+        }
+      },
+      copyFilesToBucket: async () => {
+        if (!config.bucket)
+          throw new UsageError('media copy-to-bucket needs S3_BUCKET (and the S3_* settings of that bucket)');
+        const bucket = openBlobStore(config);
+        try {
+          return {
+            from: mediaRoot(config),
+            to: config.bucket.bucket,
+            ...(await copyBlobs(lazyLocalBlobStore(mediaRoot(config)), bucket)),
+          };
+        } finally {
+          bucket.close?.();
+        }
+      },
     });
   } finally {
     await store.close();

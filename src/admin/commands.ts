@@ -17,6 +17,8 @@ export interface StudioContext {
   goLive(guideId: string): Promise<unknown>;
   /** Removes the photo files no row and no release names, written before `before` (ms). */
   sweepOrphanFiles(before: number): Promise<unknown>;
+  /** Copies the photo files of MEDIA_DIR (or DATA_DIR/media) into the bucket S3_BUCKET names. */
+  copyFilesToBucket(): Promise<unknown>;
 }
 
 export type FlagValues = Record<string, string | boolean | undefined>;
@@ -229,6 +231,15 @@ export const commands: Record<string, Command> = {
         throw new UsageError('--older-than-minutes must be a number of minutes, 0 or more');
       }
       return (ctx) => ctx.sweepOrphanFiles(Date.now() - minutes * 60_000);
+    },
+  },
+
+  'media copy-to-bucket': {
+    usage:
+      'media copy-to-bucket   # photo files of MEDIA_DIR (or DATA_DIR/media) into S3_BUCKET; again after switching',
+    options: {},
+    prepare() {
+      return (ctx) => ctx.copyFilesToBucket();
     },
   },
 

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Clock } from './clock.ts';
+import { type CacheName, countCache } from './work-meter.ts';
 
 /** Tells whether a revocation may have happened since a mark was taken (see db/coordination.ts). */
 export interface RevocationWatch {
@@ -29,12 +30,15 @@ export class CredentialCache<T> {
   private readonly watch: RevocationWatch | undefined;
   private readonly clock: Clock;
   private readonly ttlMs: number;
+  /** The name its hits and misses are counted under (metrics). */
+  private readonly name: CacheName | undefined;
 
   /** Without a watch, or with `ttlMs` 0, every call reads the store. */
-  constructor(watch: RevocationWatch | undefined, clock: Clock, ttlMs: number) {
+  constructor(watch: RevocationWatch | undefined, clock: Clock, ttlMs: number, name?: CacheName) {
     this.watch = ttlMs > 0 ? watch : undefined;
     this.clock = clock;
     this.ttlMs = ttlMs;
+    this.name = name;
   }
 
   /** The credential `id` names, from memory when it still holds, else from `read` (whose refusals pass through). */
@@ -49,9 +53,11 @@ export class CredentialCache<T> {
         now - known.readAt < this.ttlMs &&
         (known.expiresAt === null || known.expiresAt > now)
       ) {
+        if (this.name) countCache(this.name, true);
         return known.value;
       }
     }
+    if (this.watch && this.name) countCache(this.name, false);
     const credential = await read();
     // Kept only when no revocation was heard while it was read: a read that began before one
     // landed may have seen the row as it was.

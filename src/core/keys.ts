@@ -70,7 +70,7 @@ export class KeyStore {
   constructor(db: Kysely<Database>, clock: Clock, options: { cacheMs?: number; revocations?: RevocationWatch } = {}) {
     this.db = db;
     this.clock = clock;
-    this.cache = new CredentialCache(options.revocations, clock, options.cacheMs ?? 0);
+    this.cache = new CredentialCache(options.revocations, clock, options.cacheMs ?? 0, 'auth_keys');
   }
 
   async create(input: {

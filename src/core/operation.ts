@@ -11,10 +11,12 @@ import type { Stores } from './stores.ts';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Stability = 'stable' | 'beta';
 
-/** Public addresses the records point at (studio and sales pages). */
+/** Public addresses the records point at (studio and sales pages, photo files). */
 export interface Urls {
   publicUrl: string;
   studioUrl: string;
+  /** Where photo files are fetched from when not this service's /media: the bucket's own addresses. */
+  mediaUrl?: string | undefined;
 }
 
 /** A file that came with the request (REST only: raw image bytes or a multipart file part). */
@@ -122,7 +124,7 @@ export interface OperationDeclaration<I extends InputSchema, O extends z.ZodObje
    * arguments) and what it gets back. Served in the OpenAPI document and the reference; a test
    * checks both sides against the schemas, so an example cannot drift from them.
    */
-  example?: OperationExample;
+  example: OperationExample;
   /**
    * For a 201: where the created resource is read, relative to the API base (REST's Location
    * header). Its own read where there is one, else the list that shows it.

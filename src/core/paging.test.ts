@@ -45,4 +45,23 @@ describe('paging', () => {
     const three = pageOfList(all, { cursor: two.nextCursor, limit: 2 }, size, 'findings');
     assert.deepEqual(three, { items: ['e'], total: 5 });
   });
+
+  it('ends a page early when its items pass the byte budget, never with nothing in it', () => {
+    const rows = Array.from({ length: 5 }, (_, i) => ({ id: i, text: 'x'.repeat(100) }));
+    const request = readPageRequest({ limit: 5 }, size, 'spots');
+    const page = pageOf(rows, request, 5, 'spots', (r) => [r.id], 250);
+    assert.deepEqual(
+      page.items.map((r) => r.id),
+      [0, 1],
+    );
+    assert.deepEqual(readPageRequest({ cursor: page.nextCursor }, size, 'spots').after, [1]);
+    const alone = pageOf(rows, request, 5, 'spots', (r) => [r.id], 10);
+    assert.equal(alone.items.length, 1, 'one item too big for the budget still makes a page');
+    const listed = pageOfList(rows, { limit: 5 }, size, 'findings', 250);
+    assert.equal(listed.items.length, 2);
+    assert.deepEqual(
+      pageOfList(rows, { cursor: listed.nextCursor, limit: 5 }, size, 'findings', 250).items[0],
+      rows[2],
+    );
+  });
 });

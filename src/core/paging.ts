@@ -21,6 +21,24 @@ export interface PageSize {
   max: number;
 }
 
+/**
+ * The JSON a page's items may fill before the page ends early (at least one item is always served).
+ * An MCP client receives a result twice (text and structuredContent, the text escaped), so 96 KB of
+ * items keeps every page under 256 KB as a client receives it, whatever the records hold.
+ */
+export const PAGE_BYTES = 96 * 1024;
+
+/** `view`: the whole records, or the few fields that pick one (each list says which). */
+export const viewField = z
+  .enum(['full', 'compact'])
+  .optional()
+  .describe('compact: a few fields a record; default full');
+
+export type View = 'full' | 'compact';
+
+/** `nameContains`: a case-insensitive part of the name. */
+export const nameContainsField = z.string().min(1).max(120).optional().describe('Name holds this, any case');
+
 export interface PageRequest {
   /** The sort key after which this page starts; undefined for the first page. */
   after: readonly SortValue[] | undefined;
@@ -30,29 +48,21 @@ export interface PageRequest {
 /** The input fields of a paged list: `cursor` and `limit`, spread into its input object. */
 export function pageInputShape(size: PageSize) {
   return {
-    cursor: z
-      .string()
-      .min(1)
-      .max(1000)
-      .optional()
-      .describe("The previous answer's nextCursor, to read the page after it; omit for the first page"),
+    cursor: z.string().min(1).max(1000).optional().describe("The last answer's nextCursor, for the next page"),
     limit: z
       .number()
       .int()
       .min(1)
       .max(size.max)
       .optional()
-      .describe(`Items per page, at most ${size.max}; ${size.default} when omitted`),
+      .describe(`Per page, at most ${size.max}; default ${size.default}`),
   };
 }
 
 /** The output fields every paged list adds beside its own (the specification's fields stay as they are). */
 export const pageOutputShape = {
-  total: z.number().int().describe('How many items match in all, across every page'),
-  nextCursor: z
-    .string()
-    .optional()
-    .describe('Present when more items follow: send it back as cursor to read the next page'),
+  total: z.number().int().describe('How many match in all'),
+  nextCursor: z.string().optional().describe('More follow: send it as cursor'),
 };
 
 export interface Page<T> {
@@ -85,11 +95,24 @@ export function pageOf<T>(
   total: number,
   scope: string,
   sortKey: (item: T) => readonly SortValue[],
+  maxBytes = PAGE_BYTES,
 ): Page<T> {
-  if (rows.length <= request.limit) return { items: [...rows], total };
-  const items = rows.slice(0, request.limit);
+  const kept = withinBytes(rows, request.limit, maxBytes);
+  if (kept === rows.length) return { items: [...rows], total };
+  const items = rows.slice(0, kept);
   const last = items[items.length - 1] as T;
   return { items, total, nextCursor: encodeCursor(sortKey(last), scope) };
+}
+
+/** How many of the first `limit` items fit in `maxBytes` of JSON; at least one. */
+function withinBytes(items: readonly unknown[], limit: number, maxBytes: number): number {
+  const most = Math.min(limit, items.length);
+  let bytes = 0;
+  for (let i = 0; i < most; i++) {
+    bytes += Buffer.byteLength(JSON.stringify(items[i])) + 1;
+    if (bytes > maxBytes && i > 0) return i;
+  }
+  return most;
 }
 
 /**
@@ -101,11 +124,13 @@ export function pageOfList<T>(
   input: { cursor?: string | undefined; limit?: number | undefined },
   size: PageSize,
   scope: string,
+  maxBytes = PAGE_BYTES,
 ): Page<T> {
   const request = readPageRequest(input, size, scope);
   const start = request.after === undefined ? 0 : Number(request.after[0]);
   if (!Number.isInteger(start) || start < 0) throw badCursor();
-  const end = start + request.limit;
+  const candidates = all.slice(start, start + request.limit);
+  const end = start + withinBytes(candidates, request.limit, maxBytes);
   const page: Page<T> = { items: all.slice(start, end), total: all.length };
   if (end < all.length) page.nextCursor = encodeCursor([end], scope);
   return page;

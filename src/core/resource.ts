@@ -44,8 +44,8 @@ export interface PublicPageReader {
 export interface PublicPages {
   /** The route, Fastify style: `/g/:creatorSlug/:guideSlug`. */
   path: string;
-  /** The policy every answer of the route carries, the not-found page included. */
-  contentSecurityPolicy: string;
+  /** The policy every answer of the route carries, the not-found page included, for the public addresses. */
+  contentSecurityPolicy(urls: Urls): string;
   /** Seconds a browser or shared cache may keep a page before asking again. */
   maxAgeSeconds: number;
   /** The page the path's parameters name, or undefined: 404 with `notFound`. */
@@ -54,12 +54,19 @@ export interface PublicPages {
   notFound: Buffer;
 }
 
+/** The OpenAPI tag a resource's operations are listed under, and what it says about them. */
+export interface ResourceTag {
+  name: string;
+  description: string;
+}
+
 /**
- * What a resource folder offers: its operations, the stores handlers reach, its tables'
+ * What a resource folder offers: its OpenAPI tag, its operations, the stores handlers reach, its tables'
  * migrations (named to sort after the foundation's), services built from the settings, and files
  * and pages served publicly.
  */
 export interface Resource {
+  tag: ResourceTag;
   operations: readonly AnyOperation[];
   stores?: Partial<StoreFactories>;
   migrations?: Record<string, Migration>;

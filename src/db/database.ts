@@ -1,12 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Kysely, type Logger, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
 import pg from 'pg';
 import { type Coordination, sqliteCoordination } from './coordination.ts';
 import { NodeSqliteAdapter } from './node-sqlite-adapter.ts';
+import { ObservedDialect } from './observed-dialect.ts';
 import { type CoordinationLog, PostgresCoordination } from './pg-coordination.ts';
 import { NamedStatementsClient } from './pg-statements.ts';
+import { StoreProbe } from './store-probe.ts';
 import type { Database } from './tables.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -14,24 +16,28 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Store {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** Where metrics and traces watch connections and statements. */
+  probe: StoreProbe;
+  /** Whether the store answers and every migration this build knows has run (what /readyz reports). */
+  readiness(): Promise<Readiness>;
   /** What the instances on this store agree on beyond its rows: revocations heard, jobs running. */
   coordination: Coordination;
   close(): Promise<void>;
 }
 
+export type Readiness = { ready: true } | { ready: false; reason: string };
+
 export interface StoreOptions {
   /** PostgreSQL connection string; when absent, the embedded SQLite file under dataDir. */
   databaseUrl?: string | undefined;
   dataDir: string;
-  /** Where a lost coordination connection is reported (PostgreSQL). */
-  log?: CoordinationLog;
   /**
    * PostgreSQL: run parameterized statements as named prepared statements, parsed and planned once
    * per connection (DATABASE_PREPARED_STATEMENTS; on unless false).
    */
   preparedStatements?: boolean;
-  /** Told every statement sent to the store, transactions' begin and commit included (tests count round trips). */
-  onStatement?: (sql: string) => void;
+  /** Where a lost coordination connection is reported (PostgreSQL). */
+  log?: CoordinationLog;
 }
 
 const BIGINT_OID = 20;
@@ -42,12 +48,23 @@ const NUMERIC_OID = 1700;
  * and every resource's (src/store.ts gathers them), run in the order of their names.
  */
 export async function openDatabase(options: StoreOptions, migrations: Record<string, Migration>): Promise<Store> {
-  const log = options.onStatement && statementLog(options.onStatement);
-  const store = options.databaseUrl
-    ? openPostgres(options.databaseUrl, { problems: options.log, log, prepared: options.preparedStatements ?? true })
-    : openSqlite(options.dataDir, log);
-  await migrate(store.db, migrations, store.dialect === 'postgres' ? await currentSchema(store.db) : undefined);
-  return store;
+  const opened = options.databaseUrl
+    ? openPostgres(options.databaseUrl, { problems: options.log, prepared: options.preparedStatements ?? true })
+    : openSqlite(options.dataDir);
+  const migrator = new Migrator({
+    db: opened.db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableSchema: opened.dialect === 'postgres' ? await currentSchema(opened.db) : undefined,
+  });
+  await migrate(migrator);
+  return { ...opened, readiness: () => readinessOf(migrator) };
+}
+
+/** Migrations this build knows that the store has not run: none once the store is up to date. */
+async function readinessOf(migrator: Migrator): Promise<Readiness> {
+  const pending = (await migrator.getMigrations()).filter((m) => m.executedAt === undefined);
+  if (pending.length === 0) return { ready: true };
+  return { ready: false, reason: `${pending.length} migration(s) not run yet, first ${pending[0]?.name}` };
 }
 
 /**
@@ -60,32 +77,32 @@ async function currentSchema(db: Kysely<Database>): Promise<string | undefined> 
   return rows[0]?.schema ?? undefined;
 }
 
-/** Kysely's log, telling `onStatement` each statement's text. */
-function statementLog(onStatement: (sql: string) => void): Logger {
-  return (event) => {
-    if (event.level === 'query') onStatement(event.query.sql);
-  };
-}
+type OpenedStore = Omit<Store, 'readiness'>;
 
-function openSqlite(dataDir: string, log: Logger | undefined): Store {
+function openSqlite(dataDir: string): OpenedStore {
   mkdirSync(dataDir, { recursive: true });
+  const probe = new StoreProbe(1);
   const file = resolve(dataDir, 'creator-api.sqlite');
-  const adapter = new NodeSqliteAdapter(file);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: adapter }), ...(log && { log }) });
+  const adapter = new NodeSqliteAdapter(file, probe);
+  const db = new Kysely<Database>({
+    dialect: new ObservedDialect(new SqliteDialect({ database: adapter }), probe),
+  });
   directReaders.set(db, adapter);
-  return { db, dialect: 'sqlite', coordination: sqliteCoordination(adapter, file), close: () => db.destroy() };
+  return { db, dialect: 'sqlite', probe, coordination: sqliteCoordination(adapter, file), close: () => db.destroy() };
 }
 
 /** The embedded store's connection behind each Kysely instance, for reads that need not queue. */
 export const directReaders = new WeakMap<object, NodeSqliteAdapter>();
 
+/** Connections a PostgreSQL store opens at most. */
+const POOL_MAX = 10;
+
 interface PostgresOptions {
   problems: CoordinationLog | undefined;
-  log: Logger | undefined;
   prepared: boolean;
 }
 
-function openPostgres(connectionString: string, { problems, log, prepared }: PostgresOptions): Store {
+function openPostgres(connectionString: string, { problems, prepared }: PostgresOptions): OpenedStore {
   // Times in ms are bigint columns: read them back as numbers, not strings.
   const types = {
     getTypeParser: (oid: number, format?: 'text' | 'binary') =>
@@ -94,14 +111,16 @@ function openPostgres(connectionString: string, { problems, log, prepared }: Pos
   const pool = new pg.Pool({
     connectionString,
     types: types as pg.CustomTypesConfig,
-    max: 10,
+    max: POOL_MAX,
     ...(prepared && { Client: NamedStatementsClient }),
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log && { log }) });
+  const probe = new StoreProbe(POOL_MAX, () => pool.totalCount);
+  const db = new Kysely<Database>({ dialect: new ObservedDialect(new PostgresDialect({ pool }), probe) });
   const coordination = new PostgresCoordination(connectionString, problems);
   return {
     db,
     dialect: 'postgres',
+    probe,
     coordination,
     close: async () => {
       await coordination.close();
@@ -110,13 +129,7 @@ function openPostgres(connectionString: string, { problems, log, prepared }: Pos
   };
 }
 
-async function migrate(
-  db: Kysely<Database>,
-  migrations: Record<string, Migration>,
-  migrationTableSchema: string | undefined,
-): Promise<void> {
-  const provider = { getMigrations: async () => migrations };
-  const migrator = new Migrator({ db, provider, migrationTableSchema });
+async function migrate(migrator: Migrator): Promise<void> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';

@@ -1,6 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import type { StoreProbe } from './store-probe.ts';
 
 type Bindable = null | number | bigint | string | NodeJS.ArrayBufferView;
 
@@ -25,14 +26,21 @@ export class NodeSqliteAdapter implements SqliteDatabase {
   private walIndex: number | undefined;
   private readonly walHeader = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
   private dataVersion: StatementSync | undefined;
+  /** Told of the reads answered at once (readNow), which never pass through Kysely's driver. */
+  private readonly probe: StoreProbe | undefined;
 
-  constructor(file: string) {
+  constructor(file: string, probe?: StoreProbe) {
+    this.probe = probe;
     this.db = new DatabaseSync(file);
     // The wait comes first: switching to WAL needs the lock another process may hold.
     this.db.exec('PRAGMA busy_timeout = 5000');
     this.db.exec('PRAGMA journal_mode = WAL');
     this.db.exec('PRAGMA synchronous = NORMAL');
     this.db.exec('PRAGMA foreign_keys = ON');
+    // Case-insensitive name filters fold as PostgreSQL's lower() does; SQLite's lower() knows only ASCII.
+    this.db.function('fold_case', { deterministic: true }, (text) =>
+      typeof text === 'string' ? text.toLowerCase() : text,
+    );
     const mode = this.db.prepare('PRAGMA journal_mode').get() as { journal_mode?: string } | undefined;
     this.walIndexFile = mode?.journal_mode === 'wal' ? `${file}-shm` : undefined;
   }
@@ -82,7 +90,16 @@ export class NodeSqliteAdapter implements SqliteDatabase {
    */
   readNow(sql: string, parameters: readonly unknown[]): unknown[] | undefined {
     if (this.db.isTransaction) return undefined;
-    return this.prepare(sql).all(parameters);
+    if (!this.probe?.statementsWatched) return this.prepare(sql).all(parameters);
+    const end = this.probe.statement(sql);
+    try {
+      const rows = this.prepare(sql).all(parameters);
+      end();
+      return rows;
+    } catch (err) {
+      end(err);
+      throw err;
+    }
   }
 
   close(): void {

@@ -154,6 +154,8 @@ export interface FacilitiesTable {
   lat: number | null;
   lon: number | null;
   inside_id: string | null;
+  /** The name as people sort it (nameSortKey), which list_facilities pages by. */
+  name_key: string;
   created_at: number;
   updated_at: number;
 }

@@ -60,20 +60,18 @@ function section(op: AnyOperation): string {
       .join(', ')}.`,
     '',
   );
-  if (op.example) {
-    lines.push(
-      'Example:',
-      '',
-      '```json',
-      JSON.stringify(op.example.input, null, 2),
-      '```',
-      '',
-      '```json',
-      JSON.stringify(op.example.output, null, 2),
-      '```',
-      '',
-    );
-  }
+  lines.push(
+    'Example:',
+    '',
+    '```json',
+    JSON.stringify(op.example.input, null, 2),
+    '```',
+    '',
+    '```json',
+    JSON.stringify(op.example.output, null, 2),
+    '```',
+    '',
+  );
   return lines.join('\n');
 }
 

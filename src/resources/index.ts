@@ -20,7 +20,7 @@ import { salesPageResource } from './sales-page/index.ts';
 import { spotsResource } from './spots/index.ts';
 
 /** The whole API, one line a resource, in the order the reference lists their operations. */
-const resources: readonly Resource[] = [
+export const resources: readonly Resource[] = [
   profileResource,
   authoringResource,
   guidesResource,
@@ -37,33 +37,41 @@ const resources: readonly Resource[] = [
   salesPageResource,
 ];
 
-export function createRegistry(): Registry {
-  return new Registry(resources.flatMap((r) => r.operations));
+/**
+ * The API's resources and, after them, any handed in beside them: a test's throwaway resource,
+ * served like the others without a line here. Every function below takes the same extras.
+ */
+function withExtra(extra: readonly Resource[]): readonly Resource[] {
+  return extra.length === 0 ? resources : [...resources, ...extra];
+}
+
+export function createRegistry(extra: readonly Resource[] = []): Registry {
+  return new Registry(withExtra(extra));
 }
 
 /** Every resource's tables, as migrations named to run in order. */
-export function resourceMigrations(): Record<string, Migration> {
-  return Object.assign({}, ...resources.map((r) => r.migrations ?? {}));
+export function resourceMigrations(extra: readonly Resource[] = []): Record<string, Migration> {
+  return Object.assign({}, ...withExtra(extra).map((r) => r.migrations ?? {}));
 }
 
 /** Every resource's services, built from the settings. */
-export function createServices(settings: ServiceSettings): Services {
-  return Object.assign({}, ...resources.map((r) => r.services?.(settings) ?? {})) as Services;
+export function createServices(settings: ServiceSettings, extra: readonly Resource[] = []): Services {
+  return Object.assign({}, ...withExtra(extra).map((r) => r.services?.(settings) ?? {})) as Services;
 }
 
 /** Every resource's publicly served files. */
-export function publicFiles(): PublicFiles[] {
-  return resources.flatMap((r) => (r.publicFiles ? [r.publicFiles] : []));
+export function publicFiles(extra: readonly Resource[] = []): PublicFiles[] {
+  return withExtra(extra).flatMap((r) => (r.publicFiles ? [r.publicFiles] : []));
 }
 
 /** Every resource's public HTML pages. */
-export function publicPages(): PublicPages[] {
-  return resources.flatMap((r) => r.publicPages ?? []);
+export function publicPages(extra: readonly Resource[] = []): PublicPages[] {
+  return withExtra(extra).flatMap((r) => r.publicPages ?? []);
 }
 
 /** Every resource's stores, built lazily per call. */
-export function createStores(): (scope: StoreScope) => Stores {
-  return lazyStores(Object.assign({}, ...resources.map((r) => r.stores ?? {})) as StoreFactories);
+export function createStores(extra: readonly Resource[] = []): (scope: StoreScope) => Stores {
+  return lazyStores(Object.assign({}, ...withExtra(extra).map((r) => r.stores ?? {})) as StoreFactories);
 }
 
 export const guides: GuideAccess = guideAccess;

@@ -79,3 +79,15 @@ export function candidateStem(base: string, max = 63): string {
 export function clearable<T extends string | null | undefined>(value: T): Exclude<T, ''> | null {
   return (value === '' ? null : value) as Exclude<T, ''> | null;
 }
+
+/**
+ * A name as people sort it, for an index to order by (byte order): accents and case folded away,
+ * numbers compared as numbers ("Hut 2" before "Hut 10"), as Intl.Collator's base sensitivity does.
+ */
+export function nameSortKey(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/\d+/g, (digits) => digits.replace(/^0+(?=\d)/, '').padStart(12, '0'));
+}

@@ -35,6 +35,7 @@ export const SEND_JSON = '(body): send JSON with Content-Type: application/json'
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
   const apiError = toApiError(err, request.id);
   if (!(err instanceof ApiError)) request.log.error({ err }, 'unexpected failure');
+  request.refusal = apiError;
   setRefusalHeaders(reply, apiError);
   if (apiError.status === 401) {
     // RFC 6750: a key that was sent and refused is an invalid token; a missing one gets the bare challenge.

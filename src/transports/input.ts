@@ -6,8 +6,8 @@ import { SEND_JSON } from './http-errors.ts';
 
 type Coerce = (value: string) => unknown;
 
-/** The JSON type a query string (or form field) must become for a field: they arrive as text. */
-function coercerFor(schema: z.ZodType): Coerce | undefined {
+/** The field's own type, under optional, nullable and default. */
+function baseType(schema: z.ZodType): string {
   let inner: z.ZodType = schema;
   for (;;) {
     const def = inner.def as { type: string; innerType?: z.ZodType };
@@ -15,15 +15,35 @@ function coercerFor(schema: z.ZodType): Coerce | undefined {
       inner = def.innerType;
       continue;
     }
-    if (def.type === 'number' || def.type === 'int') {
-      return (v) => (v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v);
-    }
-    if (def.type === 'boolean') return (v) => (v === 'true' ? true : v === 'false' ? false : v);
-    // An object in a form field or the query comes as its JSON text ({"kind":"spot"}).
-    if (def.type === 'object') return (v) => parsedOr(v, '{');
-    if (def.type === 'array') return (v) => parsedOr(v, '[');
-    return undefined;
+    return def.type;
   }
+}
+
+/** The JSON type a query string (or form field) must become for a field: they arrive as text. */
+function coercerFor(type: string): Coerce | undefined {
+  if (type === 'number' || type === 'int') {
+    return (v) => (v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v);
+  }
+  if (type === 'boolean') return (v) => (v === 'true' ? true : v === 'false' ? false : v);
+  // An object in a form field or the query comes as its JSON text ({"kind":"spot"}).
+  if (type === 'object') return (v) => parsedOr(v, '{');
+  return undefined;
+}
+
+/**
+ * A list field's values as text: its JSON text once (["a","b"]), or one value per item (the field
+ * repeated, as OpenAPI sends a form's or a query's list); a lone value is a list of one. Text that
+ * opens a JSON list but is not one stays text, for the schema to refuse as not a list.
+ */
+function listOf(values: readonly string[]): unknown {
+  const items: unknown[] = [];
+  for (const text of values) {
+    const parsed = parsedOr(text, '[');
+    if (Array.isArray(parsed)) items.push(...parsed);
+    else if (text.trimStart().startsWith('[')) return text;
+    else items.push(text);
+  }
+  return items;
 }
 
 function parsedOr(text: string, opening: string): unknown {
@@ -38,12 +58,15 @@ function parsedOr(text: string, opening: string): unknown {
 /** How one operation's REST request becomes the same single input object MCP arguments are. */
 export class InputMerger {
   private readonly coercers = new Map<string, Coerce>();
+  private readonly lists = new Set<string>();
   private readonly operation: AnyOperation;
 
   constructor(operation: AnyOperation) {
     this.operation = operation;
     for (const [field, schema] of Object.entries(operation.input.shape as Record<string, z.ZodType>)) {
-      const coerce = coercerFor(schema);
+      const type = baseType(schema);
+      if (type === 'array') this.lists.add(field);
+      const coerce = coercerFor(type);
       if (coerce) this.coercers.set(field, coerce);
     }
   }
@@ -53,7 +76,7 @@ export class InputMerger {
     params: Record<string, string>,
     query: Record<string, unknown>,
     body: unknown,
-    form: Record<string, string> = {},
+    form: Record<string, string | string[]> = {},
   ): Record<string, unknown> {
     // Only Fastify's text/plain parser yields text: JSON sent under the wrong type, as a form would be.
     if (typeof body === 'string') throw new ApiError('invalid_argument', SEND_JSON);
@@ -61,9 +84,18 @@ export class InputMerger {
       throw new ApiError('invalid_argument', '(body): expected a JSON object');
     }
     const input = Object.assign(emptyRecord<unknown>(), body as Record<string, unknown> | undefined);
-    for (const [field, value] of Object.entries(form)) setOnce(input, field, this.coerced(field, value), 'form');
+    for (const [field, value] of Object.entries(form)) {
+      if (Array.isArray(value) && !this.lists.has(field)) {
+        throw new ApiError(
+          'invalid_argument',
+          `${field}: sent ${value.length} times in the form; it takes one value, so send it once`,
+        );
+      }
+      setOnce(input, field, this.fromText(field, value), 'form');
+    }
     for (const [field, raw] of Object.entries(query)) {
-      setOnce(input, field, this.coerced(field, Array.isArray(raw) ? raw[raw.length - 1] : raw), 'query');
+      const value = Array.isArray(raw) && !this.lists.has(field) ? raw[raw.length - 1] : raw;
+      setOnce(input, field, this.fromText(field, value), 'query');
     }
     for (const param of this.operation.pathParams) {
       setOnce(input, param, decodeSafe(params[param] ?? ''), 'path');
@@ -71,7 +103,11 @@ export class InputMerger {
     return input;
   }
 
-  private coerced(field: string, value: unknown): unknown {
+  /** A value that came as text (or as several texts, for a list) in the type its field takes. */
+  private fromText(field: string, value: unknown): unknown {
+    if (this.lists.has(field) && (typeof value === 'string' || Array.isArray(value))) {
+      return listOf((Array.isArray(value) ? value : [value]).map(String));
+    }
     const coerce = this.coercers.get(field);
     return typeof value === 'string' && coerce ? coerce(value) : value;
   }

@@ -44,6 +44,47 @@ interface CallerInfo {
   principal: Principal;
   requestId: string;
   log: Log;
+  /** The HTTP request carrying the call: metrics and traces read which error it answered. */
+  request: FastifyRequest;
+}
+
+/** A tool call's answer, and its error when it is one (the answer then carries it as text). */
+interface ToolOutcome {
+  result: CallToolResult;
+  error?: ApiError;
+}
+
+/** Runs a tool call inside a trace span (tracing.ts): joined to the trace context in the call's `_meta`. */
+export type ToolCallTracer = <T extends { error?: ApiError }>(
+  request: FastifyRequest,
+  tool: string,
+  meta: Record<string, unknown> | undefined,
+  run: () => Promise<T>,
+) => Promise<T>;
+
+/** The JSON-RPC methods a client may send that metrics name; any other counts as `other`. */
+const RPC_METHODS = new Set([
+  'initialize',
+  'ping',
+  'server/discover',
+  'subscriptions/listen',
+  'tools/list',
+  'tools/call',
+  'notifications/initialized',
+  'notifications/cancelled',
+]);
+
+/** What an MCP message called, from a fixed set: a tool's name, a known method, `batch` or `other`. */
+function operationOfMessage(body: unknown, registry: Registry): string | null {
+  if (typeof body !== 'object' || body === null) return null;
+  if (Array.isArray(body)) return 'batch';
+  const { method, params } = body as { method?: unknown; params?: { name?: unknown } };
+  if (method === 'tools/call') {
+    const name = params?.name;
+    const operation = typeof name === 'string' ? registry.get(name) : undefined;
+    return operation && !operation.restOnly ? operation.name : 'tools/call';
+  }
+  return typeof method === 'string' && RPC_METHODS.has(method) ? method : 'other';
 }
 
 const INSTRUCTIONS =
@@ -61,9 +102,9 @@ export function registerMcp(
   registry: Registry,
   runtime: Runtime,
   authenticate: Authenticate,
-  options: { allowedHosts: string[]; direct: boolean; observe?: (path: McpPath) => void },
+  options: { allowedHosts: string[]; direct: boolean; observe?: (path: McpPath) => void; trace?: ToolCallTracer },
 ): void {
-  const { allowedHosts, direct, observe } = options;
+  const { allowedHosts, direct, observe, trace } = options;
   const toolsFor = toolListsByKey(registry);
 
   const makeServer = (caller: CallerInfo | undefined): Server => {
@@ -85,7 +126,9 @@ export function registerMcp(
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
       }
       if (!caller) throw new ProtocolError(ProtocolErrorCode.InternalError, 'Caller not authenticated');
-      return callTool(runtime, operation, request.params.arguments, caller);
+      const run = () => callTool(runtime, operation, request.params.arguments, caller);
+      const { result } = trace ? await trace(caller.request, operation.name, request.params._meta, run) : await run();
+      return result;
     });
     return server;
   };
@@ -99,6 +142,7 @@ export function registerMcp(
   });
 
   const serve = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
+    request.operationName = operationOfMessage(request.body, registry);
     if (!callerPlaceAllowed(request.headers.host, request.headers.origin)) {
       return sendError(request, reply, new ApiError('forbidden', 'This host or origin may not call the MCP endpoint.'));
     }
@@ -108,7 +152,7 @@ export function registerMcp(
     } catch (err) {
       return sendError(request, reply, err);
     }
-    const caller: CallerInfo = { principal, requestId: request.id, log: request.log };
+    const caller: CallerInfo = { principal, requestId: request.id, log: request.log, request };
     const auth: AuthInfo = {
       token: 'api-key',
       clientId: principal.keyId,
@@ -143,7 +187,13 @@ export function registerMcp(
     await answer(handler, request, reply.raw, auth);
   };
 
-  app.route({ method: ['POST', 'GET', 'DELETE'], url: MCP_PATH, bodyLimit: MCP_BODY_LIMIT, handler: serve });
+  app.route({
+    method: ['POST', 'GET', 'DELETE'],
+    url: MCP_PATH,
+    bodyLimit: MCP_BODY_LIMIT,
+    config: { transport: 'mcp' },
+    handler: serve,
+  });
 }
 
 /**
@@ -257,16 +307,18 @@ async function callTool(
   operation: import('../core/operation.ts').AnyOperation,
   args: unknown,
   caller: CallerInfo,
-): Promise<CallToolResult> {
+): Promise<ToolOutcome> {
   try {
     const { result } = await invoke(runtime, operation, args ?? {}, caller);
     // A document is its text, sent once: hosts that prefer structured content would otherwise
     // show the model a JSON string, and every other host would hold it twice.
-    if (typeof result.markdown === 'string') return { content: [{ type: 'text', text: result.markdown }] };
-    return { content: [{ type: 'text', text: jsonOf(result) }], structuredContent: result };
+    if (typeof result.markdown === 'string') return { result: { content: [{ type: 'text', text: result.markdown }] } };
+    return { result: { content: [{ type: 'text', text: jsonOf(result) }], structuredContent: result } };
   } catch (err) {
     const apiError = toApiError(err, caller.requestId);
     if (!(err instanceof ApiError)) caller.log.error({ err, tool: operation.name }, 'unexpected failure');
-    return { content: [{ type: 'text', text: JSON.stringify(apiError.toBody(caller.requestId)) }], isError: true };
+    caller.request.refusal = apiError;
+    const text = JSON.stringify(apiError.toBody(caller.requestId));
+    return { result: { content: [{ type: 'text', text }], isError: true }, error: apiError };
   }
 }

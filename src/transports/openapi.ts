@@ -70,31 +70,6 @@ const headers = {
 };
 const ref = (name: keyof typeof headers) => ({ $ref: `#/components/headers/${name}` });
 
-/** One tag a resource, by the first word of its paths (a guide's sub-resources by theirs). */
-const tagDescriptions: Record<string, string> = {
-  profile: 'The creator behind the key: who calls, their public profile and social links',
-  authoring: 'The playbook assistants read before editing',
-  guides: 'Guides (products of type map): create, shape, region and price',
-  properties: 'Custom spot properties of a guide',
-  spots: 'Spots: the places a guide describes',
-  areas: 'Areas (parks, islands, regions) whose rules, fees and notices apply to their spots',
-  facilities: 'Places that serve spots: huts, cable cars, activities, food, parking',
-  publishing: 'What to check before publishing: stale facts',
-};
-const tagAliases: Record<string, string> = {
-  me: 'profile',
-  'authoring-guide': 'authoring',
-  region: 'guides',
-  price: 'guides',
-  'stale-notices': 'publishing',
-};
-
-function tagOf(op: AnyOperation): string {
-  const words = op.path.split('/').filter((w) => w && !w.startsWith('{'));
-  const word = (words[0] === 'guides' && words[1] ? words[1] : words[0]) ?? 'api';
-  return tagAliases[word] ?? word;
-}
-
 /** A schema's named types move to components.schemas; its $refs follow them. */
 function hoist(schema: JsonObject, components: Record<string, unknown>): JsonObject {
   const { $defs, ...rest } = schema as JsonObject & { $defs?: Record<string, JsonObject> };
@@ -131,7 +106,7 @@ function outputSchemaOf(op: AnyOperation): JsonObject {
   return out;
 }
 
-function operationObject(op: AnyOperation, components: Record<string, unknown>): JsonObject {
+function operationObject(op: AnyOperation, tag: string, components: Record<string, unknown>): JsonObject {
   const input = hoist(jsonSchemaOf(op.input, 'input'), components) as {
     properties?: Record<string, JsonObject>;
     required?: string[];
@@ -158,7 +133,7 @@ function operationObject(op: AnyOperation, components: Record<string, unknown>):
     content: {
       'application/json': {
         schema: hoist(outputSchemaOf(op), components),
-        ...(example && { example: example.output }),
+        example: example.output,
       },
     },
   };
@@ -183,7 +158,7 @@ function operationObject(op: AnyOperation, components: Record<string, unknown>):
     operationId: op.name,
     summary: op.title,
     description: `${op.description}\n\nErrors: ${errorCodesOf(op).join(', ')}.`,
-    tags: [tagOf(op)],
+    tags: [tag],
     parameters,
     responses,
     'x-scope': op.scope,
@@ -199,23 +174,20 @@ function operationObject(op: AnyOperation, components: Record<string, unknown>):
     operation.requestBody = uploadBody(op.body.kind, bodyProps);
   } else if (!inQuery) {
     const bodyRequired = [...required].filter((n) => !op.pathParams.includes(n));
-    const bodyExample =
-      example && Object.fromEntries(Object.entries(example.input).filter(([k]) => !op.pathParams.includes(k)));
+    const bodyExample = Object.fromEntries(Object.entries(example.input).filter(([k]) => !op.pathParams.includes(k)));
     operation.requestBody = {
       required: bodyRequired.length > 0,
       content: {
         'application/json': {
           schema: { type: 'object', additionalProperties: false, properties: bodyProps, required: bodyRequired },
-          ...(bodyExample && { example: bodyExample }),
+          example: bodyExample,
         },
       },
     };
   }
-  if (example) {
-    for (const parameter of parameters) {
-      const value = example.input[parameter.name as string];
-      if (value !== undefined) parameter.example = value;
-    }
+  for (const parameter of parameters) {
+    const value = example.input[parameter.name as string];
+    if (value !== undefined) parameter.example = value;
   }
   return operation;
 }
@@ -237,10 +209,9 @@ export function buildOpenApi(registry: Registry, serverUrl: string): JsonObject 
   const schemas: Record<string, unknown> = { ErrorEnvelope: errorEnvelope };
   for (const op of registry.operations) {
     const item = paths[op.path] ?? {};
-    item[op.method.toLowerCase()] = operationObject(op, schemas);
+    item[op.method.toLowerCase()] = operationObject(op, registry.tagOf(op).name, schemas);
     paths[op.path] = item;
   }
-  const used = [...new Set(registry.operations.map(tagOf))];
   return {
     openapi: '3.1.0',
     info: {
@@ -251,7 +222,7 @@ export function buildOpenApi(registry: Registry, serverUrl: string): JsonObject 
     },
     servers: [{ url: `${serverUrl}${API_PREFIX}` }],
     security: [{ bearer: [] }, { apiKey: [] }],
-    tags: used.map((name) => ({ name, description: tagDescriptions[name] ?? `Operations on ${name}` })),
+    tags: registry.tags.map(({ name, description }) => ({ name, description })),
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer sk_service_…' },

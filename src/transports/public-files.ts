@@ -22,7 +22,7 @@ export function matches(ifNoneMatch: string | undefined, etag: string): boolean 
  */
 export function registerPublicFiles(app: FastifyInstance, all: readonly PublicFiles[], services: Services): void {
   for (const files of all) {
-    app.get(`${files.prefix}/:name`, async (request, reply) => {
+    app.get(`${files.prefix}/:name`, { config: { transport: 'file' } }, async (request, reply) => {
       const { name } = request.params as { name: string };
       try {
         const file = await files.open(name, services);

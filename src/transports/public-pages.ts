@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Runtime } from '../core/invoke.ts';
+import type { Urls } from '../core/operation.ts';
 import type { PublicPages } from '../core/resource.ts';
 import { COMPRESS_MIN_BYTES, sendBody, writeBody } from './compression.ts';
 import { sendError } from './http-errors.ts';
@@ -8,9 +9,9 @@ import { matches } from './public-files.ts';
 const HTML = 'text/html; charset=utf-8';
 
 /** Headers every answer of a public page carries, found or not. */
-function pageHeaders(reply: FastifyReply, pages: PublicPages): FastifyReply {
+function pageHeaders(reply: FastifyReply, pages: PublicPages, urls: Urls): FastifyReply {
   return reply
-    .header('Content-Security-Policy', pages.contentSecurityPolicy)
+    .header('Content-Security-Policy', pages.contentSecurityPolicy(urls))
     .header('X-Content-Type-Options', 'nosniff')
     .header('Referrer-Policy', 'strict-origin-when-cross-origin');
 }
@@ -42,10 +43,10 @@ export function registerPublicPages(app: FastifyInstance, all: readonly PublicPa
   const reader = { stores: runtime.stores(scope), urls: runtime.urls };
   for (const pages of all) {
     const cacheControl = `public, max-age=${pages.maxAgeSeconds}`;
-    app.get(pages.path, async (request, reply) => {
+    app.get(pages.path, { config: { transport: 'page' } }, async (request, reply) => {
       try {
         const page = await pages.find(request.params as Record<string, string>, reader);
-        pageHeaders(reply, pages);
+        pageHeaders(reply, pages, runtime.urls);
         if (!page) {
           // Not cached: the page may go on sale a moment later.
           reply.code(404).header('Cache-Control', 'no-cache');
@@ -72,7 +73,7 @@ export function registerPublicPages(app: FastifyInstance, all: readonly PublicPa
       }
     });
     // A trailing slash (typed, or added by a link shortener) leads to the one address of the page.
-    app.get(`${pages.path}/`, (request, reply) => {
+    app.get(`${pages.path}/`, { config: { transport: 'page' } }, (request, reply) => {
       const location = pathOf(pages.path, request.params as Record<string, string>) + queryOf(request.url);
       return reply.header('Cache-Control', cacheControl).redirect(location, 301);
     });

@@ -41,6 +41,7 @@ function routeOf(operation: AnyOperation, runtime: Runtime, authenticate: Authen
   return {
     method: operation.method,
     url: API_PREFIX + operation.path.replace(/\{(\w+)\}/g, ':$1'),
+    config: { transport: 'rest' as const, operation: operation.name },
     ...(body.kind === 'json' && body.maxBytes !== undefined && { bodyLimit: body.maxBytes }),
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       try {

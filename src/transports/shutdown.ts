@@ -12,6 +12,8 @@ const RETRY_AFTER_MS = 1000;
  * for the whole grace period; one that sent everything has work under way that must not be lost.
  */
 export class Shutdown {
+  /** Set first: /readyz answers 503 so that load balancers stop sending, while requests are still taken. */
+  notReady = false;
   closing = false;
   private readonly inFlight = new Set<IncomingMessage>();
 

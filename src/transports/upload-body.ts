@@ -5,9 +5,12 @@ import { emptyRecord } from '../core/own.ts';
 
 export type UploadBodyKind = Exclude<BodyKind, { kind: 'json' }>;
 
-/** Files and form fields of an upload request; fields are input fields like the query's. */
+/**
+ * Files and form fields of an upload request; fields are input fields like the query's. A field
+ * sent more than once keeps every value, in order (a list field may be sent once per item).
+ */
 export interface UploadBody {
-  fields: Record<string, string>;
+  fields: Record<string, string | string[]>;
   uploads: Upload[];
 }
 
@@ -114,7 +117,7 @@ function multipartError(err: unknown, limits: Limits, index: number, filename: s
 }
 
 async function readMultipart(request: FastifyRequest, limits: Limits): Promise<UploadBody> {
-  const fields = emptyRecord<string>();
+  const fields = emptyRecord<string | string[]>();
   const uploads: Upload[] = [];
   let total = 0;
   let filename: string | undefined;
@@ -134,7 +137,9 @@ async function readMultipart(request: FastifyRequest, limits: Limits): Promise<U
           throw tooLarge(`form field ${part.fieldname} is over ${MAX_FIELD_BYTES / 1024} KB.`);
         }
         total += String(part.value).length;
-        fields[part.fieldname] = String(part.value);
+        const value = String(part.value);
+        const earlier = fields[part.fieldname];
+        fields[part.fieldname] = earlier === undefined ? value : [earlier, value].flat();
         continue;
       }
       filename = part.filename || undefined;

@@ -81,7 +81,8 @@ for (const { dialect, skip } of await testDialects()) {
           assertOk(a);
           assert.equal(a.body.productId, productId);
           assert.equal(a.body.created, true);
-          const { id, spotKeys, ...rest } = a.body.area;
+          const { id, spotKeys, spotCount, ...rest } = a.body.area;
+          assert.equal(spotCount, 0);
           assert.match(id, /^\S+$/);
           assert.deepEqual(spotKeys, []);
           assert.deepEqual(rest, { ...fullArea, fees: [{ ...fullArea.fees[0] }] });
@@ -98,6 +99,7 @@ for (const { dialect, skip } of await testDialects()) {
             links: [],
             sources: [],
             spotKeys: [],
+            spotCount: 0,
           });
           assert.notEqual(minimal.body.area.id, id);
 
@@ -128,6 +130,7 @@ for (const { dialect, skip } of await testDialects()) {
             links: [],
             sources: [],
             spotKeys: [],
+            spotCount: 0,
           });
           const stored = (await listAreas()).areas.find((x: { id: string }) => x.id === id);
           assert.deepEqual(stored, a.body.area);

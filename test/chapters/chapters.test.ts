@@ -32,7 +32,11 @@ for (const { dialect, skip } of await testDialects()) {
             order: 1,
             coverUrl: null,
             coverStorageId: null,
+            coverCredit: null,
+            coverCreditUrl: null,
+            coverLicence: null,
             members: [],
+            memberCount: 0,
             createdAt: at,
             updatedAt: at,
           });

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
-import { testDialects } from '../helpers/dialects.ts';
+import { testSetups } from '../helpers/blob-stores.ts';
 import { flat } from '../media/images.ts';
 import { uploadRaw } from '../media/uploads.ts';
 
 /** Chapters name photos: stored images (covers, intro photos) of the caller, photos of the guide. */
-for (const { dialect, skip } of await testDialects()) {
-  describe(`chapter photos (${dialect})`, { skip }, () => {
-    const suite = useServer({ dialect });
+for (const { dialect, blobStore, skip, name } of await testSetups()) {
+  describe(`chapter photos (${name})`, { skip }, () => {
+    const suite = useServer({ dialect, blobStore });
     const upload = async (key: string, productId: string, fields: Record<string, unknown> = {}) => {
       const res = await uploadRaw(suite.h, key, await flat(64, 80).png().toBuffer(), 'image/png', {
         productId,

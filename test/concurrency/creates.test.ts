@@ -38,8 +38,9 @@ for (const { dialect, skip } of await testDialects()) {
       );
       assert.deepEqual(statuses(answers), { 201: 100 });
       assert.equal(new Set(answers.map((a) => a.body.order)).size, 100);
-      const listed = await rest(suite.h.baseUrl, suite.h.alice.writeKey, 'GET', `/guides/${guide}/spots`);
+      const listed = await rest(suite.h.baseUrl, suite.h.alice.writeKey, 'GET', `/guides/${guide}/spots?limit=100`);
       assert.equal(listed.body.count, 100);
+      assert.equal(listed.body.total, 100);
     });
 
     it('20 create_guide with one name: 20 guides with 20 distinct slugs', async () => {

@@ -6,10 +6,13 @@ import { type App, type AppDeps, buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { ManualClock } from '../../src/core/clock.ts';
 import { KeyStore } from '../../src/core/keys.ts';
+import { loadObservability } from '../../src/observability/index.ts';
 import { LinkChecker } from '../../src/resources/links/link-checker.ts';
 import type { Resolver } from '../../src/resources/links/safe-fetch.ts';
+import { type BlobStore, openBlobStore } from '../../src/resources/media/index.ts';
 import { CreatorsStore } from '../../src/resources/profile/creators.store.ts';
 import { openStore, type Store } from '../../src/store.ts';
+import { bucketEnv, type TestBlobStore } from './blob-stores.ts';
 import { freshPostgresSchema, type TestDialect, whileNoSchemaIsDropped } from './dialects.ts';
 
 export interface TestCreator {
@@ -23,6 +26,11 @@ export interface TestCreator {
 
 export interface Harness {
   dialect: TestDialect;
+  blobStore: TestBlobStore;
+  /** The server's photo files, read as the server reads them (its folder or its bucket). */
+  blobs: BlobStore;
+  /** The settings that name where its photo files live (S3_* for a bucket; none for DATA_DIR/media). */
+  blobEnv: Record<string, string>;
   baseUrl: string;
   mcpUrl: string;
   origin: string;
@@ -40,6 +48,8 @@ export interface Harness {
 
 export interface HarnessOptions {
   dialect?: TestDialect;
+  /** Where photo files live: `disk` (the default) or a fresh bucket of the local S3-compatible server. */
+  blobStore?: TestBlobStore;
   env?: Record<string, string>;
   now?: string;
   /** Told which path answered each MCP request (test/mcp-direct.test.ts). */
@@ -48,8 +58,8 @@ export interface HarnessOptions {
   services?: AppDeps['services'];
   /** The logger the server writes to (silent unless given): the log tests read what it writes. */
   logger?: Logger;
-  /** Told every statement the server's store runs (round-trip counts). */
-  onStatement?: (sql: string) => void;
+  /** Resources served beside the API's own, their tables migrated (test/resource-seam.test.ts). */
+  resources?: AppDeps['resources'];
 }
 
 /** A resolver that knows no name, as on a machine without DNS: nothing leaves the test machine. */
@@ -62,6 +72,8 @@ export async function startServer(options: HarnessOptions = {}): Promise<Harness
   const dialect = options.dialect ?? 'sqlite';
   const dataDir = mkdtempSync(join(tmpdir(), 'creator-api-test-'));
   const pgSchema = dialect === 'postgres' ? await freshPostgresSchema() : undefined;
+  const blobStore = options.blobStore ?? 'disk';
+  const blobEnv = blobStore === 's3' ? await bucketEnv() : {};
   const config = loadConfig({
     HOST: '127.0.0.1',
     PORT: '0',
@@ -73,28 +85,34 @@ export async function startServer(options: HarnessOptions = {}): Promise<Harness
     RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '1000000',
     RATE_LIMIT_UPLOADS_PER_MINUTE: '1000000',
     ...(pgSchema ? { DATABASE_URL: pgSchema.url } : {}),
+    ...blobEnv,
     ...options.env,
   });
   const clock = new ManualClock(options.now ?? '2026-11-23T10:00:00Z');
   const store = await whileNoSchemaIsDropped(config.databaseUrl, () =>
-    openStore({
-      databaseUrl: config.databaseUrl,
-      dataDir: config.dataDir,
-      preparedStatements: config.databasePreparedStatements,
-      ...(options.onStatement && { onStatement: options.onStatement }),
-    }),
+    openStore(
+      {
+        databaseUrl: config.databaseUrl,
+        dataDir: config.dataDir,
+        preparedStatements: config.databasePreparedStatements,
+      },
+      options.resources,
+    ),
   );
   const app = buildApp({
     config,
     store,
     clock,
     logger: options.logger ?? pino({ level: 'silent' }),
+    observability: await loadObservability(config),
     ...(options.observeMcp && { observeMcp: options.observeMcp }),
+    ...(options.resources && { resources: options.resources }),
     // Tests never ask real DNS: names resolve nowhere unless a suite hands in its own checker.
     services: { linkChecker: new LinkChecker({ clock, lookup: offlineResolver }), ...options.services },
   });
   const address = await app.listen('127.0.0.1', 0);
   const keys = new KeyStore(store.db, clock);
+  const blobs = openBlobStore(config);
   const creators = new CreatorsStore({ db: store.db, clock, dialect: store.dialect });
 
   let counter = 0;
@@ -117,6 +135,9 @@ export async function startServer(options: HarnessOptions = {}): Promise<Harness
 
   return {
     dialect,
+    blobStore,
+    blobs,
+    blobEnv,
     baseUrl: `${address}/api/v1`,
     mcpUrl: `${address}/mcp`,
     origin: address,
@@ -131,6 +152,7 @@ export async function startServer(options: HarnessOptions = {}): Promise<Harness
     newCreator,
     async close() {
       await app.close();
+      blobs.close?.();
       await store.close();
       await pgSchema?.drop();
       rmSync(dataDir, { recursive: true, force: true });

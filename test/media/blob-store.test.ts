@@ -1,22 +1,45 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { text } from 'node:stream/consumers';
+import { buffer, text } from 'node:stream/consumers';
 import { after, describe, it } from 'node:test';
-import { type BlobInfo, newBlobKey, storeBlobsThen } from '../../src/resources/media/blob-store.ts';
+import { type BlobInfo, type BlobStore, newBlobKey, storeBlobsThen } from '../../src/resources/media/blob-store.ts';
 import { LocalBlobStore } from '../../src/resources/media/local-blob-store.ts';
+import { S3BlobStore } from '../../src/resources/media/s3-blob-store.ts';
+import { freshBucket, TEST_CREDENTIALS, type TestBlobStore, testBlobStores } from '../helpers/blob-stores.ts';
 
 const roots: string[] = [];
+const buckets: S3BlobStore[] = [];
 after(() => {
   for (const root of roots) rmSync(root, { recursive: true, force: true });
+  for (const bucket of buckets) bucket.close();
 });
 
-async function freshStore(): Promise<LocalBlobStore> {
+async function freshLocalStore(): Promise<LocalBlobStore> {
   const root = mkdtempSync(join(tmpdir(), 'blob-store-test-'));
   roots.push(root);
   return LocalBlobStore.open(join(root, 'media'));
+}
+
+/** A store in a fresh bucket of the local S3-compatible server, under the default prefix. */
+async function freshBucketStore(options: { listPageSize?: number } = {}): Promise<S3BlobStore> {
+  const { endpoint, bucket } = await freshBucket();
+  const store = new S3BlobStore(
+    { bucket, endpoint, region: 'us-east-1', credentials: TEST_CREDENTIALS, forcePathStyle: true, keyPrefix: 'media/' },
+    options,
+  );
+  buckets.push(store);
+  return store;
+}
+
+const freshStores: Record<TestBlobStore, () => Promise<BlobStore>> = { disk: freshLocalStore, s3: freshBucketStore };
+
+async function keysOf(store: BlobStore): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const blob of store.list()) keys.push(blob.key);
+  return keys.sort();
 }
 
 /** Every file under the store, relative paths, temporary folder included. */
@@ -27,49 +50,135 @@ function filesUnder(store: LocalBlobStore): string[] {
     .sort();
 }
 
+for (const kind of testBlobStores()) {
+  const freshStore = freshStores[kind];
+
+  describe(`every blob store keeps its promises (${kind})`, () => {
+    it('stores and reads back bytes with their content type, size and a content-hash ETag', async () => {
+      const store = await freshStore();
+      const key = newBlobKey();
+      const bytes = Buffer.from('a photo, in spirit');
+      const info = await store.put(key, bytes, 'image/webp');
+      const sha = createHash('sha256').update(bytes).digest('base64url');
+      assert.deepEqual(info, { key, contentType: 'image/webp', etag: `"${sha}"`, size: bytes.length });
+      assert.deepEqual(await store.get(key), { ...info, bytes });
+      const opened = await store.open(key);
+      assert.equal(opened?.etag, info.etag);
+      assert.equal(await text(opened!.stream), 'a photo, in spirit');
+      // The same bytes under another key have the same ETag; other bytes another.
+      assert.equal((await store.put(newBlobKey(), bytes, 'image/webp')).etag, info.etag);
+      assert.notEqual((await store.put(newBlobKey(), Buffer.from('other'), 'image/webp')).etag, info.etag);
+    });
+
+    it('makes unguessable URL-safe keys and refuses keys that could leave its folder', async () => {
+      const keys = new Set(Array.from({ length: 1000 }, newBlobKey));
+      assert.equal(keys.size, 1000);
+      for (const key of keys) assert.match(key, /^[A-Za-z0-9_-]{20,}$/);
+      const store = await freshStore();
+      for (const bad of ['../../etc/passwd', 'a/b/c/d/e/f', 'short', '', 'with space in it', `${'x'.repeat(129)}`]) {
+        await assert.rejects(store.put(bad, Buffer.from('x'), 'text/plain'), TypeError, bad);
+        await assert.rejects(store.get(bad), TypeError, bad);
+      }
+    });
+
+    it('answers undefined for a missing key; deleting one is no error', async () => {
+      const store = await freshStore();
+      const key = newBlobKey();
+      assert.equal(await store.get(key), undefined);
+      assert.equal(await store.open(key), undefined);
+      await store.delete(key);
+      await store.put(key, Buffer.from('x'), 'image/jpeg');
+      assert.deepEqual(await keysOf(store), [key]);
+      await store.delete(key);
+      assert.equal(await store.get(key), undefined);
+      assert.equal(await store.open(key), undefined);
+      await store.delete(key);
+      assert.deepEqual(await keysOf(store), []);
+    });
+
+    it('keeps large files byte for byte, read whole and streamed', async () => {
+      const store = await freshStore();
+      const bytes = randomBytes(3 * 1024 * 1024 + 17);
+      const key = newBlobKey();
+      await store.put(key, bytes, 'image/jpeg');
+      assert.ok((await store.get(key))?.bytes.equals(bytes));
+      const opened = await store.open(key);
+      assert.equal(opened?.size, bytes.length);
+      assert.ok((await buffer(opened!.stream)).equals(bytes));
+    });
+
+    it('lists every key with when it was written', async () => {
+      const store = await freshStore();
+      const started = Math.floor(Date.now() / 1000) * 1000;
+      const keys = await Promise.all(
+        Array.from({ length: 12 }, async () => (await store.put(newBlobKey(), Buffer.from('x'), 'image/png')).key),
+      );
+      const listed: { key: string; modifiedMs: number }[] = [];
+      for await (const blob of store.list()) listed.push(blob);
+      assert.deepEqual(listed.map((b) => b.key).sort(), keys.sort());
+      for (const blob of listed)
+        assert.ok(blob.modifiedMs >= started && blob.modifiedMs <= Date.now(), String(blob.modifiedMs));
+    });
+  });
+
+  describe(`storeBlobsThen (${kind})`, () => {
+    const files = [
+      { bytes: Buffer.from('original'), contentType: 'image/jpeg' },
+      { bytes: Buffer.from('large'), contentType: 'image/webp' },
+    ];
+
+    it('writes the files, then commits with what was stored', async () => {
+      const store = await freshStore();
+      const stored = await storeBlobsThen(store, files, async (blobs: BlobInfo[]) => blobs);
+      assert.deepEqual(
+        stored.map((b) => b.contentType),
+        ['image/jpeg', 'image/webp'],
+      );
+      assert.equal((await store.get(stored[1]!.key))?.bytes.toString(), 'large');
+    });
+
+    it('deletes every file written when the commit fails, and rethrows', async () => {
+      const store = await freshStore();
+      let keys: string[] = [];
+      await assert.rejects(
+        storeBlobsThen(store, files, async (blobs) => {
+          keys = blobs.map((b) => b.key);
+          throw new Error('the row transaction failed');
+        }),
+        /the row transaction failed/,
+      );
+      assert.equal(keys.length, 2);
+      for (const key of keys) assert.equal(await store.get(key), undefined);
+      assert.deepEqual(await keysOf(store), []);
+    });
+
+    it('deletes the files written when one write fails, and never commits', async () => {
+      const store = await freshStore();
+      let committed = false;
+      await assert.rejects(
+        storeBlobsThen(store, [...files, { key: '../bad', bytes: Buffer.from('x'), contentType: 'x/y' }], async () => {
+          committed = true;
+        }),
+        TypeError,
+      );
+      assert.equal(committed, false);
+      assert.deepEqual(await keysOf(store), []);
+    });
+  });
+}
+
 describe('LocalBlobStore', () => {
-  it('stores and reads back bytes with their content type, size and a content-hash ETag', async () => {
-    const store = await freshStore();
+  it('leaves no file behind once every key is deleted', async () => {
+    const store = await freshLocalStore();
     const key = newBlobKey();
-    const bytes = Buffer.from('a photo, in spirit');
-    const info = await store.put(key, bytes, 'image/webp');
-    const sha = createHash('sha256').update(bytes).digest('base64url');
-    assert.deepEqual(info, { key, contentType: 'image/webp', etag: `"${sha}"`, size: bytes.length });
-    assert.deepEqual(await store.get(key), { ...info, bytes });
-    const opened = await store.open(key);
-    assert.equal(opened?.etag, info.etag);
-    assert.equal(await text(opened!.stream), 'a photo, in spirit');
-    // The same bytes under another key have the same ETag; other bytes another.
-    assert.equal((await store.put(newBlobKey(), bytes, 'image/webp')).etag, info.etag);
-    assert.notEqual((await store.put(newBlobKey(), Buffer.from('other'), 'image/webp')).etag, info.etag);
-  });
-
-  it('makes unguessable URL-safe keys and refuses keys that could leave its folder', async () => {
-    const keys = new Set(Array.from({ length: 1000 }, newBlobKey));
-    assert.equal(keys.size, 1000);
-    for (const key of keys) assert.match(key, /^[A-Za-z0-9_-]{20,}$/);
-    const store = await freshStore();
-    for (const bad of ['../../etc/passwd', 'a/b/c/d/e/f', 'short', '', 'with space in it', `${'x'.repeat(129)}`]) {
-      await assert.rejects(store.put(bad, Buffer.from('x'), 'text/plain'), TypeError, bad);
-      await assert.rejects(store.get(bad), TypeError, bad);
-    }
-  });
-
-  it('answers undefined for a missing key, and delete says whether something went', async () => {
-    const store = await freshStore();
-    const key = newBlobKey();
-    assert.equal(await store.get(key), undefined);
-    assert.equal(await store.open(key), undefined);
-    assert.equal(await store.delete(key), false);
     await store.put(key, Buffer.from('x'), 'image/jpeg');
     assert.equal(await store.delete(key), true);
-    assert.equal(await store.get(key), undefined);
     assert.equal(await store.delete(key), false);
     assert.deepEqual(filesUnder(store), []);
   });
 
   it('writes through a temporary file: nothing is left behind, a file without its sidecar is not served', async () => {
-    const store = await freshStore();
+    const store = await freshLocalStore();
     const key = newBlobKey();
     await Promise.all(Array.from({ length: 20 }, (_, i) => store.put(key, Buffer.alloc(100_000, i), 'image/png')));
     const stored = await store.get(key);
@@ -85,56 +194,11 @@ describe('LocalBlobStore', () => {
   });
 
   it('clears temporary files a crash left behind, not ones being written now', async () => {
-    const root = (await freshStore()).root;
+    const root = (await freshLocalStore()).root;
     writeFileSync(join(root, '.tmp', 'old'), 'half a file');
     utimesSync(join(root, '.tmp', 'old'), new Date(Date.now() - 2 * 3600_000), new Date(Date.now() - 2 * 3600_000));
     writeFileSync(join(root, '.tmp', 'new'), 'being written');
     await LocalBlobStore.open(root);
     assert.deepEqual(readdirSync(join(root, '.tmp')), ['new']);
-  });
-});
-
-describe('storeBlobsThen', () => {
-  const files = [
-    { bytes: Buffer.from('original'), contentType: 'image/jpeg' },
-    { bytes: Buffer.from('large'), contentType: 'image/webp' },
-  ];
-
-  it('writes the files, then commits with what was stored', async () => {
-    const store = await freshStore();
-    const stored = await storeBlobsThen(store, files, async (blobs: BlobInfo[]) => blobs);
-    assert.deepEqual(
-      stored.map((b) => b.contentType),
-      ['image/jpeg', 'image/webp'],
-    );
-    assert.equal((await store.get(stored[1]!.key))?.bytes.toString(), 'large');
-  });
-
-  it('deletes every file written when the commit fails, and rethrows', async () => {
-    const store = await freshStore();
-    let keys: string[] = [];
-    await assert.rejects(
-      storeBlobsThen(store, files, async (blobs) => {
-        keys = blobs.map((b) => b.key);
-        throw new Error('the row transaction failed');
-      }),
-      /the row transaction failed/,
-    );
-    assert.equal(keys.length, 2);
-    for (const key of keys) assert.equal(await store.get(key), undefined);
-    assert.deepEqual(filesUnder(store), []);
-  });
-
-  it('deletes the files written when one write fails, and never commits', async () => {
-    const store = await freshStore();
-    let committed = false;
-    await assert.rejects(
-      storeBlobsThen(store, [...files, { key: '../bad', bytes: Buffer.from('x'), contentType: 'x/y' }], async () => {
-        committed = true;
-      }),
-      TypeError,
-    );
-    assert.equal(committed, false);
-    assert.deepEqual(filesUnder(store), []);
   });
 });

@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import sharp from 'sharp';
 import { apiFor, assertError, assertOk, guideOf, newGuide, transports, useServer } from '../helpers/api.ts';
-import { testDialects } from '../helpers/dialects.ts';
+import { testSetups } from '../helpers/blob-stores.ts';
 import { flat, phoneJpeg } from './images.ts';
 import { fetchImage, storedFiles, uploadRaw } from './uploads.ts';
 
 /** list_media, update_media, reorder_media, delete_media and the guide thumbnail, over REST and MCP. */
-for (const { dialect, skip } of await testDialects()) {
-  describe(`photo tools (${dialect})`, { skip }, () => {
-    const suite = useServer({ dialect, env: { RATE_LIMIT_UPLOADS_PER_MINUTE: '1000' } });
+for (const { dialect, blobStore, skip, name } of await testSetups()) {
+  describe(`photo tools (${name})`, { skip }, () => {
+    const suite = useServer({ dialect, blobStore, env: { RATE_LIMIT_UPLOADS_PER_MINUTE: '1000' } });
 
     async function photo(productId: string, bytes?: Buffer, fields: Record<string, unknown> = {}): Promise<any> {
       const res = await uploadRaw(suite.h, suite.h.alice.writeKey, bytes ?? (await phoneJpeg()), undefined, {
@@ -166,10 +166,10 @@ for (const { dialect, skip } of await testDialects()) {
           const productId = await newGuide(api());
           const other = await newGuide(api());
           const foreign = await photo(other);
-          const before = storedFiles(suite.h);
+          const before = await storedFiles(suite.h);
           assertError(await api().call('update_guide', { productId, thumbnailMediaId: foreign.mediaId }), 'not_found');
           assertError(await api().call('update_guide', { productId, thumbnailMediaId: 'med_nope' }), 'not_found');
-          assert.deepEqual(storedFiles(suite.h), before);
+          assert.deepEqual(await storedFiles(suite.h), before);
           assert.equal((await guideOf(api(), productId)).thumbnailUrl, null);
         });
 

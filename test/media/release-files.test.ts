@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { ORPHAN_MIN_AGE_MS, sweepOrphanFiles } from '../../src/resources/media/index.ts';
-import { LocalBlobStore } from '../../src/resources/media/local-blob-store.ts';
+import { sweepOrphanFiles } from '../../src/resources/media/index.ts';
 import { apiFor, assertOk, transports, useServer } from '../helpers/api.ts';
-import { testDialects } from '../helpers/dialects.ts';
+import { testSetups } from '../helpers/blob-stores.ts';
 import type { Harness } from '../helpers/harness.ts';
 import { openPage, photo, putOnSale, saleGuide } from '../sales-page/buyers-page-fixture.ts';
 import { flat } from './images.ts';
@@ -33,15 +31,26 @@ async function served(h: Harness, paths: readonly string[]): Promise<Record<stri
 
 /** No release row names a missing file: every key release_files holds is in the blob store. */
 async function assertReleasesWhole(h: Harness): Promise<void> {
-  const blobs = await LocalBlobStore.open(join(h.config.dataDir, 'media'));
   const rows = await h.store.db.selectFrom('release_files').select('blob_key').execute();
   assert.ok(rows.length > 0);
-  for (const { blob_key } of rows) assert.ok(await blobs.get(blob_key), `release file ${blob_key} is stored`);
+  for (const { blob_key } of rows) assert.ok(await h.blobs.get(blob_key), `release file ${blob_key} is stored`);
 }
 
-for (const { dialect, skip } of await testDialects()) {
-  describe(`files a release shows outlive the rows that named them (${dialect})`, { skip }, () => {
-    const suite = useServer({ dialect, env: { RATE_LIMIT_UPLOADS_PER_MINUTE: '1000' } });
+/**
+ * A moment after which every file written from now on counts as younger: the next whole second,
+ * since a bucket keeps when an object was written to the second.
+ */
+async function ageLine(): Promise<number> {
+  // Later than the last write, by a clock of milliseconds: the test's bucket runs in this process.
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const line = Date.now();
+  await new Promise((resolve) => setTimeout(resolve, 1000 - (line % 1000) + 20));
+  return line;
+}
+
+for (const { dialect, blobStore, skip, name } of await testSetups()) {
+  describe(`files a release shows outlive the rows that named them (${name})`, { skip }, () => {
+    const suite = useServer({ dialect, blobStore, env: { RATE_LIMIT_UPLOADS_PER_MINUTE: '1000' } });
 
     for (const t of transports) {
       it(`${t}: deleting the hero and replacing or clearing the thumbnail keep every image buyers see`, async () => {
@@ -103,22 +112,20 @@ for (const { dialect, skip } of await testDialects()) {
       const g = await saleGuide(h, suite.apis.rest, 'Swept');
       await putOnSale(h, g.productId);
       assertOk(await suite.apis.rest.call('delete_media', { mediaId: g.hero }));
-      const blobs = await LocalBlobStore.open(join(h.config.dataDir, 'media'));
+      const blobs = h.blobs;
       const bytes = await flat(64, 64).jpeg().toBuffer();
-      // What a crash between a file's write and its row's commit leaves: files no row names.
+      // What a crash between a file's write and its row's commit leaves: files no row names. The
+      // sweep removes those written before the line it is given (an hour ago when it runs by itself).
       const old = await blobs.put('orphanOld0001', bytes, 'image/jpeg');
+      const line = await ageLine();
       const young = await blobs.put('orphanYoung001', bytes, 'image/jpeg');
-      const longAgo = new Date(Date.now() - 2 * ORPHAN_MIN_AGE_MS);
-      const age = async (key: string) => {
-        for (const name of [key, `${key}.json`]) await utimes(join(blobs.root, key.slice(-2), name), longAgo, longAgo);
-      };
-      await age(old.key);
-      // A named file as old as the orphan: the sweep goes by names, never by age alone.
+      // Every named file is as old as the orphan: the sweep goes by names, never by age alone.
       const named = await h.store.db.selectFrom('release_files').select('blob_key').limit(1).executeTakeFirstOrThrow();
-      await age(named.blob_key);
 
-      const result = await sweepOrphanFiles(h.store.db, blobs, Date.now() - ORPHAN_MIN_AGE_MS);
-      assert.ok(result.removed.includes(old.key), 'the old orphan is removed');
+      const result = await sweepOrphanFiles(h.store.db, blobs, line);
+      const seen: Record<string, number> = {};
+      for await (const blob of blobs.list()) if (blob.key.startsWith('orphan')) seen[blob.key] = blob.modifiedMs - line;
+      assert.ok(result.removed.includes(old.key), `the old orphan is removed (${JSON.stringify({ seen, result })})`);
       assert.ok(!result.removed.includes(young.key), 'a young file may belong to a write about to commit');
       assert.ok(!result.removed.includes(named.blob_key));
       assert.equal(await blobs.get(old.key), undefined);
@@ -138,7 +145,10 @@ for (const { dialect, skip } of await testDialects()) {
         const { stdout } = await promisify(execFile)(
           join(ROOT, 'node_modules/.bin/node'),
           ['src/admin/cli.ts', 'media', 'sweep', '--older-than-minutes', '0'],
-          { cwd: ROOT, env: { ...process.env, DATA_DIR: h.config.dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' } },
+          {
+            cwd: ROOT,
+            env: { ...process.env, DATA_DIR: h.config.dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent', ...h.blobEnv },
+          },
         );
         assert.ok((JSON.parse(stdout) as { removed: string[] }).removed.includes(stray.key));
         assert.equal(await blobs.get(stray.key), undefined);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import exifr from 'exifr';
 import { assertError, assertOk, newGuide, useServer } from '../helpers/api.ts';
-import { testDialects } from '../helpers/dialects.ts';
+import { testSetups } from '../helpers/blob-stores.ts';
 import { assertRefusalHeaders } from '../helpers/http.ts';
 import { flat, heicStart, metadataContainers, phoneJpeg, pngBomb } from './images.ts';
 import { fetchImage, storedFiles, uploadForm, uploadRaw } from './uploads.ts';
@@ -10,9 +10,9 @@ import { fetchImage, storedFiles, uploadForm, uploadRaw } from './uploads.ts';
 const MIB = 1024 * 1024;
 
 /** REST only: the uploads are not MCP tools. Every refusal answers the envelope and writes nothing. */
-for (const { dialect, skip } of await testDialects()) {
-  describe(`upload_media and upload_media_batch (${dialect})`, { skip }, () => {
-    const suite = useServer({ dialect, env: { RATE_LIMIT_UPLOADS_PER_MINUTE: '1000' } });
+for (const { dialect, blobStore, skip, name } of await testSetups()) {
+  describe(`upload_media and upload_media_batch (${name})`, { skip }, () => {
+    const suite = useServer({ dialect, blobStore, env: { RATE_LIMIT_UPLOADS_PER_MINUTE: '1000' } });
     const key = () => suite.h.alice.writeKey;
     const guide = () => newGuide(suite.apis.rest, 'Photo guide');
 
@@ -95,7 +95,7 @@ for (const { dialect, skip } of await testDialects()) {
       assert.equal(ok.status, 201);
       assert.equal(ok.body.spotId, spot.body.spotId);
       assert.equal(ok.body.spotKey, 'pier');
-      const before = storedFiles(suite.h);
+      const before = await storedFiles(suite.h);
       const refused = await uploadRaw(suite.h, key(), await phoneJpeg(), 'image/jpeg', {
         productId,
         spotId: foreign.body.spotId,
@@ -103,7 +103,7 @@ for (const { dialect, skip } of await testDialects()) {
       assert.equal(refused.status, 400);
       assert.equal(refused.body.error.code, 'invalid_request');
       assert.match(refused.body.error.message, /^spotId:/);
-      assert.deepEqual(storedFiles(suite.h), before);
+      assert.deepEqual(await storedFiles(suite.h), before);
     });
 
     it('target=blob answers a storageId and image URLs, is not a photo of the guide, and takes no metadata', async () => {
@@ -138,7 +138,7 @@ for (const { dialect, skip } of await testDialects()) {
         [heicStart(), 'image/heic', /HEIC/],
         [pngBomb(), 'image/png', /megapixels/],
       ];
-      const before = storedFiles(suite.h);
+      const before = await storedFiles(suite.h);
       for (const [bytes, type, hint] of cases) {
         const res = await uploadRaw(suite.h, key(), bytes, type, { productId });
         assert.equal(res.status, 400, JSON.stringify(res.body));
@@ -146,7 +146,7 @@ for (const { dialect, skip } of await testDialects()) {
         assert.match(res.body.error.message, hint);
         assert.match(res.body.error.message, /Accepted photos|at most/);
       }
-      assert.deepEqual(storedFiles(suite.h), before, 'nothing stored');
+      assert.deepEqual(await storedFiles(suite.h), before, 'nothing stored');
       assert.equal((await suite.apis.rest.call('list_media', { productId })).body.count, 0);
     });
 
@@ -224,7 +224,7 @@ for (const { dialect, skip } of await testDialects()) {
 
     it('batch with one corrupt file writes nothing and names its index and file name', async () => {
       const productId = await guide();
-      const before = storedFiles(suite.h);
+      const before = await storedFiles(suite.h);
       const good = await phoneJpeg();
       const res = await uploadForm(
         suite.h,
@@ -241,7 +241,7 @@ for (const { dialect, skip } of await testDialects()) {
       assert.equal(res.body.error.code, 'invalid_request');
       assert.match(res.body.error.message, /^files\[1\]: \(broken\.jpg\)/);
       assert.equal((await suite.apis.rest.call('list_media', { productId })).body.count, 0);
-      assert.deepEqual(storedFiles(suite.h), before, 'no file left behind');
+      assert.deepEqual(await storedFiles(suite.h), before, 'no file left behind');
     });
 
     it('batch bounds: more than 10 files is 400 naming files, 19 MB in all is 413; a raw body is refused', async () => {
@@ -274,8 +274,8 @@ for (const { dialect, skip } of await testDialects()) {
     });
   });
 
-  describe(`upload rate limit per key (${dialect})`, { skip }, () => {
-    const suite = useServer({ dialect, env: { RATE_LIMIT_UPLOADS_PER_MINUTE: '2' } });
+  describe(`upload rate limit per key (${name})`, { skip }, () => {
+    const suite = useServer({ dialect, blobStore, env: { RATE_LIMIT_UPLOADS_PER_MINUTE: '2' } });
     it('the third upload in a minute is 429 with retryAfterMs; other calls go on', async () => {
       const productId = await newGuide(suite.apis.rest);
       const png = await flat(16, 16).png().toBuffer();

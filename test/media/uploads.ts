@@ -1,5 +1,3 @@
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Harness } from '../helpers/harness.ts';
 
 export interface UploadAnswer {
@@ -20,8 +18,12 @@ async function answer(res: Response): Promise<UploadAnswer> {
   return { status: res.status, headers: res.headers, body: text === '' ? undefined : JSON.parse(text) };
 }
 
+/** Query parameters; an array is sent once per item (a repeated parameter). */
 function query(fields: Record<string, unknown>): string {
-  const qs = new URLSearchParams(Object.entries(fields).map(([k, v]): [string, string] => [k, String(v)])).toString();
+  const pairs = Object.entries(fields).flatMap(([k, v]) =>
+    (Array.isArray(v) ? v : [v]).map((item): [string, string] => [k, String(item)]),
+  );
+  const qs = new URLSearchParams(pairs).toString();
   return qs ? `?${qs}` : '';
 }
 
@@ -41,7 +43,10 @@ export async function uploadRaw(
   );
 }
 
-/** A multipart upload (`upload_media` or `upload_media_batch`): fields as form fields, then the files. */
+/**
+ * A multipart upload (`upload_media` or `upload_media_batch`): fields as form fields, then the files.
+ * A field given as an array is sent once per item (a repeated form field).
+ */
 export async function uploadForm(
   h: Harness,
   key: string,
@@ -51,7 +56,9 @@ export async function uploadForm(
   queryFields: Record<string, unknown> = {},
 ): Promise<UploadAnswer> {
   const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.append(name, String(value));
+  for (const [name, value] of Object.entries(fields)) {
+    for (const item of Array.isArray(value) ? value : [value]) form.append(name, String(item));
+  }
   files.forEach((file, i) => {
     const blob = new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'image/jpeg' });
     form.append(file.field ?? 'file', blob, file.name ?? `photo-${i}.jpg`);
@@ -65,25 +72,11 @@ export async function uploadForm(
   );
 }
 
-/** The photo files on disk (sidecars and temporary files left out). */
-export function storedFiles(h: Harness): string[] {
-  const root = join(h.config.dataDir, 'media');
-  const found: string[] = [];
-  const walk = (dir: string) => {
-    let entries: import('node:fs').Dirent[];
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      if (e.name === '.tmp') continue;
-      if (e.isDirectory()) walk(join(dir, e.name));
-      else if (!e.name.endsWith('.json')) found.push(e.name);
-    }
-  };
-  walk(root);
-  return found.sort();
+/** The keys of every photo file the server keeps, in its folder or its bucket, sorted. */
+export async function storedFiles(h: Harness): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const blob of h.blobs.list()) keys.push(blob.key);
+  return keys.sort();
 }
 
 /** The bytes an image URL serves, read like a buyer's browser would: no key. */

@@ -318,7 +318,9 @@ for (const { dialect, skip } of await testDialects()) {
             assertError(await ro.call('create_facility', { productId, kind: 'hut', name: 'No' }), 'api_scope_required');
             assertError(await ro.call('update_facility', { facilityId: id, name: 'No' }), 'api_scope_required');
             assertError(await ro.call('delete_facility', { facilityId: id }), 'api_scope_required');
-            assert.ok(ids((await ro.call('list_facilities', { productId })).body.facilities).includes(id));
+            assert.ok(
+              ids((await ro.call('list_facilities', { productId, nameContains: 'RO' })).body.facilities).includes(id),
+            );
           } finally {
             await ro.close();
           }

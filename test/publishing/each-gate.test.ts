@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { blockingCodes } from '../../src/resources/publishing/readiness.ts';
 import { type Api, apiFor, assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
-import { testDialects } from '../helpers/dialects.ts';
+import { testSetups } from '../helpers/blob-stores.ts';
 import type { Harness } from '../helpers/harness.ts';
 import { phoneJpeg } from '../media/images.ts';
 import { uploadRaw } from '../media/uploads.ts';
@@ -46,9 +46,9 @@ const causes: Record<string, Setup> = {
   },
 };
 
-for (const { dialect, skip } of await testDialects()) {
-  describe(`each publish gate alone stops publish_changes (${dialect})`, { skip }, () => {
-    const suite = useServer({ dialect });
+for (const { dialect, blobStore, skip, name } of await testSetups()) {
+  describe(`each publish gate alone stops publish_changes (${name})`, { skip }, () => {
+    const suite = useServer({ dialect, blobStore });
 
     async function standGuide(api: Api, key: string, name: string, setup: Setup): Promise<string> {
       const productId = await newGuide(api, name);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type Api, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
-import { testDialects } from '../helpers/dialects.ts';
+import { testSetups } from '../helpers/blob-stores.ts';
 import { flat } from '../media/images.ts';
 import { uploadRaw } from '../media/uploads.ts';
 
@@ -15,9 +15,14 @@ interface Finding {
 }
 
 /** get_guide_readiness: each code triggered, then cleared by the fix its message names. */
-for (const { dialect, skip } of await testDialects()) {
-  describe(`get_guide_readiness (${dialect})`, { skip }, () => {
-    const suite = useServer({ dialect, now: `${TODAY}T10:00:00Z`, env: { RATE_LIMIT_UPLOADS_PER_MINUTE: '1000' } });
+for (const { dialect, blobStore, skip, name } of await testSetups()) {
+  describe(`get_guide_readiness (${name})`, { skip }, () => {
+    const suite = useServer({
+      dialect,
+      blobStore,
+      now: `${TODAY}T10:00:00Z`,
+      env: { RATE_LIMIT_UPLOADS_PER_MINUTE: '1000' },
+    });
 
     const readiness = async (api: Api, productId: string) => {
       const a = await api.call('get_guide_readiness', { productId });

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { StudioStore } from '../../src/admin/studio.store.ts';
 import { apiFor, assertOk, newGuide, useServer } from '../helpers/api.ts';
-import { testDialects } from '../helpers/dialects.ts';
+import { testSetups } from '../helpers/blob-stores.ts';
 import { openPage, putOnSale, saleGuide } from './buyers-page-fixture.ts';
 
 /** The content of one meta tag (by name or property), unescaped as a browser reads it. */
@@ -48,9 +48,9 @@ function encoded(url: string, encoding: string): Promise<{ encoding: string | un
 }
 
 /** The sales page buyers open at salesPageUrl: what it shows, when, and how it is served. */
-for (const { dialect, skip } of await testDialects()) {
-  describe(`the buyers' page at salesPageUrl (${dialect})`, { skip }, () => {
-    const suite = useServer({ dialect });
+for (const { dialect, blobStore, skip, name } of await testSetups()) {
+  describe(`the buyers' page at salesPageUrl (${name})`, { skip }, () => {
+    const suite = useServer({ dialect, blobStore });
 
     it('answers 404 before the first publish, and the same 404 for an unknown creator or guide', async () => {
       const g = await saleGuide(suite.h, suite.apis.rest, 'Not yet on sale');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
-import { testDialects } from '../helpers/dialects.ts';
+import { testSetups } from '../helpers/blob-stores.ts';
 import { newPhoto, newSpots, salesPageOf } from './helpers.ts';
 
 const EMPTY = {
@@ -18,9 +18,9 @@ const EMPTY = {
   searchDescription: null,
 };
 
-for (const { dialect, skip } of await testDialects()) {
-  describe(`sales page (${dialect})`, { skip }, () => {
-    const suite = useServer({ dialect, env: { RATE_LIMIT_UPLOADS_PER_MINUTE: '1000' } });
+for (const { dialect, blobStore, skip, name } of await testSetups()) {
+  describe(`sales page (${name})`, { skip }, () => {
+    const suite = useServer({ dialect, blobStore, env: { RATE_LIMIT_UPLOADS_PER_MINUTE: '1000' } });
 
     for (const t of transports) {
       describe(`over ${t}`, () => {

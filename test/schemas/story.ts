@@ -25,7 +25,10 @@ export async function uploadExample(
 export async function uploadPhotos(baseUrl: string, key: string, op: AnyOperation, input: Record<string, unknown>) {
   assert.ok(op.example && op.restOnly, `${op.name} is a REST-only upload with an example`);
   const form = new FormData();
-  for (const [name, value] of Object.entries(input)) form.append(name, String(value));
+  // A list or an object goes as its JSON text, as a client sends it in one form field.
+  for (const [name, value] of Object.entries(input)) {
+    form.append(name, typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value));
+  }
   const count = Number(op.example.output.count ?? 1);
   for (let i = 0; i < count; i++) {
     const background = { r: 40 + 30 * i, g: 120, b: 90 };
@@ -79,7 +82,8 @@ export function exampleInput(op: AnyOperation, ids: Map<string, string>): Record
   return mapIds(op.example.input, ids) as Record<string, unknown>;
 }
 
-const ID = /^[a-z]{2,4}_[A-Za-z0-9_-]{8,}$/;
+/** An id as the examples quote them: a short prefix per kind, an underscore, the random part. */
+export const ID = /^[a-z]{2,4}_[A-Za-z0-9_-]{8,}$/;
 
 function mapIds(value: unknown, ids: Map<string, string>): unknown {
   if (typeof value === 'string') return ids.get(value) ?? value;

@@ -270,10 +270,18 @@ for (const { dialect, skip } of await testDialects()) {
       await h?.close();
     });
 
+    /** Every spot of the guide, page after page. */
     const snapshot = async () => {
-      const a = await apis.rest.call('list_spots', { productId, includeArchived: true });
-      assertOk(a);
-      return a.body.spots as Body[];
+      const spots: Body[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = { productId, includeArchived: true, limit: 500, ...(cursor === undefined ? {} : { cursor }) };
+        const a = await apis.rest.call('list_spots', page);
+        assertOk(a);
+        spots.push(...(a.body.spots as Body[]));
+        cursor = a.body.nextCursor;
+      } while (cursor !== undefined);
+      return spots;
     };
     /** The invariant: a success that reads back identical, or a 400 that wrote nothing. */
     const check = async (a: Answer, before: Body[], created: number) => {

@@ -4,6 +4,7 @@ import * as spotsProperties from './0002-spots-properties.ts';
 import * as areasPlaces from './0003-areas-places.ts';
 import * as guideRevision from './0004-guide-revision.ts';
 import * as areaOrder from './0005-area-order.ts';
+import * as paging from './0015-paging.ts';
 
 /**
  * The foundation's migrations; each resource brings its own (`Resource.migrations`), named to sort
@@ -15,4 +16,5 @@ export const foundationMigrations: Record<string, Migration> = {
   '0003-areas-places': areasPlaces,
   '0004-guide-revision': guideRevision,
   '0005-area-order': areaOrder,
+  '0015-paging': paging,
 };

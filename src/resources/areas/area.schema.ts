@@ -58,8 +58,16 @@ export const areaSchema = z.object({
 
 export type Area = z.infer<typeof areaSchema>;
 
+/** Spot keys an area's answer lists: the rest are read with list_spots areaId. */
+export const AREA_SPOT_KEYS_SHOWN = 200;
+
 export const areaWithSpotsSchema = areaSchema.extend({
-  spotKeys: z.array(z.string()).describe('Keys of the spots pointing at this area'),
+  spotKeys: z
+    .array(z.string())
+    .describe(
+      `Keys of the spots pointing at this area, the first ${AREA_SPOT_KEYS_SHOWN} (list_spots areaId reads all)`,
+    ),
+  spotCount: z.number().describe('How many spots point at this area'),
 });
 
 export type AreaWithSpots = z.infer<typeof areaWithSpotsSchema>;

@@ -4,7 +4,7 @@ import type { OperationExample } from '../../core/operation.ts';
  * One realistic call per operation (the OpenAPI document and docs/reference.md show them); one
  * story: a guide to Slovenia's lakes and gorges. test/schemas/openapi.test.ts checks them against the schemas.
  */
-export const areasExamples: Record<string, OperationExample> = {
+export const areasExamples = {
   list_areas: {
     input: { productId: 'gd_kKif6mbydYyv_ZEZ' },
     output: { productId: 'gd_kKif6mbydYyv_ZEZ', count: 0, areas: [] },
@@ -55,6 +55,7 @@ export const areasExamples: Record<string, OperationExample> = {
         season: 'Huts open mid-June to late September',
         status: { state: 'open' },
         spotKeys: [],
+        spotCount: 0,
       },
     },
   },
@@ -62,4 +63,4 @@ export const areasExamples: Record<string, OperationExample> = {
     input: { productId: 'gd_kKif6mbydYyv_ZEZ', areaId: 'ar_IYnmRnu-Q03eFSO_' },
     output: { ok: true, productId: 'gd_kKif6mbydYyv_ZEZ', areaId: 'ar_IYnmRnu-Q03eFSO_', deleted: true },
   },
-};
+} satisfies Record<string, OperationExample>;

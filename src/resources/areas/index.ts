@@ -9,6 +9,10 @@ declare module '../../core/stores.ts' {
 }
 
 export const areasResource: Resource = {
+  tag: {
+    name: 'areas',
+    description: 'Areas (parks, islands, regions) whose rules, fees and notices apply to their spots',
+  },
   operations: areaOperations,
   stores: { areas: (s) => new AreasStore(s) },
 };

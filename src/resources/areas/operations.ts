@@ -4,6 +4,7 @@ import { defineOperation, type OperationContext } from '../../core/operation.ts'
 import { SINCE_2026_09_30, STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/ids.ts';
 import {
+  AREA_SPOT_KEYS_SHOWN,
   AREAS_PER_GUIDE,
   type Area,
   type AreaWithSpots,
@@ -19,7 +20,10 @@ async function withSpotKeys(ctx: OperationContext, guideId: string, areas: Area[
     guideId,
     areas.map((a) => a.id),
   );
-  return areas.map((area) => ({ ...area, spotKeys: keys.get(area.id) ?? [] }));
+  return areas.map((area) => {
+    const spotKeys = keys.get(area.id) ?? [];
+    return { ...area, spotKeys: spotKeys.slice(0, AREA_SPOT_KEYS_SHOWN), spotCount: spotKeys.length };
+  });
 }
 
 export const setArea = defineOperation({

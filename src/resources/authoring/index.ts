@@ -1,4 +1,7 @@
 import type { Resource } from '../../core/resource.ts';
 import { authoringOperations } from './operations.ts';
 
-export const authoringResource: Resource = { operations: authoringOperations };
+export const authoringResource: Resource = {
+  tag: { name: 'authoring', description: 'The playbook assistants read before editing' },
+  operations: authoringOperations,
+};

@@ -53,6 +53,14 @@ export function nonEmptyParagraphs(paragraphs: readonly string[]): string[] {
   return paragraphs.filter((p) => p.trim() !== '');
 }
 
+/** `name` at `path` (`intro.sections[0].photoCredit`), or alone for a top-level field. */
+const fieldAt = (path: string, name: string) => (path === '' ? name : `${path}.${name}`);
+
+/** The warning for a credit field sent without its photo: it is not kept, and says so. */
+export function droppedWithoutPhoto(path: string, field: string, photo: string): string {
+  return `${fieldAt(path, field)} was dropped: a credit is kept only with a photo (send ${photo} with it).`;
+}
+
 /**
  * A photo credit next to its photo: without a photo it is dropped with a warning (never kept
  * silently); a photo without one is accepted with a warning, since credits are never invented.
@@ -66,13 +74,13 @@ export function creditFor(
 ): string | undefined {
   const given = filled(credit);
   if (photo === undefined) {
-    if (given !== undefined) {
-      warn(`${path}.${names.credit} was dropped: a credit is kept only with a photo (send ${names.photo} with it).`);
-    }
+    if (given !== undefined) warn(droppedWithoutPhoto(path, names.credit, names.photo));
     return undefined;
   }
   if (given === undefined) {
-    warn(`${path}.${names.photo} has no ${names.credit}: ask the creator who took it (shown as "Photo: <name>").`);
+    warn(
+      `${fieldAt(path, names.photo)} has no ${names.credit}: ask the creator who took it (shown as "Photo: <name>").`,
+    );
   }
   return given;
 }

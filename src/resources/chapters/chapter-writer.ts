@@ -4,6 +4,7 @@ import { clearable } from '../../shared/text.ts';
 import type { chapterFieldsSchema } from './chapter.schema.ts';
 import { type ChapterRules, nonEmptyParagraphs } from './chapter-rules.ts';
 import type { ChapterState } from './chapters.store.ts';
+import { applyCoverCredit } from './cover-credit.ts';
 
 export type ChapterFields = Partial<z.output<typeof chapterFieldsSchema>>;
 
@@ -48,6 +49,7 @@ export async function applyChapterFields(
     await rules.requireOwnImage('coverStorageId', fields.coverStorageId);
   }
   if (fields.coverStorageId !== undefined) next.coverStorageId = fields.coverStorageId;
+  applyCoverCredit(current, next, fields, rules.warn);
   checkKind(current, next, fields, self?.hasCards ?? false);
   return next;
 }

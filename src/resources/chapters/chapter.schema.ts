@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idSchema } from '../../shared/ids.ts';
 import { requiredText, slugSchema, text } from '../../shared/text.ts';
+import { mediaMetaFields } from '../media/index.ts';
 
 export const chapterKinds = ['chapter', 'collection'] as const;
 export type ChapterKind = (typeof chapterKinds)[number];
@@ -9,6 +10,8 @@ export const BODY_PARAGRAPHS = 100;
 export const PARAGRAPH_MAX = 10_000;
 /** Members of one chapter: every spot of a 2,000-spot guide fits in one collection, with room to spare. */
 export const MEMBERS_MAX = 2500;
+/** Members a chapter's answer lists unless asked for all: a long list is read with list_spots collectionId. */
+export const MEMBERS_SHOWN = 500;
 
 export const collectionIdSchema = idSchema('From list_chapters');
 
@@ -47,6 +50,13 @@ export const chapterFieldsSchema = z.object({
   coverStorageId: storageIdSchema
     .nullable()
     .describe('Cover image: storageId of your upload with target=blob; null clears'),
+  coverCredit: mediaMetaFields.credit.describe(
+    'Who took the cover, shown as "Photo: <name>" with it; only a name the creator gave; "" clears; a new cover starts without one',
+  ),
+  coverCreditUrl: mediaMetaFields.creditUrl.describe(
+    "The cover photographer's page, linked from the credit; null clears",
+  ),
+  coverLicence: mediaMetaFields.licence.describe("The cover's licence; null clears"),
 });
 
 export const expectedUpdatedAtSchema = z
@@ -77,10 +87,27 @@ export const chapterSchema = z.object({
   order: z.number(),
   coverUrl: z.string().nullable(),
   coverStorageId: z.string().nullable(),
-  members: z.array(memberSchema),
+  coverCredit: z.string().nullable().describe('Shown as "Photo: <name>" with the cover'),
+  coverCreditUrl: z.string().nullable(),
+  coverLicence: z.string().nullable(),
+  members: z.array(memberSchema).describe(`In order; the first ${MEMBERS_SHOWN} unless asked allMembers`),
+  memberCount: z.number().describe('How many members in all'),
   createdAt: z.number(),
   updatedAt: z.number().describe('Send it back as expectedUpdatedAt on your next edit'),
 });
+
+/** A chapter in list_chapters' compact view: what picks it out, and its members counted. */
+export const compactChapterSchema = chapterSchema.pick({
+  collectionId: true,
+  kind: true,
+  name: true,
+  slug: true,
+  order: true,
+  updatedAt: true,
+  memberCount: true,
+});
+
+export type CompactChapter = z.infer<typeof compactChapterSchema>;
 
 export type Member = z.infer<typeof memberSchema>;
 export type Chapter = z.infer<typeof chapterSchema>;

@@ -17,6 +17,10 @@ export interface ChaptersTable {
   /** JSON array of pages. */
   pages: string;
   cover_storage_id: string | null;
+  /** The cover's credit, its link and licence: set only while there is a cover. */
+  cover_credit: string | null;
+  cover_credit_url: string | null;
+  cover_licence: string | null;
   order_key: number;
   created_at: number;
   updated_at: number;

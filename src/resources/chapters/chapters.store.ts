@@ -1,8 +1,10 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import type { PageRequest } from '../../core/paging.ts';
 import { ScopedStore } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
+import { keysetPage, nameContains } from '../../db/keyset.ts';
 import type { Database } from '../../db/tables.ts';
 import { GuideOrder } from '../../shared/guide-order.ts';
 import type { Chapter, ChapterKind, Member } from './chapter.schema.ts';
@@ -22,6 +24,13 @@ export interface ChapterState {
   intro: ChapterIntro | null;
   pages: Page[];
   coverStorageId: string | null;
+  /**
+   * The cover's credit, link and licence, absent while unset: so a chapter without them reads (and
+   * hashes into a release) exactly as before they existed.
+   */
+  coverCredit?: string;
+  coverCreditUrl?: string;
+  coverLicence?: string;
 }
 
 export interface OwnedChapter extends ChapterState {
@@ -49,6 +58,9 @@ function toColumns(state: ChapterState) {
     intro: state.intro === null ? null : JSON.stringify(state.intro),
     pages: JSON.stringify(state.pages),
     cover_storage_id: state.coverStorageId,
+    cover_credit: state.coverCredit ?? null,
+    cover_credit_url: state.coverCreditUrl ?? null,
+    cover_licence: state.coverLicence ?? null,
   };
 }
 
@@ -64,6 +76,9 @@ function toChapter(row: Selectable<ChaptersTable>, members: Member[]): OwnedChap
     intro: row.intro === null ? null : (JSON.parse(row.intro) as ChapterIntro),
     pages: JSON.parse(row.pages) as Page[],
     coverStorageId: row.cover_storage_id,
+    ...(row.cover_credit !== null && { coverCredit: row.cover_credit }),
+    ...(row.cover_credit_url !== null && { coverCreditUrl: row.cover_credit_url }),
+    ...(row.cover_licence !== null && { coverLicence: row.cover_licence }),
     order: Number(row.order_key),
     members,
     createdAt: Number(row.created_at),
@@ -86,13 +101,20 @@ export function publicChapter(chapter: OwnedChapter, coverUrls: ReadonlyMap<stri
     order: chapter.order,
     coverUrl: chapter.coverStorageId === null ? null : (coverUrls.get(chapter.coverStorageId) ?? null),
     coverStorageId: chapter.coverStorageId,
+    coverCredit: chapter.coverCredit ?? null,
+    coverCreditUrl: chapter.coverCreditUrl ?? null,
+    coverLicence: chapter.coverLicence ?? null,
     members: chapter.members,
+    memberCount: chapter.members.length,
     createdAt: chapter.createdAt,
     updatedAt: chapter.updatedAt,
   };
 }
 
 /** Chapters, collections and their members. All SQL about them lives here. */
+/** Reading order: the order key, then creation, then the id, which is unique. */
+const CHAPTER_ORDER = ['order_key', 'created_at', 'id'] as const;
+
 export class ChaptersStore extends ScopedStore {
   /** Where the guide's chapters stand in its list, and moves between them. */
   readonly order = new GuideOrder(this.db, this.clock, 'chapters');
@@ -129,6 +151,25 @@ export class ChaptersStore extends ScopedStore {
       .execute();
     const members = await this.membersOf(rows.map((r) => r.id));
     return rows.map((row) => toChapter(row, members.get(row.id) ?? []));
+  }
+
+  private inGuide(guideId: string, nameText: string | undefined) {
+    const query = this.db.selectFrom('chapters').where('guide_id', '=', guideId);
+    return nameText === undefined ? query : query.where(nameContains(this.dialect, 'name', nameText));
+  }
+
+  /** One page of the guide's chapters and collections in reading order, by keyset, with their members. */
+  async page(guideId: string, nameText: string | undefined, request: PageRequest): Promise<OwnedChapter[]> {
+    const rows = await keysetPage(this.inGuide(guideId, nameText).selectAll(), CHAPTER_ORDER, request).execute();
+    const members = await this.membersOf(rows.map((r) => r.id));
+    return rows.map((row) => toChapter(row, members.get(row.id) ?? []));
+  }
+
+  async count(guideId: string, nameText: string | undefined): Promise<number> {
+    const row = await this.inGuide(guideId, nameText)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   private async membersOf(chapterIds: readonly string[]): Promise<Map<string, Member[]>> {

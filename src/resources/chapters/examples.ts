@@ -13,7 +13,11 @@ const created = {
   order: 1,
   coverUrl: null,
   coverStorageId: null,
+  coverCredit: null,
+  coverCreditUrl: null,
+  coverLicence: null,
   members: [],
+  memberCount: 0,
   createdAt: 1795428000000,
   updatedAt: 1795428000000,
 };
@@ -24,6 +28,7 @@ const withMembers = {
     { spotKey: 'vintgar-gorge', memberCollectionId: null, order: 1 },
     { spotKey: 'lake-bohinj', memberCollectionId: null, order: 2 },
   ],
+  memberCount: 2,
   updatedAt: 1795428000002,
 };
 const withIntro = {
@@ -65,10 +70,10 @@ const listed = { ...withPages, updatedAt: 1795428000005 };
 /**
  * The chapter of the Slovenia story (recorded from a real run): the two spots, an intro and one page.
  */
-export const chaptersExamples: Record<string, OperationExample> = {
+export const chaptersExamples = {
   list_chapters: {
     input: { productId: 'gd_kKif6mbydYyv_ZEZ' },
-    output: { productId: 'gd_kKif6mbydYyv_ZEZ', count: 1, chapters: [listed] },
+    output: { productId: 'gd_kKif6mbydYyv_ZEZ', count: 1, chapters: [listed], total: 1 },
   },
   create_chapter: {
     input: {
@@ -111,4 +116,4 @@ export const chaptersExamples: Record<string, OperationExample> = {
     input: { collectionId: 'col_jAzCD-vO8S8uM5dc', pages: withPages.pages },
     output: withPages,
   },
-};
+} satisfies Record<string, OperationExample>;

@@ -1,7 +1,7 @@
 import { refuse } from '../../core/errors.ts';
 import type { OperationContext } from '../../core/operation.ts';
-import { absoluteUrl, mediaPath } from '../media/index.ts';
-import type { Chapter } from './chapter.schema.ts';
+import { fileUrl, mediaPath } from '../media/index.ts';
+import { type Chapter, MEMBERS_SHOWN } from './chapter.schema.ts';
 import { type OwnedChapter, publicChapter } from './chapters.store.ts';
 
 /*
@@ -37,7 +37,7 @@ export async function coverUrlsOf(
   for (const storageId of new Set(storageIds)) {
     if (storageId === null) continue;
     const image = await ctx.stores.media.blobOf(ctx.principal.creatorId, storageId);
-    if (image) urls.set(storageId, absoluteUrl(ctx.urls.publicUrl, mediaPath(image.files.large)));
+    if (image) urls.set(storageId, fileUrl(ctx.urls, mediaPath(image.files.large)));
   }
   return urls;
 }
@@ -46,12 +46,17 @@ export async function coverUrlsOf(
 export async function chapterAnswers(
   ctx: Pick<OperationContext, 'stores' | 'principal' | 'urls'>,
   chapters: OwnedChapter[],
+  allMembers = false,
 ): Promise<Chapter[]> {
   const covers = await coverUrlsOf(
     ctx,
     chapters.map((c) => c.coverStorageId),
   );
-  return chapters.map((chapter) => publicChapter(chapter, covers));
+  // A chapter may hold 2,500 members: answers list the first ones and count them all.
+  return chapters.map((chapter) => {
+    const answer = publicChapter(chapter, covers);
+    return allMembers ? answer : { ...answer, members: answer.members.slice(0, MEMBERS_SHOWN) };
+  });
 }
 
 export async function chapterAnswer(

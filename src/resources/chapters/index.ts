@@ -2,6 +2,7 @@ import type { Resource } from '../../core/resource.ts';
 import type { ChapterMembersTable, ChaptersTable } from './chapter.tables.ts';
 import * as chaptersMigration from './chapters.migration.ts';
 import { ChaptersStore } from './chapters.store.ts';
+import * as coverCreditMigration from './cover-credit.migration.ts';
 import { chapterOperations } from './operations.ts';
 
 declare module '../../core/stores.ts' {
@@ -18,8 +19,9 @@ declare module '../../db/tables.ts' {
 }
 
 export const chaptersResource: Resource = {
+  tag: { name: 'chapters', description: 'Chapters and collections: the order, intro and pages a reader follows' },
   operations: chapterOperations,
   stores: { chapters: (scope) => new ChaptersStore(scope) },
-  migrations: { '0007-chapters': chaptersMigration },
+  migrations: { '0007-chapters': chaptersMigration, '0017-chapter-cover-credit': coverCreditMigration },
 };
 export { chapterCountOfGuide } from './chapters.store.ts';

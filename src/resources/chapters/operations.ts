@@ -1,8 +1,19 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/operation.ts';
+import { nameContainsField, pageInputShape, pageOutputShape, viewField } from '../../core/paging.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/ids.ts';
-import { chapterFieldsSchema, chapterSchema, collectionIdSchema, expectedUpdatedAtSchema } from './chapter.schema.ts';
+import { type GuideList, guidePage, pageFields } from '../guides/index.ts';
+import {
+  type Chapter,
+  type CompactChapter,
+  chapterFieldsSchema,
+  chapterSchema,
+  collectionIdSchema,
+  compactChapterSchema,
+  expectedUpdatedAtSchema,
+  MEMBERS_SHOWN,
+} from './chapter.schema.ts';
 import { chapterRules, openChapter, requireFresh } from './chapter-rules.ts';
 import { applyChapterFields, emptyChapter } from './chapter-writer.ts';
 import { contentOperations } from './content-operations.ts';
@@ -37,6 +48,9 @@ export const createChapter = defineOperation({
   },
 });
 
+/** Chapters a page holds: a chapter with prose and pages can be long, so pages are short. */
+const CHAPTER_PAGE = { default: 20, max: 200 };
+
 export const listChapters = defineOperation({
   name: 'list_chapters',
   title: 'List chapters and collections',
@@ -45,17 +59,48 @@ export const listChapters = defineOperation({
   scope: 'read',
   stability: 'stable',
   since: STABLE_SINCE,
-  description: "Lists the guide's chapters and collections in reading order, each with its members, intro and pages.",
-  input: z.strictObject({ productId: productIdSchema }),
-  output: z.object({ productId: z.string(), count: z.number(), chapters: z.array(chapterSchema) }),
+  description:
+    "Lists the guide's chapters and collections in reading order, each with its members, intro and pages, a page " +
+    'at a time (see Paging). view compact holds collectionId, kind, name, slug, order, updatedAt, memberCount.',
+  input: z.strictObject({
+    productId: productIdSchema,
+    nameContains: nameContainsField,
+    view: viewField,
+    allMembers: z.boolean().optional().describe(`true lists every member, not only the first ${MEMBERS_SHOWN}`),
+    ...pageInputShape(CHAPTER_PAGE),
+  }),
+  output: z.object({
+    productId: z.string(),
+    count: z.number().describe('Chapters in this answer'),
+    chapters: z.array(z.union([chapterSchema, compactChapterSchema])),
+    ...pageOutputShape,
+  }),
   example: chaptersExamples.list_chapters,
   async handler(input, ctx) {
-    return ctx.stores.guides.cachedView(ctx.principal.creatorId, input.productId, 'chapters', async (guideId) => {
-      const chapters = await chapterAnswers(ctx, await ctx.stores.chapters.list(guideId));
-      return { productId: guideId, count: chapters.length, chapters };
-    });
+    const { chapters } = ctx.stores;
+    const view = input.view ?? 'full';
+    const list: GuideList<Chapter, Chapter | CompactChapter> = {
+      scope: `chapters name=${input.nameContains ?? '*'}`,
+      variant: `${view} ${input.allMembers === true} ${ctx.urls.publicUrl}`,
+      size: CHAPTER_PAGE,
+      read: async (guideId, request) =>
+        chapterAnswers(ctx, await chapters.page(guideId, input.nameContains, request), input.allMembers === true),
+      count: (guideId) => chapters.count(guideId, input.nameContains),
+      sortKey: (chapter) => [chapter.order, chapter.createdAt, chapter.collectionId],
+      present: (chapter) => (view === 'compact' ? compactChapter(chapter) : chapter),
+    };
+    return guidePage(ctx.stores, ctx.principal.creatorId, input.productId, list, input, (guideId, page) => ({
+      productId: guideId,
+      count: page.items.length,
+      chapters: page.items,
+      ...pageFields(page),
+    }));
   },
 });
+
+function compactChapter({ collectionId, kind, name, slug, order, updatedAt, memberCount }: Chapter): CompactChapter {
+  return { collectionId, kind, name, slug, order, updatedAt, memberCount };
+}
 
 export const updateChapter = defineOperation({
   name: 'update_chapter',

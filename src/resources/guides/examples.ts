@@ -4,11 +4,12 @@ import type { OperationExample } from '../../core/operation.ts';
  * One realistic call per operation (the OpenAPI document and docs/reference.md show them); one
  * story: a guide to Slovenia's lakes and gorges. test/schemas/openapi.test.ts checks them against the schemas.
  */
-export const guidesExamples: Record<string, OperationExample> = {
+export const guidesExamples = {
   list_guides: {
     input: { status: 'draft' },
     output: {
       count: 1,
+      total: 1,
       guides: [
         {
           productId: 'gd_sFXZwRXzPMTw7A1l',
@@ -186,4 +187,4 @@ export const guidesExamples: Record<string, OperationExample> = {
       currency: 'eur',
     },
   },
-};
+} satisfies Record<string, OperationExample>;

@@ -1,13 +1,13 @@
 import type { Urls } from '../../core/operation.ts';
 import type { Stores } from '../../core/stores.ts';
 import { areasFromJson } from '../areas/index.ts';
-import { absoluteUrl } from '../media/index.ts';
+import { fileUrl } from '../media/index.ts';
 import { propertiesFromJson } from '../properties/index.ts';
 import type { Guide, GuideWithCounts, MapRegion } from './guide.schema.ts';
 import type { GuideRecordRow, GuideRow } from './guides.store.ts';
 
 /** A guide's record from its row and what the row read of other tables in the same statement. */
-function recordOf(row: GuideRecordRow, urls: Urls): Guide {
+export function recordOf(row: GuideRecordRow, urls: Urls): Guide {
   return toGuide(row, urls, {
     price:
       row.price_amount_minor === null || row.price_currency === null
@@ -17,16 +17,6 @@ function recordOf(row: GuideRecordRow, urls: Urls): Guide {
     properties: propertiesFromJson(row.properties),
     spotCount: Number(row.spot_count),
   });
-}
-
-/** The creator's guides as records, most recently changed first: one statement for the whole list. */
-export async function ownedGuideRecords(
-  stores: Stores,
-  creatorId: string,
-  status: Guide['status'] | undefined,
-  urls: Urls,
-): Promise<Guide[]> {
-  return (await stores.guides.recordRowsOwned(creatorId, status)).map((row) => recordOf(row, urls));
 }
 
 export async function guideRecord(stores: Stores, guideId: string, urls: Urls): Promise<Guide> {
@@ -44,10 +34,15 @@ export function cachedGuideRecord(
   productId: string,
   urls: Urls,
 ): Promise<GuideWithCounts> {
-  return stores.guides.cachedView(creatorId, productId, `record ${urls.publicUrl} ${urls.studioUrl}`, async (id) => {
-    const row = await stores.guides.recordRow(id);
-    return { ...recordOf(row, urls), chapterCount: Number(row.chapter_count), photoCount: Number(row.photo_count) };
-  });
+  return stores.guides.cachedView(
+    creatorId,
+    productId,
+    `record ${urls.publicUrl} ${urls.studioUrl} ${urls.mediaUrl ?? ''}`,
+    async (id) => {
+      const row = await stores.guides.recordRow(id);
+      return { ...recordOf(row, urls), chapterCount: Number(row.chapter_count), photoCount: Number(row.photo_count) };
+    },
+  );
 }
 
 /** What a guide record gathers from other tables. */
@@ -83,7 +78,7 @@ function toGuide(row: GuideRow, urls: Urls, contents: GuideContents): Guide {
     propertySchemaVersion: row.property_schema_version,
     ...contents,
     // The guide keeps the thumbnail's path: its address follows the public URL.
-    thumbnailUrl: row.thumbnail_url === null ? null : absoluteUrl(urls.publicUrl, row.thumbnail_url),
+    thumbnailUrl: row.thumbnail_url === null ? null : fileUrl(urls, row.thumbnail_url),
     dashboardUrl: `${urls.studioUrl}/guides/${row.id}`,
     salesPageUrl: `${urls.publicUrl}/g/${row.creator_slug}/${row.slug}`,
   };

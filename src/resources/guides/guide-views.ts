@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { notFound } from '../../core/errors.ts';
 import { jsonOf } from '../../core/json.ts';
+import { countCache } from '../../core/work-meter.ts';
 import { directReaders } from '../../db/database.ts';
 import { prepared } from '../../db/prepared.ts';
 import type { Database } from '../../db/tables.ts';
@@ -40,7 +41,9 @@ async function currentRevision(db: Kysely<Database>, creatorId: string, productI
   const stamp = directReaders.get(db)?.commitStamp();
   if (stamp !== undefined) {
     const known = confirmed.get(key);
-    if (known && known.db === db && known.stamp === stamp) return known.row;
+    const hit = known !== undefined && known.db === db && known.stamp === stamp;
+    countCache('guide_revisions', hit);
+    if (hit) return known.row;
   }
   const [row] = await revisionOf(db, productId, creatorId);
   if (row && stamp !== undefined) confirmed.set(key, { db, stamp, row });
@@ -52,14 +55,29 @@ export async function viewAtRevision<T extends object>(
   creatorId: string,
   productId: string,
   view: string,
-  build: (guideId: string) => Promise<T>,
+  build: (guideId: string, sibling: SiblingView) => Promise<T>,
 ): Promise<T> {
   const row = await currentRevision(db, creatorId, productId);
   if (!row) throw notFound('guide', productId);
+  return viewOf(row, view, build);
+}
+
+/**
+ * Another view of the same guide at the same revision, for a build that shares a part with other
+ * views (a list's total, shared by all its pages): the revision was just read, so it is not again.
+ */
+export type SiblingView = <U extends object>(view: string, build: () => Promise<U>) => Promise<U>;
+
+async function viewOf<T extends object>(
+  row: { id: string; revision: number },
+  view: string,
+  build: (guideId: string, sibling: SiblingView) => Promise<T>,
+): Promise<T> {
   const key = `${row.id}@${row.revision} ${view}`;
   const cached = views.get(key) as T | undefined;
+  countCache('guide_views', cached !== undefined);
   if (cached) return cached;
-  const built = Object.freeze(await build(row.id));
+  const built = Object.freeze(await build(row.id, (other, make) => viewOf(row, other, make)));
   views.set(key, built);
   return built;
 }

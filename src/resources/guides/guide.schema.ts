@@ -77,3 +77,14 @@ export const guideWithCountsSchema = guideSchema.extend({ chapterCount: z.number
 export type GuideWithCounts = z.infer<typeof guideWithCountsSchema>;
 
 export const countrySchema = countryOrWorldwideSchema;
+
+/** A guide in list_guides' compact view: what picks it out. */
+export const compactGuideSchema = guideSchema.pick({
+  productId: true,
+  name: true,
+  slug: true,
+  status: true,
+  updatedAt: true,
+});
+
+export type CompactGuide = z.infer<typeof compactGuideSchema>;

@@ -1,6 +1,9 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
 import { newId } from '../../core/ids.ts';
+import type { PageRequest } from '../../core/paging.ts';
 import { ScopedStore } from '../../core/stores.ts';
+import type { Dialect } from '../../db/database.ts';
+import { keysetPage, nameContains, type SortColumn } from '../../db/keyset.ts';
 import type { Database, GuidesTable } from '../../db/tables.ts';
 import { candidateStem, firstFree } from '../../shared/text.ts';
 import { areasOfGuide } from '../areas/index.ts';
@@ -10,7 +13,7 @@ import { propertiesOfGuide } from '../properties/index.ts';
 import { spotCountOfGuide } from '../spots/index.ts';
 import type { MapRegion } from './guide.schema.ts';
 import { updateGuideRow } from './guide-row.ts';
-import { viewAtRevision } from './guide-views.ts';
+import { type SiblingView, viewAtRevision } from './guide-views.ts';
 
 export type GuideRow = Selectable<GuidesTable> & { creator_slug: string };
 
@@ -38,6 +41,43 @@ export interface GuidePatch {
 }
 
 const json = (value: unknown) => JSON.stringify(value);
+
+/** Which of a creator's guides list_guides holds. */
+export interface GuideFilter {
+  status?: GuidesTable['status'] | undefined;
+  nameContains?: string | undefined;
+}
+
+/** Most recently changed first; the id, unique, breaks ties. */
+const GUIDE_ORDER: SortColumn[] = [{ column: 'guides.updated_at', descending: true }, 'guides.id'];
+
+/** A guide's latest price (prices are immutable: the newest counts), as a subquery of a query over `guides`. */
+function latestPrice<C extends 'amount_minor' | 'currency'>(eb: ExpressionBuilder<Database, 'guides'>, column: C) {
+  return eb
+    .selectFrom('guide_prices')
+    .select(column)
+    .whereRef('guide_prices.guide_id', '=', 'guides.id')
+    .orderBy('guide_prices.created_at', 'desc')
+    .orderBy('guide_prices.id', 'desc')
+    .limit(1);
+}
+
+/**
+ * What a guide record shows from other tables, selected beside the guide's row: one round trip per
+ * record (or page of records) instead of one per table. Each resource says how its part is read
+ * (spotCountOfGuide, areasOfGuide…).
+ */
+function recordParts(dialect: Dialect) {
+  return (eb: ExpressionBuilder<Database, 'guides'>) => [
+    latestPrice(eb, 'amount_minor').as('price_amount_minor'),
+    latestPrice(eb, 'currency').as('price_currency'),
+    spotCountOfGuide(eb).as('spot_count'),
+    chapterCountOfGuide(eb).as('chapter_count'),
+    photoCountOfGuide(eb).as('photo_count'),
+    areasOfGuide(eb, dialect).as('areas'),
+    propertiesOfGuide(eb, dialect).as('properties'),
+  ];
+}
 
 /** Guides and their prices. All SQL about guides lives here. */
 export class GuidesStore extends ScopedStore {
@@ -203,43 +243,46 @@ export class GuidesStore extends ScopedStore {
     creatorId: string,
     productId: string,
     view: string,
-    build: (guideId: string) => Promise<T>,
+    build: (guideId: string, sibling: SiblingView) => Promise<T>,
   ): Promise<T> {
     return viewAtRevision(this.db, creatorId, productId, view, build);
   }
 
-  /**
-   * Guide rows with their latest price, counts, areas and properties in the same statement: one
-   * round trip per record (or list) instead of one per table. The other resources say how their
-   * part is read (spotCountOfGuide, areasOfGuide…).
-   */
-  private selectRecords() {
-    const latestPrice = <C extends 'amount_minor' | 'currency'>(eb: ExpressionBuilder<Database, 'guides'>, column: C) =>
-      eb
-        .selectFrom('guide_prices')
-        .select(column)
-        .whereRef('guide_prices.guide_id', '=', 'guides.id')
-        .orderBy('guide_prices.created_at', 'desc')
-        .orderBy('guide_prices.id', 'desc')
-        .limit(1);
-    return this.selectGuides().select((eb) => [
-      latestPrice(eb, 'amount_minor').as('price_amount_minor'),
-      latestPrice(eb, 'currency').as('price_currency'),
-      spotCountOfGuide(eb).as('spot_count'),
-      chapterCountOfGuide(eb).as('chapter_count'),
-      photoCountOfGuide(eb).as('photo_count'),
-      areasOfGuide(eb, this.dialect).as('areas'),
-      propertiesOfGuide(eb, this.dialect).as('properties'),
-    ]);
-  }
-
   async recordRow(guideId: string): Promise<GuideRecordRow> {
-    return (await this.selectRecords().where('guides.id', '=', guideId).executeTakeFirstOrThrow()) as GuideRecordRow;
+    const query = this.selectGuides().where('guides.id', '=', guideId).select(recordParts(this.dialect));
+    return (await query.executeTakeFirstOrThrow()) as GuideRecordRow;
   }
 
-  async recordRowsOwned(creatorId: string, status?: GuidesTable['status']): Promise<GuideRecordRow[]> {
-    let query = this.selectRecords().where('guides.creator_id', '=', creatorId);
-    if (status) query = query.where('guides.status', '=', status);
-    return (await query.orderBy('guides.updated_at', 'desc').orderBy('guides.id').execute()) as GuideRecordRow[];
+  private ownedBy(creatorId: string, filter: GuideFilter) {
+    let query = this.db.selectFrom('guides').where('guides.creator_id', '=', creatorId);
+    if (filter.status) query = query.where('guides.status', '=', filter.status);
+    if (filter.nameContains !== undefined)
+      query = query.where(nameContains(this.dialect, 'guides.name', filter.nameContains));
+    return query;
+  }
+
+  /** One page of the creator's guides, most recently changed first, by keyset. */
+  async pageOwned(creatorId: string, filter: GuideFilter, request: PageRequest): Promise<GuideRow[]> {
+    return keysetPage(this.ownedRows(creatorId, filter), GUIDE_ORDER, request).execute();
+  }
+
+  /** The same page with what each record shows from other tables, in the same statement. */
+  async pageOwnedRecords(creatorId: string, filter: GuideFilter, request: PageRequest): Promise<GuideRecordRow[]> {
+    const query = this.ownedRows(creatorId, filter).select(recordParts(this.dialect));
+    return (await keysetPage(query, GUIDE_ORDER, request).execute()) as GuideRecordRow[];
+  }
+
+  private ownedRows(creatorId: string, filter: GuideFilter) {
+    return this.ownedBy(creatorId, filter)
+      .innerJoin('creators', 'creators.id', 'guides.creator_id')
+      .selectAll('guides')
+      .select('creators.slug as creator_slug');
+  }
+
+  async countOwned(creatorId: string, filter: GuideFilter): Promise<number> {
+    const row = await this.ownedBy(creatorId, filter)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 }

@@ -9,11 +9,13 @@ declare module '../../core/stores.ts' {
 }
 
 export const guidesResource: Resource = {
+  tag: { name: 'guides', description: 'Guides (products of type map): create, shape, region and price' },
   operations: guideOperations,
   stores: { guides: (s) => new GuidesStore(s) },
 };
 
 export type { Guide, MapRegion } from './guide.schema.ts';
 export { guideAccess } from './guide-access.ts';
+export { type GuideList, guidePage, pageFields } from './guide-pages.ts';
 export { guideRecord } from './guide-records.ts';
 export { updateGuideRow } from './guide-row.ts';

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { ApiError, refuse } from '../../core/errors.ts';
 import { defineOperation } from '../../core/operation.ts';
+import {
+  nameContainsField,
+  pageInputShape,
+  pageOf,
+  pageOutputShape,
+  readPageRequest,
+  type SortValue,
+  viewField,
+} from '../../core/paging.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { currencyCodeSchema } from '../../shared/codes.ts';
 import { bboxContains, unpairedCoordinate } from '../../shared/geo.ts';
@@ -15,6 +24,8 @@ import {
 } from '../media/index.ts';
 import { guidesExamples } from './examples.ts';
 import {
+  type CompactGuide,
+  compactGuideSchema,
   countrySchema,
   guideNameSchema,
   guideSchema,
@@ -22,7 +33,12 @@ import {
   mapRegionSchema,
   storeTags,
 } from './guide.schema.ts';
-import { cachedGuideRecord, guideRecord, ownedGuideRecords } from './guide-records.ts';
+import { pageFields } from './guide-pages.ts';
+import { cachedGuideRecord, guideRecord, recordOf } from './guide-records.ts';
+import type { GuideRecordRow, GuideRow } from './guides.store.ts';
+
+/** Guides a page holds: a guide record with its areas and properties can reach several KB. */
+const GUIDE_PAGE = { default: 20, max: 100 };
 
 export const listGuides = defineOperation({
   name: 'list_guides',
@@ -33,16 +49,43 @@ export const listGuides = defineOperation({
   stability: 'stable',
   since: STABLE_SINCE,
   example: guidesExamples.list_guides,
-  description: "Lists the creator's guides, most recently changed first. Drafts, live and archived guides alike.",
+  description:
+    "Lists the creator's guides, most recently changed first, drafts, live and archived alike, a page at a time " +
+    '(see Paging). view compact holds productId, name, slug, status, updatedAt.',
   input: z.strictObject({
     status: z.enum(['draft', 'published', 'archived']).optional().describe('Only guides in this state'),
+    nameContains: nameContainsField,
+    view: viewField,
+    ...pageInputShape(GUIDE_PAGE),
   }),
-  output: z.object({ count: z.number(), guides: z.array(guideSchema) }),
+  output: z.object({
+    count: z.number().describe('Guides in this answer'),
+    guides: z.array(z.union([guideSchema, compactGuideSchema])),
+    ...pageOutputShape,
+  }),
   async handler(input, ctx) {
-    const guides = await ownedGuideRecords(ctx.stores, ctx.principal.creatorId, input.status, ctx.urls);
-    return { count: guides.length, guides };
+    const { guides } = ctx.stores;
+    const creatorId = ctx.principal.creatorId;
+    const filter = { status: input.status, nameContains: input.nameContains };
+    const scope = `guides status=${input.status ?? '*'} name=${input.nameContains ?? '*'}`;
+    const request = readPageRequest(input, GUIDE_PAGE, scope);
+    const compact = input.view === 'compact';
+    const [rows, total] = await Promise.all([
+      compact ? guides.pageOwned(creatorId, filter, request) : guides.pageOwnedRecords(creatorId, filter, request),
+      guides.countOwned(creatorId, filter),
+    ]);
+    const items = compact ? rows.map(compactGuide) : rows.map((row) => recordOf(row as GuideRecordRow, ctx.urls));
+    const sortKeys = new Map<object, SortValue[]>(
+      items.map((item, i) => [item, [Number(rows[i]?.updated_at), rows[i]?.id ?? '']]),
+    );
+    const page = pageOf(items, request, total, scope, (item) => sortKeys.get(item) ?? []);
+    return { count: page.items.length, guides: page.items, ...pageFields(page) };
   },
 });
+
+function compactGuide(row: GuideRow): CompactGuide {
+  return { productId: row.id, name: row.name, slug: row.slug, status: row.status, updatedAt: Number(row.updated_at) };
+}
 
 export const createGuide = defineOperation({
   name: 'create_guide',

@@ -31,8 +31,8 @@ const record = {
 };
 
 /** One realistic call per operation: the guide to Slovenia's lakes and gorges, a three-day trip. */
-export const itinerariesExamples: Record<string, OperationExample> = {
-  list_itineraries: { input: { productId }, output: { productId, count: 1, itineraries: [record] } },
+export const itinerariesExamples = {
+  list_itineraries: { input: { productId }, output: { productId, count: 1, itineraries: [record], total: 1 } },
   create_itinerary: {
     input: { productId, name: record.name, description: record.description, travelMode: 'car' },
     output: {
@@ -59,4 +59,4 @@ export const itinerariesExamples: Record<string, OperationExample> = {
     output: { ok: true, itineraryId },
   },
   delete_itinerary: { input: { itineraryId }, output: { ok: true, itineraryId, deleted: true } },
-};
+} satisfies Record<string, OperationExample>;

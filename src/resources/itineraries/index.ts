@@ -21,6 +21,7 @@ declare module '../../db/tables.ts' {
 }
 
 export const itinerariesResource: Resource = {
+  tag: { name: 'itineraries', description: 'Itineraries: suggested days of spots, routes and hikes' },
   operations: itineraryOperations,
   stores: { itineraries: (scope) => new ItinerariesStore(scope) },
   migrations: { '0009-itineraries': itinerariesMigration },

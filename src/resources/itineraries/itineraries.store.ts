@@ -1,7 +1,9 @@
 import type { Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import type { PageRequest } from '../../core/paging.ts';
 import { ScopedStore } from '../../core/stores.ts';
+import { keysetPage, nameContains } from '../../db/keyset.ts';
 import { GuideOrder } from '../../shared/guide-order.ts';
 import type { Day, Itinerary, Season, travelModes } from './itinerary.schema.ts';
 import type { ItinerariesTable } from './itinerary.tables.ts';
@@ -128,6 +130,24 @@ export class ItinerariesStore extends ScopedStore {
       .orderBy('id')
       .execute();
     return rows.map(toItinerary);
+  }
+
+  private inGuide(guideId: string, nameText: string | undefined) {
+    const query = this.db.selectFrom('itineraries').where('guide_id', '=', guideId);
+    return nameText === undefined ? query : query.where(nameContains(this.dialect, 'name', nameText));
+  }
+
+  /** One page of the guide's itineraries in order, archived ones included, by keyset. */
+  async page(guideId: string, nameText: string | undefined, request: PageRequest): Promise<OwnedItinerary[]> {
+    const query = this.inGuide(guideId, nameText).selectAll();
+    return (await keysetPage(query, ['order_key', 'created_at', 'id'], request).execute()).map(toItinerary);
+  }
+
+  async count(guideId: string, nameText: string | undefined): Promise<number> {
+    const row = await this.inGuide(guideId, nameText)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   /** Appends the itinerary at the end of the guide's list. */

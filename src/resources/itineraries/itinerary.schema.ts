@@ -116,3 +116,10 @@ export const itinerarySchema = z.object({
 });
 
 export type Itinerary = z.infer<typeof itinerarySchema>;
+
+/** An itinerary in list_itineraries' compact view: what picks it out, and its days counted. */
+export const compactItinerarySchema = itinerarySchema
+  .pick({ itineraryId: true, name: true, order: true, archived: true, updatedAt: true })
+  .extend({ dayCount: z.number() });
+
+export type CompactItinerary = z.infer<typeof compactItinerarySchema>;

@@ -1,11 +1,16 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/operation.ts';
+import { nameContainsField, pageInputShape, pageOutputShape, viewField } from '../../core/paging.ts';
 import { productIdSchema } from '../../shared/ids.ts';
+import { type GuideList, guidePage, pageFields } from '../guides/index.ts';
 import { itinerariesExamples as examples } from './examples.ts';
-import { publicItinerary } from './itineraries.store.ts';
+import { type OwnedItinerary, publicItinerary } from './itineraries.store.ts';
 import {
+  type CompactItinerary,
+  compactItinerarySchema,
   daysSchema,
   expectedUpdatedAtSchema,
+  type Itinerary,
   itineraryFieldsSchema,
   itineraryIdSchema,
   itinerarySchema,
@@ -16,6 +21,9 @@ import { applyItineraryFields, checkedDays, emptyItinerary, openItinerary, requi
 const ITINERARIES_SINCE = '2026-10-06.3';
 const common = { stability: 'beta', since: ITINERARIES_SINCE } as const;
 
+/** Itineraries a page holds: one of 14 days of 10 stops is about 8 KB. */
+const ITINERARY_PAGE = { default: 10, max: 100 };
+
 export const listItineraries = defineOperation({
   ...common,
   name: 'list_itineraries',
@@ -24,16 +32,45 @@ export const listItineraries = defineOperation({
   path: '/guides/{productId}/itineraries',
   scope: 'read',
   example: examples.list_itineraries,
-  description: "Lists the guide's itineraries in order with their days, archived ones included (archived: true).",
-  input: z.strictObject({ productId: productIdSchema }),
-  output: z.object({ productId: z.string(), count: z.number(), itineraries: z.array(itinerarySchema) }),
+  description:
+    "Lists the guide's itineraries in order with their days, archived ones included (archived: true), a page at a " +
+    'time (see Paging). view compact holds itineraryId, name, order, archived, updatedAt, dayCount.',
+  input: z.strictObject({
+    productId: productIdSchema,
+    nameContains: nameContainsField,
+    view: viewField,
+    ...pageInputShape(ITINERARY_PAGE),
+  }),
+  output: z.object({
+    productId: z.string(),
+    count: z.number().describe('Itineraries in this answer'),
+    itineraries: z.array(z.union([itinerarySchema, compactItinerarySchema])),
+    ...pageOutputShape,
+  }),
   async handler(input, ctx) {
-    return ctx.stores.guides.cachedView(ctx.principal.creatorId, input.productId, 'itineraries', async (guideId) => {
-      const itineraries = (await ctx.stores.itineraries.list(guideId)).map(publicItinerary);
-      return { productId: guideId, count: itineraries.length, itineraries };
-    });
+    const { itineraries } = ctx.stores;
+    const view = input.view ?? 'full';
+    const list: GuideList<OwnedItinerary, Itinerary | CompactItinerary> = {
+      scope: `itineraries name=${input.nameContains ?? '*'}`,
+      variant: view,
+      size: ITINERARY_PAGE,
+      read: (guideId, request) => itineraries.page(guideId, input.nameContains, request),
+      count: (guideId) => itineraries.count(guideId, input.nameContains),
+      sortKey: (row) => [row.order, row.createdAt, row.id],
+      present: (row) => (view === 'compact' ? compactItinerary(row) : publicItinerary(row)),
+    };
+    return guidePage(ctx.stores, ctx.principal.creatorId, input.productId, list, input, (guideId, page) => ({
+      productId: guideId,
+      count: page.items.length,
+      itineraries: page.items,
+      ...pageFields(page),
+    }));
   },
 });
+
+function compactItinerary({ id, name, order, archived, updatedAt, days }: OwnedItinerary): CompactItinerary {
+  return { itineraryId: id, name, order, archived, updatedAt, dayCount: days.length };
+}
 
 export const createItinerary = defineOperation({
   ...common,

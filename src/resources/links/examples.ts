@@ -7,13 +7,14 @@ const gorge = { kind: 'spot', id: 'sp_T5j-x6AA2bbpCfKB', name: 'Vintgar Gorge' }
  * One realistic call per operation (the OpenAPI document and docs/reference.md show them), recorded
  * from a run: a spot with an official page and a ticket shop. test/schemas/* checks them.
  */
-export const linksExamples: Record<string, OperationExample> = {
+export const linksExamples = {
   get_link_report: {
     input: { productId },
     output: {
       productId,
       counts: { ok: 0, redirected: 0, broken: 0, blocked: 0, error: 0, unchecked: 2 },
       count: 2,
+      total: 2,
       links: [
         {
           url: 'https://www.vintgar.si/en',
@@ -64,4 +65,4 @@ export const linksExamples: Record<string, OperationExample> = {
       verifiedAt: 1795165200000,
     },
   },
-};
+} satisfies Record<string, OperationExample>;

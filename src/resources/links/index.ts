@@ -25,6 +25,7 @@ declare module '../../db/tables.ts' {
 }
 
 export const linksResource: Resource = {
+  tag: { name: 'links', description: 'The web links a guide holds: their report, checks and verification' },
   operations: linkOperations,
   stores: { links: (scope) => new LinksStore(scope) },
   migrations: { '0011-links': linksMigration },

@@ -1,5 +1,6 @@
 import type { Agent } from 'undici';
 import type { Clock } from '../../core/clock.ts';
+import { metered } from '../../core/work-meter.ts';
 import { urlRefusal } from './address-guard.ts';
 import {
   BlockedAddressError,
@@ -100,7 +101,15 @@ export class LinkChecker {
   }
 
   /** Checks one URL; never throws: every failure is a result. */
-  async check(url: string): Promise<LinkCheckResult> {
+  check(url: string): Promise<LinkCheckResult> {
+    return metered(
+      () => this.checkOnce(url),
+      (sink) => sink.linkCheckStarted(),
+      (sink, seconds, { value }) => sink.linkCheckEnded(value?.status ?? 'error', seconds),
+    );
+  }
+
+  private async checkOnce(url: string): Promise<LinkCheckResult> {
     const signal = AbortSignal.timeout(this.settings.totalTimeoutMs);
     let outcome = await this.follow(url, 'HEAD', signal);
     // Many servers refuse or mishandle HEAD (405, 501, and also 403 or 404 from some frameworks):

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { ApiError, refuse } from '../../core/errors.ts';
 import { defineOperation } from '../../core/operation.ts';
+import { pageInputShape, pageOfList, pageOutputShape } from '../../core/paging.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/ids.ts';
+import { pageFields } from '../guides/index.ts';
 import { linksExamples } from './examples.ts';
 import { heldLinks } from './held-links.ts';
 import type { LinkCheckResult } from './link-checker.ts';
@@ -30,6 +32,9 @@ const NOT_HELD = 'the guide holds no such link; get_link_report lists the links 
 
 const urlSchema = z.string().max(2000).describe('A link exactly as the guide holds it (get_link_report lists them)');
 
+/** Links a page holds: a link with a few uses is about 400 bytes. */
+const LINK_PAGE = { default: 50, max: 500 };
+
 export const getLinkReport = defineOperation({
   name: 'get_link_report',
   title: 'Report the guide’s links',
@@ -42,25 +47,45 @@ export const getLinkReport = defineOperation({
   description:
     'Lists every web link the guide holds (links, websites, booking, timetable and source URLs, map links) on spots, ' +
     'areas, places, routes, hikes and chapters, each once with every place it is used (kind, id, name, field path), ' +
-    'its last check_links result and whether a person marked it verified. Guide order. Filter with status.',
+    'its last check_links result and whether a person marked it verified. Guide order, a page at a time (see ' +
+    'Paging). Filter with status.',
   input: z.strictObject({
     productId: productIdSchema,
     status: z
       .enum([...linkStatuses, 'unchecked'])
       .optional()
       .describe('Only links whose last check ended so (unchecked: never checked)'),
+    ...pageInputShape(LINK_PAGE),
   }),
   output: z.object({
     productId: z.string(),
     counts: linkCountsSchema.describe('Over all links, whatever the filter'),
-    count: z.number(),
+    count: z.number().describe('Links in this answer'),
     links: z.array(linkEntrySchema),
+    ...pageOutputShape,
   }),
   async handler(input, ctx) {
-    const guide = await ctx.guide(input.productId);
-    const all = await linkReport(ctx.stores, guide.id);
-    const links = input.status === undefined ? all : all.filter((entry) => stateOf(entry) === input.status);
-    return { productId: guide.id, counts: countByState(all.map(stateOf)), count: links.length, links };
+    // Built once per revision of the guide (check_links and set_link_verified move it too): paging
+    // through the report reads the guide once, not once a page.
+    const report = await ctx.stores.guides.cachedView(
+      ctx.principal.creatorId,
+      input.productId,
+      'link report',
+      async (guideId) => {
+        const all = await linkReport(ctx.stores, guideId);
+        return { guideId, all, counts: countByState(all.map(stateOf)) };
+      },
+    );
+    const matching =
+      input.status === undefined ? report.all : report.all.filter((entry) => stateOf(entry) === input.status);
+    const page = pageOfList(matching, input, LINK_PAGE, `links status=${input.status ?? '*'}`);
+    return {
+      productId: report.guideId,
+      counts: report.counts,
+      count: page.items.length,
+      links: page.items,
+      ...pageFields(page),
+    };
   },
 });
 

@@ -30,10 +30,12 @@ export interface BlobStore {
   get(key: string): Promise<StoredBlob | undefined>;
   /** The file as a stream, for serving large files without holding them in memory. */
   open(key: string): Promise<BlobStream | undefined>;
-  /** True when something was deleted; deleting a missing key is not an error. */
-  delete(key: string): Promise<boolean>;
+  /** Deleting a missing key is not an error. */
+  delete(key: string): Promise<unknown>;
   /** Every stored key with when it was last written, for the sweep of files no row names. */
   list(): AsyncIterable<ListedBlob>;
+  /** Lets go of connections, when the store holds any. */
+  close?(): void;
 }
 
 export interface ListedBlob {

@@ -34,8 +34,6 @@ const vintgarPhoto = {
 const batchFirst = {
   ...vintgarPhoto,
   mediaId: 'med_uUhfVjF5dm4CyJhz',
-  spotId: null,
-  spotKey: null,
   order: 2,
   urls: {
     original: 'http://127.0.0.1:8080/media/blob_ImKiRvSnt_mYllDR.jpg',
@@ -50,6 +48,8 @@ const batchFirst = {
 const batchSecond = {
   ...batchFirst,
   mediaId: 'med_c-NxC9BkS2RLuw_P',
+  spotId: null,
+  spotKey: null,
   order: 3,
   urls: {
     original: 'http://127.0.0.1:8080/media/blob_8yIXHXy5uaBGDfXK.jpg',
@@ -72,10 +72,10 @@ const listedPhoto = {
 /**
  * The photos of the Slovenia story (recorded from a real run): one of Vintgar Gorge, two more in a batch.
  */
-export const mediaExamples: Record<string, OperationExample> = {
+export const mediaExamples = {
   list_media: {
     input: { productId: 'gd_kKif6mbydYyv_ZEZ', spotId: 'sp_T5j-x6AA2bbpCfKB' },
-    output: { productId: 'gd_kKif6mbydYyv_ZEZ', count: 1, media: [listedPhoto] },
+    output: { productId: 'gd_kKif6mbydYyv_ZEZ', count: 1, media: [listedPhoto], total: 1 },
   },
   upload_media: {
     input: {
@@ -88,7 +88,12 @@ export const mediaExamples: Record<string, OperationExample> = {
     output: vintgarPhoto,
   },
   upload_media_batch: {
-    input: { productId: 'gd_kKif6mbydYyv_ZEZ', credit: 'Maja Novak', licence: 'All rights reserved' },
+    input: {
+      productId: 'gd_kKif6mbydYyv_ZEZ',
+      spotIds: ['sp_T5j-x6AA2bbpCfKB', null],
+      credit: 'Maja Novak',
+      licence: 'All rights reserved',
+    },
     output: { productId: 'gd_kKif6mbydYyv_ZEZ', count: 2, media: [batchFirst, batchSecond] },
   },
   update_media: {
@@ -110,4 +115,4 @@ export const mediaExamples: Record<string, OperationExample> = {
     input: { mediaId: 'med__2S9etS5v5_RUnBo' },
     output: { ok: true, mediaId: 'med__2S9etS5v5_RUnBo', deleted: true },
   },
-};
+} satisfies Record<string, OperationExample>;

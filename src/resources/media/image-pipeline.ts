@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { ApiError } from '../../core/errors.ts';
+import { metered } from '../../core/work-meter.ts';
 import { DecodeBudget } from './decode-budget.ts';
 import {
   CONTENT_TYPES,
@@ -178,7 +179,16 @@ async function header(bytes: Buffer, format: string): Promise<Metadata> {
  * is accepted), reads capture date, GPS fix and credit from EXIF before anything is stripped, applies
  * the orientation and answers every file to store, all without metadata.
  */
-export async function processUpload(bytes: Buffer, declaredContentType: string | undefined): Promise<ProcessedUpload> {
+export function processUpload(bytes: Buffer, declaredContentType: string | undefined): Promise<ProcessedUpload> {
+  return metered(
+    () => processPhoto(bytes, declaredContentType),
+    (sink) => sink.uploadStarted(bytes.length),
+    (sink, seconds, { error }) =>
+      sink.uploadEnded(error === undefined ? 'processed' : error instanceof ApiError ? 'refused' : 'failed', seconds),
+  );
+}
+
+async function processPhoto(bytes: Buffer, declaredContentType: string | undefined): Promise<ProcessedUpload> {
   const identified = identifyUpload(bytes, declaredContentType);
   const meta = await header(bytes, identified);
   let source: SourceFormat;

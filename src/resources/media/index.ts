@@ -3,7 +3,8 @@ import type { BlobStore } from './blob-store.ts';
 import { up } from './media.migration.ts';
 import { MediaStore } from './media.store.ts';
 import type { MediaTable } from './media.tables.ts';
-import { lazyLocalBlobStore, MEDIA_PREFIX, mediaRoot, openMediaFile } from './media-files.ts';
+import { MEDIA_PREFIX, openMediaFile } from './media-files.ts';
+import { openBlobStore } from './open-blob-store.ts';
 import { mediaOperations } from './operations.ts';
 
 declare module '../../core/stores.ts' {
@@ -20,30 +21,34 @@ declare module '../../db/tables.ts' {
 
 declare module '../../core/services.ts' {
   interface Services {
-    /** Where photo files live (local disk under MEDIA_DIR, else DATA_DIR/media). */
+    /** Where photo files live: the bucket (S3_BUCKET), else local disk under MEDIA_DIR or DATA_DIR/media. */
     blobs: BlobStore;
   }
 }
 
 export const mediaResource: Resource = {
+  tag: { name: 'media', description: 'Photos of spots, areas and places: uploads, credits and order' },
   operations: mediaOperations,
   stores: { media: (scope) => new MediaStore(scope) },
   migrations: { '0006-media': { up } },
-  services: (settings) => ({ blobs: lazyLocalBlobStore(mediaRoot(settings)) }),
+  services: (settings) => ({ blobs: openBlobStore(settings) }),
   publicFiles: { prefix: MEDIA_PREFIX, open: (name, services) => openMediaFile(services.blobs, name) },
 };
 
 export type { BlobStore } from './blob-store.ts';
 export { DISPLAY_SIZES } from './image-pipeline.ts';
+export { mediaMetaFields } from './media.schema.ts';
 export { type MediaRecord, photoCountOfGuide, type StoredImage } from './media.store.ts';
 export {
   absoluteUrl,
-  lazyLocalBlobStore,
+  type FileUrls,
+  fileUrl,
   mediaKeysInJson,
   mediaPath,
-  mediaRoot,
   urlsOf,
+  withFileUrls,
 } from './media-files.ts';
+export { copyBlobs, lazyLocalBlobStore, mediaRoot, openBlobStore, probeBlobStore } from './open-blob-store.ts';
 export { ORPHAN_MIN_AGE_MS, scheduleOrphanSweep, sweepOrphanFiles, sweepOrphanFilesAlone } from './orphan-sweep.ts';
 export {
   clearGuideThumbnail,

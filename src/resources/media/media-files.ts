@@ -1,15 +1,6 @@
-import { join } from 'node:path';
 import type { PublicFile } from '../../core/resource.ts';
-import {
-  type BlobInfo,
-  type BlobStore,
-  type BlobStream,
-  deleteBlobs,
-  putBlobs,
-  type StoredBlob,
-} from './blob-store.ts';
+import { type BlobInfo, type BlobStore, deleteBlobs, putBlobs } from './blob-store.ts';
 import type { Rendition, RenditionName } from './image-pipeline.ts';
-import { LocalBlobStore } from './local-blob-store.ts';
 
 /** Where every photo file is served from: `/media/<blob key>.<ext>`, no key needed. */
 export const MEDIA_PREFIX = '/media';
@@ -42,6 +33,13 @@ export function keyOfMediaPath(path: string): string | undefined {
 /** A JSON string that is exactly a served path: creator text that merely mentions one is not matched. */
 const MEDIA_PATH_IN_JSON = /"\/media\/([A-Za-z0-9_-]{8,128})\.[a-z]+"/g;
 
+/** The addresses a served path may turn into: this service's, or the bucket's own (S3_PUBLIC_URL). */
+export interface FileUrls {
+  publicUrl: string;
+  /** Files are fetched from `${mediaUrl}<blob key>` when set; from `${publicUrl}/media/…` otherwise. */
+  mediaUrl?: string | undefined;
+}
+
 /** The blob keys of every served path a JSON text holds as a whole string (a release's snapshot). */
 export function mediaKeysInJson(json: string): string[] {
   return [...new Set(Array.from(json.matchAll(MEDIA_PATH_IN_JSON), (m) => m[1] as string))];
@@ -52,12 +50,31 @@ export function absoluteUrl(publicUrl: string, path: string): string {
   return path.startsWith('/') ? `${publicUrl}${path}` : path;
 }
 
-export function urlsOf(publicUrl: string, files: StoredFiles): Record<RenditionName, string> {
+/** Where a buyer fetches the file a served path names; any other path or address as absoluteUrl makes it. */
+export function fileUrl(urls: FileUrls, path: string): string {
+  const key = urls.mediaUrl === undefined ? undefined : keyOfMediaPath(path);
+  return key === undefined ? absoluteUrl(urls.publicUrl, path) : `${urls.mediaUrl}${key}`;
+}
+
+/**
+ * A copy of a value (a release's snapshot) with every served path it holds as a whole string made
+ * the address a buyer fetches it from; the value itself when files are served here.
+ */
+export function withFileUrls<T>(value: T, urls: FileUrls): T {
+  if (urls.mediaUrl === undefined) return value;
+  const json = JSON.stringify(value).replace(MEDIA_PATH_IN_JSON, (path) =>
+    JSON.stringify(fileUrl(urls, JSON.parse(path) as string)),
+  );
+  return JSON.parse(json) as T;
+}
+
+/** Each rendition's address; `{ publicUrl: '' }` keeps them as paths (what a release stores). */
+export function urlsOf(urls: FileUrls, files: StoredFiles): Record<RenditionName, string> {
   return {
-    original: absoluteUrl(publicUrl, mediaPath(files.original)),
-    large: absoluteUrl(publicUrl, mediaPath(files.large)),
-    medium: absoluteUrl(publicUrl, mediaPath(files.medium)),
-    small: absoluteUrl(publicUrl, mediaPath(files.small)),
+    original: fileUrl(urls, mediaPath(files.original)),
+    large: fileUrl(urls, mediaPath(files.large)),
+    medium: fileUrl(urls, mediaPath(files.medium)),
+    small: fileUrl(urls, mediaPath(files.small)),
   };
 }
 
@@ -101,32 +118,4 @@ export async function openMediaFile(blobs: BlobStore, name: string): Promise<Pub
     return undefined;
   }
   return { contentType: blob.contentType, size: blob.size, etag: blob.etag, stream: blob.stream };
-}
-
-/**
- * The blob store of the settings (MEDIA_DIR, else DATA_DIR/media), opened on first use: services
- * are built before anything is awaited, and a process that never touches a photo never opens it.
- */
-export function lazyLocalBlobStore(root: string): BlobStore {
-  let opened: Promise<BlobStore> | undefined;
-  const store = () => {
-    opened ??= LocalBlobStore.open(root).catch((err: unknown) => {
-      opened = undefined;
-      throw err;
-    });
-    return opened;
-  };
-  return {
-    put: async (key, bytes, contentType): Promise<BlobInfo> => (await store()).put(key, bytes, contentType),
-    get: async (key): Promise<StoredBlob | undefined> => (await store()).get(key),
-    open: async (key): Promise<BlobStream | undefined> => (await store()).open(key),
-    delete: async (key): Promise<boolean> => (await store()).delete(key),
-    list: async function* () {
-      yield* (await store()).list();
-    },
-  };
-}
-
-export function mediaRoot(settings: { dataDir: string; mediaDir?: string | undefined }): string {
-  return settings.mediaDir ?? join(settings.dataDir, 'media');
 }

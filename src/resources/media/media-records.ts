@@ -1,5 +1,5 @@
 import type { Urls } from '../../core/operation.ts';
-import type { Media } from './media.schema.ts';
+import type { CompactMedia, Media } from './media.schema.ts';
 import type { MediaRecord } from './media.store.ts';
 import { urlsOf } from './media-files.ts';
 
@@ -14,11 +14,18 @@ export function publicMedia(record: MediaRecord, urls: Urls): Media {
     width: record.width,
     height: record.height,
     bytes: record.bytes,
-    urls: urlsOf(urls.publicUrl, record.files),
+    urls: urlsOf(urls, record.files),
     ...record.meta,
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
   };
+}
+
+/** The photo as list_media's compact view shows it. */
+export function compactMedia(record: MediaRecord): CompactMedia {
+  const { alt, caption, credit } = record.meta;
+  const { mediaId, spotId, spotKey, order } = record;
+  return { mediaId, spotId, spotKey, order, alt, caption, credit };
 }
 
 /** The credit rule, said where the assistant reads it: never invent one, never drop one. */

@@ -129,6 +129,19 @@ export const mediaSchema = z.object({
 
 export type Media = z.infer<typeof mediaSchema>;
 
+/** A photo in list_media's compact view: what picks it out, without its files and details. */
+export const compactMediaSchema = mediaSchema.pick({
+  mediaId: true,
+  spotId: true,
+  spotKey: true,
+  order: true,
+  alt: true,
+  caption: true,
+  credit: true,
+});
+
+export type CompactMedia = z.infer<typeof compactMediaSchema>;
+
 /** What an upload reports beside the row: the file's own author, never stored as the credit. */
 export const suggestedCreditSchema = z
   .string()

@@ -1,11 +1,16 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import type { PageRequest } from '../../core/paging.ts';
 import { ScopedStore } from '../../core/stores.ts';
+import { keysetPage } from '../../db/keyset.ts';
 import type { Database } from '../../db/tables.ts';
 import type { MediaMeta } from './media.schema.ts';
 import type { MediaTable } from './media.tables.ts';
 import type { StoredFiles } from './media-files.ts';
+
+/** The photos' order: their position, then upload, then the id, which is unique. */
+export const MEDIA_ORDER = ['media.position', 'media.created_at', 'media.id'] as const;
 
 /** A photo as the store reads it back; its URLs are made from `files` by whoever answers. */
 export interface MediaRecord {
@@ -81,15 +86,26 @@ export class MediaStore extends ScopedStore {
     return row !== undefined;
   }
 
-  /** Whether the spot is one of the guide's. */
-  async spotInGuide(guideId: string, spotId: string): Promise<boolean> {
+  /** The spot if it is one of the guide's (archived ones included), else undefined. */
+  async spotOf(guideId: string, spotId: string): Promise<{ archived: boolean } | undefined> {
     const row = await this.db
       .selectFrom('spots')
-      .select('id')
+      .select('archived')
       .where('id', '=', spotId)
       .where('guide_id', '=', guideId)
       .executeTakeFirst();
-    return row !== undefined;
+    return row && { archived: Boolean(row.archived) };
+  }
+
+  /** The id of the guide's spot with this key, if any: a refusal can name the id a key was sent for. */
+  async spotIdOfKey(guideId: string, spotKey: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('spots')
+      .select('id')
+      .where('guide_id', '=', guideId)
+      .where('spot_key', '=', spotKey)
+      .executeTakeFirst();
+    return row?.id;
   }
 
   /** The caller's photo, or not_found alike for a missing one and another creator's. */
@@ -144,6 +160,28 @@ export class MediaStore extends ScopedStore {
     return rows.map(toRecord);
   }
 
+  private photosOf(guideId: string, spotId: string | undefined) {
+    const query = this.db.selectFrom('media').where('media.guide_id', '=', guideId).where('media.kind', '=', 'photo');
+    return spotId === undefined ? query : query.where('media.spot_id', '=', spotId);
+  }
+
+  /** One page of the guide's photos in their order (one spot's when given), by keyset. */
+  async page(guideId: string, spotId: string | undefined, request: PageRequest): Promise<MediaRecord[]> {
+    const query = this.photosOf(guideId, spotId)
+      .leftJoin('spots', 'spots.id', 'media.spot_id')
+      .selectAll('media')
+      .select('spots.spot_key as spot_key');
+    const rows = await keysetPage(query, MEDIA_ORDER, request).execute();
+    return rows.map(toRecord);
+  }
+
+  async count(guideId: string, spotId: string | undefined): Promise<number> {
+    const row = await this.photosOf(guideId, spotId)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   /** Photos per guide (stored images are not photos of the guide). */
   async countPhotos(guideIds: readonly string[]): Promise<Map<string, number>> {
     if (guideIds.length === 0) return new Map();
@@ -157,18 +195,23 @@ export class MediaStore extends ScopedStore {
     return new Map(rows.map((r) => [r.guide_id, Number(r.n)]));
   }
 
-  /** Adds photos after the guide's last one, in the order given; their ids. */
-  async insertPhotos(guideId: string, creatorId: string, photos: readonly NewMedia[]): Promise<string[]> {
+  /** The whole order after the guide's last photo: where a new or moved photo goes. */
+  private async nextPosition(guideId: string): Promise<number> {
     const last = await this.db
       .selectFrom('media')
       .select((eb) => eb.fn.max('position').as('last'))
       .where('guide_id', '=', guideId)
       .where('kind', '=', 'photo')
       .executeTakeFirst();
-    const start = last?.last === null || last?.last === undefined ? 0 : Math.floor(Number(last.last));
-    const now = this.clock.now();
+    return last?.last === null || last?.last === undefined ? 1 : Math.floor(Number(last.last)) + 1;
+  }
+
+  /** Adds photos after the guide's last one, in the order given; their ids. */
+  async insertPhotos(guideId: string, creatorId: string, photos: readonly NewMedia[]): Promise<string[]> {
     const ids = photos.map(() => newId('med'));
     if (photos.length === 0) return ids;
+    const start = await this.nextPosition(guideId);
+    const now = this.clock.now();
     await this.db
       .insertInto('media')
       .values(
@@ -178,7 +221,7 @@ export class MediaStore extends ScopedStore {
           creator_id: creatorId,
           kind: 'photo' as const,
           spot_id: photo.spotId,
-          position: start + i + 1,
+          position: start + i,
           width: photo.width,
           height: photo.height,
           bytes: photo.bytes,
@@ -190,6 +233,16 @@ export class MediaStore extends ScopedStore {
       )
       .execute();
     return ids;
+  }
+
+  /** Puts the photo on another spot of its guide (null: on none), after the guide's last photo. */
+  async moveToSpot(photo: MediaRecord, spotId: string | null): Promise<void> {
+    const position = await this.nextPosition(photo.guideId);
+    await this.db
+      .updateTable('media')
+      .set({ spot_id: spotId, position, updated_at: this.nextUpdatedAt() })
+      .where('id', '=', photo.mediaId)
+      .execute();
   }
 
   async insertBlob(guideId: string, creatorId: string, image: Omit<NewMedia, 'spotId' | 'meta'>): Promise<string> {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UPLOAD_BATCH_PATH, UPLOAD_PATH } from '../../core/addresses.ts';
-import { ApiError, notFound, refuse } from '../../core/errors.ts';
+import { ApiError, refuse } from '../../core/errors.ts';
 import { defineOperation, type OperationContext, type PrepareContext, type Upload } from '../../core/operation.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/ids.ts';
@@ -18,11 +18,18 @@ import {
 } from './media.schema.ts';
 import { deleteFiles, type StoredFiles, storeRenditions, urlsOf } from './media-files.ts';
 import { creditWarning, publicMedia } from './media-records.ts';
+import {
+  checkUploadTarget,
+  everyPhotoSpotSchema,
+  MAX_BATCH_FILES,
+  spotIdsSchema,
+  spotsOfUpload,
+  type UploadSpots,
+} from './upload-spots.ts';
 
 const MIB = 1024 * 1024;
 export const MAX_IMAGE_BYTES = 6 * MIB;
 export const MAX_BATCH_BYTES = 19 * MIB;
-export const MAX_BATCH_FILES = 10;
 
 /** One photo read, checked and written to the blob store, waiting for its row. */
 interface PreparedPhoto {
@@ -38,15 +45,6 @@ const uploadsPolicy = {
   policy: 'uploads' as const,
   key: (_input: unknown, principal: { keyId: string }) => principal.keyId,
 };
-
-/** Before any photo is decoded: the guide must be the caller's, and a spot one of its spots. */
-async function checkTarget(ctx: PrepareContext | OperationContext, productId: string, spotId?: string): Promise<void> {
-  const { media } = ctx.stores;
-  if (!(await media.guideOwned(ctx.principal.creatorId, productId))) throw notFound('guide', productId);
-  if (spotId !== undefined && !(await media.spotInGuide(productId, spotId))) {
-    throw refuse('spotId', 'no spot with this id in the guide; take spotId from list_spots.');
-  }
-}
 
 /** Processes every file before anything is stored, then stores them all: one bad file refuses all. */
 async function preparePhotos(ctx: PrepareContext, uploads: readonly Upload[], many: boolean): Promise<PreparedUploads> {
@@ -90,19 +88,19 @@ function metaOf(photo: PreparedPhoto, sent: MediaMetaInput): MediaMeta {
 async function insertPhotos(
   ctx: OperationContext,
   productId: string,
-  spotId: string | undefined,
+  target: UploadSpots,
   prepared: PreparedUploads,
   sent: MediaMetaInput,
 ) {
   const guide = await ctx.guide(productId);
-  await checkTarget(ctx, guide.id, spotId);
+  await checkUploadTarget(ctx, guide.id, target);
   const { media } = ctx.stores;
   const metas = prepared.photos.map((photo) => metaOf(photo, sent));
   const ids = await media.insertPhotos(
     guide.id,
     ctx.principal.creatorId,
     prepared.photos.map((photo, i) => ({
-      spotId: spotId ?? null,
+      spotId: target.spots[i] ?? null,
       width: photo.processed.width,
       height: photo.processed.height,
       bytes: photo.processed.bytes,
@@ -177,13 +175,13 @@ export const uploadMedia = defineOperation({
         );
       }
     }
-    await checkTarget(ctx, input.productId, input.spotId);
+    await checkUploadTarget(ctx, input.productId, spotsOfUpload(input, 1));
     return preparePhotos(ctx, [upload], false);
   },
   discard: discardPhotos,
   async handler({ productId, target, spotId, ...sent }, ctx, prepared) {
     if (target === 'guide') {
-      const [row] = await insertPhotos(ctx, productId, spotId, prepared, sent);
+      const [row] = await insertPhotos(ctx, productId, spotsOfUpload({ spotId }, 1), prepared, sent);
       return row as Record<string, unknown>;
     }
     const guide = await ctx.guide(productId);
@@ -201,7 +199,7 @@ export const uploadMedia = defineOperation({
       width: photo.processed.width,
       height: photo.processed.height,
       bytes: photo.processed.bytes,
-      urls: urlsOf(ctx.urls.publicUrl, photo.files),
+      urls: urlsOf(ctx.urls, photo.files),
       ...(suggested !== undefined && { suggestedCredit: suggested }),
     };
   },
@@ -223,10 +221,12 @@ export const uploadMediaBatch = defineOperation({
     `Uploads up to ${MAX_BATCH_FILES} photos of a guide (${ACCEPTED} each, 19 MB in all) as multipart/form-data, one ` +
     'file part each, in the order they should appear; productId as a query parameter or form field. All or nothing: ' +
     'every file is checked and processed before anything is stored, and one bad file refuses the batch naming its ' +
-    'index and file name. credit, creditUrl, licence and sourcePageUrl, when sent, apply to every photo.',
+    'index and file name. spotId puts every photo on one spot; spotIds gives each file its own (one entry per file, ' +
+    'in file order). credit, creditUrl, licence and sourcePageUrl, when sent, apply to every photo.',
   input: z.strictObject({
     productId: productIdSchema,
-    spotId: spotIdSchema.optional().describe('Attach every photo to this spot of the guide'),
+    spotId: everyPhotoSpotSchema,
+    spotIds: spotIdsSchema.optional(),
     credit: mediaMetaFields.credit,
     creditUrl: mediaMetaFields.creditUrl,
     licence: mediaMetaFields.licence,
@@ -239,12 +239,13 @@ export const uploadMediaBatch = defineOperation({
     if (ctx.uploads.length === 0) {
       throw refuse('files', `send 1 to ${MAX_BATCH_FILES} photos as multipart file parts (${ACCEPTED} each).`);
     }
-    await checkTarget(ctx, input.productId, input.spotId);
+    await checkUploadTarget(ctx, input.productId, spotsOfUpload(input, ctx.uploads.length));
     return preparePhotos(ctx, ctx.uploads, true);
   },
   discard: discardPhotos,
-  async handler({ productId, spotId, ...sent }, ctx, prepared) {
-    const media = await insertPhotos(ctx, productId, spotId, prepared, sent);
+  async handler({ productId, spotId, spotIds, ...sent }, ctx, prepared) {
+    const target = spotsOfUpload({ spotId, spotIds }, prepared.photos.length);
+    const media = await insertPhotos(ctx, productId, target, prepared, sent);
     return { productId, count: media.length, media };
   },
 });

@@ -4,10 +4,10 @@ import type { OperationExample } from '../../core/operation.ts';
  * One realistic call per operation (the OpenAPI document and docs/reference.md show them); one
  * story: a guide to Slovenia's lakes and gorges. test/schemas/openapi.test.ts checks them against the schemas.
  */
-export const placesExamples: Record<string, OperationExample> = {
+export const placesExamples = {
   list_facilities: {
     input: { productId: 'gd_kKif6mbydYyv_ZEZ' },
-    output: { productId: 'gd_kKif6mbydYyv_ZEZ', facilities: [] },
+    output: { productId: 'gd_kKif6mbydYyv_ZEZ', facilities: [], total: 0 },
   },
   create_facility: {
     input: {
@@ -130,4 +130,4 @@ export const placesExamples: Record<string, OperationExample> = {
     input: { facilityId: 'fac_0MknvfVxVCxRUasv' },
     output: { ok: true, facilityId: 'fac_0MknvfVxVCxRUasv', deleted: true },
   },
-};
+} satisfies Record<string, OperationExample>;

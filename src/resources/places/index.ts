@@ -9,6 +9,7 @@ declare module '../../core/stores.ts' {
 }
 
 export const placesResource: Resource = {
+  tag: { name: 'facilities', description: 'Places that serve spots: huts, cable cars, activities, food, parking' },
   operations: placeOperations,
   stores: { places: (s) => new PlacesStore(s) },
 };

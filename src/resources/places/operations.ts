@@ -1,11 +1,20 @@
 import { z } from 'zod';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
+import { nameContainsField, pageInputShape, pageOutputShape, viewField } from '../../core/paging.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/ids.ts';
+import { type GuideList, guidePage, pageFields } from '../guides/index.ts';
 import { placesExamples } from './examples.ts';
-import { facilityIdSchema, placeFieldsSchema, placeSchema } from './place.schema.ts';
+import {
+  type CompactPlace,
+  compactPlaceSchema,
+  facilityIdSchema,
+  type Place,
+  placeFieldsSchema,
+  placeSchema,
+} from './place.schema.ts';
 import { applyPlaceFields, emptyPlace, type PlaceRules } from './place-writer.ts';
-import { publicPlace } from './places.store.ts';
+import { type PlaceRow, publicPlace } from './places.store.ts';
 
 function placeRules(ctx: OperationContext, guideId: string): PlaceRules {
   const { places, spots } = ctx.stores;
@@ -84,6 +93,9 @@ export const updateFacility = defineOperation({
   },
 });
 
+/** Places a page holds: a full place is about 1 KB. */
+const PLACE_PAGE = { default: 50, max: 500 };
+
 export const listFacilities = defineOperation({
   name: 'list_facilities',
   title: 'List places',
@@ -93,14 +105,43 @@ export const listFacilities = defineOperation({
   stability: 'stable',
   since: STABLE_SINCE,
   example: placesExamples.list_facilities,
-  description: "Lists the guide's places (stays, transport, tours, food, parking), ordered by name.",
-  input: z.strictObject({ productId: productIdSchema }),
-  output: z.object({ productId: z.string(), facilities: z.array(placeSchema) }),
+  description:
+    "Lists the guide's places (stays, transport, tours, food, parking), ordered by name, a page at a time (see " +
+    'Paging). view compact holds facilityId, kind, type, name, lat, lon, insideId.',
+  input: z.strictObject({
+    productId: productIdSchema,
+    nameContains: nameContainsField,
+    view: viewField,
+    ...pageInputShape(PLACE_PAGE),
+  }),
+  output: z.object({
+    productId: z.string(),
+    facilities: z.array(z.union([placeSchema, compactPlaceSchema])),
+    ...pageOutputShape,
+  }),
   async handler(input, ctx) {
-    const guide = await ctx.guide(input.productId);
-    return { productId: guide.id, facilities: (await ctx.stores.places.listForGuide(guide.id)).map(publicPlace) };
+    const { places } = ctx.stores;
+    const view = input.view ?? 'full';
+    const list: GuideList<PlaceRow, Place | CompactPlace> = {
+      scope: `places name=${input.nameContains ?? '*'}`,
+      variant: view,
+      size: PLACE_PAGE,
+      read: (guideId, request) => places.page(guideId, input.nameContains, request),
+      count: (guideId) => places.count(guideId, input.nameContains),
+      sortKey: (row) => row.sortKey,
+      present: ({ place }) => (view === 'compact' ? compactPlace(place) : publicPlace(place)),
+    };
+    return guidePage(ctx.stores, ctx.principal.creatorId, input.productId, list, input, (guideId, page) => ({
+      productId: guideId,
+      facilities: page.items,
+      ...pageFields(page),
+    }));
   },
 });
+
+function compactPlace({ facilityId, kind, type, name, lat, lon, insideId }: Place): CompactPlace {
+  return { facilityId, kind, type, name, lat, lon, insideId };
+}
 
 export const deleteFacility = defineOperation({
   name: 'delete_facility',

@@ -235,3 +235,16 @@ export const placeSchema = z.object({
 });
 
 export type Place = z.infer<typeof placeSchema>;
+
+/** A place in list_facilities' compact view: what picks it out, without its details. */
+export const compactPlaceSchema = placeSchema.pick({
+  facilityId: true,
+  kind: true,
+  type: true,
+  name: true,
+  lat: true,
+  lon: true,
+  insideId: true,
+});
+
+export type CompactPlace = z.infer<typeof compactPlaceSchema>;

@@ -1,9 +1,12 @@
 import type { Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import type { PageRequest } from '../../core/paging.ts';
 import { ScopedStore } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
+import { keysetPage, nameContains } from '../../db/keyset.ts';
 import type { FacilitiesTable } from '../../db/tables.ts';
+import { nameSortKey } from '../../shared/text.ts';
 import type { Place } from './place.schema.ts';
 import type { PlaceState } from './place-writer.ts';
 
@@ -26,7 +29,8 @@ function toColumns(state: PlaceState | OwnedPlace) {
     updatedAt: _u,
     ...record
   } = rest as typeof rest & Partial<OwnedPlace>;
-  return { kind, type, name, lat, lon, inside_id: insideId, record: JSON.stringify(record satisfies RecordFields) };
+  const recordText = JSON.stringify(record satisfies RecordFields);
+  return { kind, type, name, name_key: nameSortKey(name), lat, lon, inside_id: insideId, record: recordText };
 }
 
 function toPlace(row: Selectable<FacilitiesTable>, spotKeys: string[]): OwnedPlace {
@@ -51,6 +55,14 @@ export function publicPlace({ guideId: _guideId, ...place }: OwnedPlace): Place 
   // Key order as the record reads in the specification.
   const { facilityId, kind, type, spotKeys, name, ...rest } = place;
   return { facilityId, kind, type, spotKeys, name, ...rest };
+}
+
+const PLACE_ORDER = ['name_key', 'id'] as const;
+
+/** A place as a page holds it, with its place in the order. */
+export interface PlaceRow {
+  place: OwnedPlace;
+  sortKey: [string, string];
 }
 
 /** Places (facilities) and their links to spots. All SQL about places lives here. */
@@ -83,6 +95,25 @@ export class PlacesStore extends ScopedStore {
     return rows
       .map((row) => toPlace(row, keys.get(row.id) ?? []))
       .sort((a, b) => collator.compare(a.name, b.name) || a.facilityId.localeCompare(b.facilityId));
+  }
+
+  private inGuide(guideId: string, nameText: string | undefined) {
+    const query = this.db.selectFrom('facilities').where('guide_id', '=', guideId);
+    return nameText === undefined ? query : query.where(nameContains(this.dialect, 'name', nameText));
+  }
+
+  /** One page of the guide's places by name as people sort names (nameSortKey), by keyset. */
+  async page(guideId: string, nameText: string | undefined, request: PageRequest): Promise<PlaceRow[]> {
+    const rows = await keysetPage(this.inGuide(guideId, nameText).selectAll(), PLACE_ORDER, request).execute();
+    const keys = await this.spotKeysOf(rows.map((r) => r.id));
+    return rows.map((row) => ({ place: toPlace(row, keys.get(row.id) ?? []), sortKey: [row.name_key, row.id] }));
+  }
+
+  async count(guideId: string, nameText: string | undefined): Promise<number> {
+    const row = await this.inGuide(guideId, nameText)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   private async spotKeysOf(facilityIds: readonly string[]): Promise<Map<string, string[]>> {

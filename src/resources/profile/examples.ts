@@ -4,7 +4,7 @@ import type { OperationExample } from '../../core/operation.ts';
  * One realistic call per operation (the OpenAPI document and docs/reference.md show them); one
  * story: a guide to Slovenia's lakes and gorges. test/schemas/openapi.test.ts checks them against the schemas.
  */
-export const profileExamples: Record<string, OperationExample> = {
+export const profileExamples = {
   whoami: {
     input: {},
     output: {
@@ -65,4 +65,4 @@ export const profileExamples: Record<string, OperationExample> = {
       role: 'owner',
     },
   },
-};
+} satisfies Record<string, OperationExample>;

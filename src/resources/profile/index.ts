@@ -9,6 +9,7 @@ declare module '../../core/stores.ts' {
 }
 
 export const profileResource: Resource = {
+  tag: { name: 'profile', description: 'The creator behind the key: who calls, their public profile and social links' },
   operations: profileOperations,
   stores: { creators: (s) => new CreatorsStore(s) },
 };

@@ -4,10 +4,10 @@ import type { OperationExample } from '../../core/operation.ts';
  * One realistic call per operation (the OpenAPI document and docs/reference.md show them); one
  * story: a guide to Slovenia's lakes and gorges. test/schemas/openapi.test.ts checks them against the schemas.
  */
-export const propertiesExamples: Record<string, OperationExample> = {
+export const propertiesExamples = {
   list_properties: {
     input: { productId: 'gd_kKif6mbydYyv_ZEZ' },
-    output: { productId: 'gd_kKif6mbydYyv_ZEZ', schemaVersion: 1, properties: [] },
+    output: { productId: 'gd_kKif6mbydYyv_ZEZ', schemaVersion: 1, properties: [], total: 0 },
   },
   create_property: {
     input: {
@@ -100,4 +100,4 @@ export const propertiesExamples: Record<string, OperationExample> = {
       spotsChanged: 0,
     },
   },
-};
+} satisfies Record<string, OperationExample>;

@@ -9,6 +9,7 @@ declare module '../../core/stores.ts' {
 }
 
 export const propertiesResource: Resource = {
+  tag: { name: 'properties', description: 'Custom spot properties of a guide' },
   operations: propertyOperations,
   stores: { properties: (s) => new PropertiesStore(s) },
 };

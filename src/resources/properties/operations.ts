@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { refuse } from '../../core/errors.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
+import { pageInputShape, pageOfList, pageOutputShape } from '../../core/paging.ts';
 import { SINCE_2026_09_30, STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/ids.ts';
 import { candidateStem, clearable, firstFree, text } from '../../shared/text.ts';
+import { pageFields } from '../guides/index.ts';
 import { planConversion } from './conversion.ts';
 import { propertiesExamples } from './examples.ts';
 import { type OwnedProperty, publicProperty } from './properties.store.ts';
@@ -28,6 +30,9 @@ const labelSchema = text(80).min(1).describe('What buyers read, at most 80');
 const placeholderSchema = text(120).describe('Hint shown in an empty field, at most 120; "" clears');
 const numUnitSchema = text(20).describe('Unit of a number property (e.g. "m", "min"), at most 20; "" clears');
 
+/** Properties a page holds: a property with its options is under 1 KB. */
+const PROPERTY_PAGE = { default: 100, max: 500 };
+
 export const listProperties = defineOperation({
   name: 'list_properties',
   title: 'List custom spot properties',
@@ -37,20 +42,26 @@ export const listProperties = defineOperation({
   stability: 'stable',
   since: STABLE_SINCE,
   example: propertiesExamples.list_properties,
-  description: "Lists the guide's custom spot properties in order, archived ones included, with the schema version.",
-  input: z.strictObject({ productId: productIdSchema }),
+  description:
+    "Lists the guide's custom spot properties in order, archived ones included, with the schema version, a page at " +
+    'a time (see Paging).',
+  input: z.strictObject({ productId: productIdSchema, ...pageInputShape(PROPERTY_PAGE) }),
   output: z.object({
     productId: z.string(),
     schemaVersion: z.number().nullable(),
     properties: z.array(propertySchema),
+    ...pageOutputShape,
   }),
   async handler(input, ctx) {
     const guide = await ctx.guide(input.productId);
     const { properties } = ctx.stores;
+    const all = (await properties.listForGuide(guide.id)).map(publicProperty);
+    const page = pageOfList(all, input, PROPERTY_PAGE, 'properties');
     return {
       productId: guide.id,
       schemaVersion: await ctx.stores.guides.propertySchemaVersion(guide.id),
-      properties: (await properties.listForGuide(guide.id)).map(publicProperty),
+      properties: page.items,
+      ...pageFields(page),
     };
   },
 });

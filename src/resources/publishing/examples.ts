@@ -4,13 +4,14 @@ import type { OperationExample } from '../../core/operation.ts';
  * One realistic call per operation (the OpenAPI document and docs/reference.md show them); one
  * story: a guide to Slovenia's lakes and gorges. test/schemas/openapi.test.ts checks them against the schemas.
  */
-export const publishingExamples: Record<string, OperationExample> = {
+export const publishingExamples = {
   list_stale_notices: {
     input: { productId: 'gd_kKif6mbydYyv_ZEZ', olderThanDays: 365 },
     output: {
       productId: 'gd_kKif6mbydYyv_ZEZ',
       today: '2026-11-23',
       count: 2,
+      total: 2,
       notices: [
         {
           kind: 'spot',
@@ -98,4 +99,4 @@ export const publishingExamples: Record<string, OperationExample> = {
       message: 'Release 4 is what buyers see now.',
     },
   },
-};
+} satisfies Record<string, OperationExample>;

@@ -21,6 +21,10 @@ declare module '../../db/tables.ts' {
 }
 
 export const publishingResource: Resource = {
+  tag: {
+    name: 'publishing',
+    description: 'What to check before publishing (stale facts, readiness) and publishing itself',
+  },
   operations: [...publishingOperations, ...publishOperations],
   stores: { releases: (scope) => new ReleasesStore(scope) },
   migrations: {

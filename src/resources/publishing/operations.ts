@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/operation.ts';
+import { pageInputShape, pageOutputShape } from '../../core/paging.ts';
+import { pageOfSortedList } from '../../core/paging-sorted.ts';
 import { SINCE_2026_09_30 } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/ids.ts';
+import { pageFields } from '../guides/index.ts';
 import { datedRows } from './dated-rows.ts';
 import { publishingExamples } from './examples.ts';
-import { type DatedFacts, sortStaleFacts, staleFactsOf } from './staleness.ts';
+import { type DatedFacts, sortStaleFacts, staleFactSortKey, staleFactsOf } from './staleness.ts';
 
 export const staleFactSchema = z.object({
   kind: z.enum(['spot', 'place', 'area', 'route']),
@@ -20,6 +23,9 @@ export const staleFactSchema = z.object({
   detail: z.string().describe('What ran out and what to do about it'),
 });
 
+/** Notices a page holds: one is about 300 bytes. */
+const NOTICE_PAGE = { default: 50, max: 500 };
+
 export const listStaleNotices = defineOperation({
   name: 'list_stale_notices',
   title: 'List stale facts',
@@ -32,7 +38,7 @@ export const listStaleNotices = defineOperation({
   description:
     'Lists what ran out across spots, places, areas and routes: status notices past until, fees and hours past validUntil, ' +
     'timetables that ran out, events whose dates all passed, rows past reviewBy. With olderThanDays, also statuses, ' +
-    'fees, hours and factsCheckedOn last checked longer ago than that. Oldest first.',
+    'fees, hours and factsCheckedOn last checked longer ago than that. Oldest first, a page at a time (see Paging).',
   input: z.strictObject({
     productId: productIdSchema,
     olderThanDays: z
@@ -42,24 +48,38 @@ export const listStaleNotices = defineOperation({
       .max(36_500)
       .optional()
       .describe('Also list facts last checked more than this many days ago'),
+    ...pageInputShape(NOTICE_PAGE),
   }),
-  output: z.object({ productId: z.string(), today: z.string(), count: z.number(), notices: z.array(staleFactSchema) }),
+  output: z.object({
+    productId: z.string(),
+    today: z.string(),
+    count: z.number().describe('Notices in this answer'),
+    notices: z.array(staleFactSchema),
+    ...pageOutputShape,
+  }),
   async handler(input, ctx) {
-    const guide = await ctx.guide(input.productId);
     const today = ctx.clock.today();
     const { stores } = ctx;
-    const [spots, places, areas, routes] = await Promise.all([
-      stores.spots.list(guide.id, { includeArchived: false }),
-      stores.places.listForGuide(guide.id),
-      stores.areas.listForGuide(guide.id),
-      stores.routes.datedFacts(guide.id),
-    ]);
-    const rows: DatedFacts[] = [
-      ...datedRows(spots, places, areas),
-      ...routes.map((r) => ({ kind: 'route' as const, ...r })),
-    ];
-    const notices = sortStaleFacts(rows.flatMap((row) => staleFactsOf(row, today, input.olderThanDays)));
-    return { productId: guide.id, today, count: notices.length, notices };
+    // Built once per revision of the guide and day: paging through it reads the guide once.
+    const view = `stale notices ${today} older=${input.olderThanDays ?? '*'}`;
+    const stale = await stores.guides.cachedView(ctx.principal.creatorId, input.productId, view, async (guideId) => {
+      const [spots, places, areas, routes] = await Promise.all([
+        stores.spots.list(guideId, { includeArchived: false }),
+        stores.places.listForGuide(guideId),
+        stores.areas.listForGuide(guideId),
+        stores.routes.datedFacts(guideId),
+      ]);
+      const rows: DatedFacts[] = [
+        ...datedRows(spots, places, areas),
+        ...routes.map((r) => ({ kind: 'route' as const, ...r })),
+      ];
+      return { guideId, notices: sortStaleFacts(rows.flatMap((row) => staleFactsOf(row, today, input.olderThanDays))) };
+    });
+    // By keyset, not position: an assistant renews facts while it reads, and a position would then
+    // skip as many unread notices on the next page.
+    const scope = `stale older=${input.olderThanDays ?? '*'}`;
+    const page = pageOfSortedList(stale.notices, input, NOTICE_PAGE, scope, staleFactSortKey);
+    return { productId: stale.guideId, today, count: page.items.length, notices: page.items, ...pageFields(page) };
   },
 });
 

@@ -93,16 +93,27 @@ const photoName = (photo: ReturnType<typeof shownPhotos>[number]) =>
 export const photoWithoutCredit = readinessRule({
   code: 'photo_without_credit',
   severity: 'blocking',
-  when: 'a photo buyers would see has no credit',
-  clears: 'ask the creator who took it and set `credit` with `update_media`, or delete the photo; never guess a credit',
-  find: (guide) =>
-    shownPhotos(guide)
+  when: "a photo buyers would see, or a chapter's cover, has no credit",
+  clears:
+    'ask the creator who took it and set `credit` with `update_media` (a cover: `coverCredit` with `update_chapter`), or delete the photo or clear the cover; never guess a credit',
+  find: (guide) => [
+    ...shownPhotos(guide)
       .filter((photo) => photo.meta.credit === null)
       .map((photo) => ({
-        where: { kind: 'photo', id: photo.mediaId, name: photoName(photo), field: 'credit' },
+        where: { kind: 'photo' as const, id: photo.mediaId, name: photoName(photo), field: 'credit' },
         message:
           'This photo has no credit and buyers would see it: ask the creator who took it and set credit with update_media (never guess one), or delete the photo.',
       })),
+    // A chapter's cover is a photo buyers see: without a credit it blocks like any other (rule 6).
+    ...guide.contents.chapters
+      .filter((chapter) => chapter.coverStorageId !== null && chapter.coverCredit === undefined)
+      .map((chapter) => ({
+        where: { kind: 'chapter' as const, id: chapter.id, name: chapter.name, field: 'coverCredit' },
+        message:
+          `The cover of the ${chapter.kind} "${chapter.name}" has no credit and buyers would see it: ask the creator who took it ` +
+          'and set coverCredit with update_chapter (never guess one), or clear the cover (coverStorageId null).',
+      })),
+  ],
 });
 
 export const spotOutsideRegion = readinessRule({

@@ -71,7 +71,7 @@ export function snapshotRows(c: GuideContents): Snapshot {
   // A photo of an archived spot is not shown; photos of the guide itself are.
   const photos = c.photos
     .filter((p) => p.spotId === null || live.has(p.spotId))
-    .map(({ files, bytes: _bytes, ...p }) => ({ ...p, urls: urlsOf('', files) }));
+    .map(({ files, bytes: _bytes, ...p }) => ({ ...p, urls: urlsOf({ publicUrl: '' }, files) }));
   return {
     guide,
     salesPage: c.salesPage ?? null,

@@ -1,3 +1,4 @@
+import { compareSortKeys } from '../../core/paging-sorted.ts';
 import type { Fee } from '../../shared/fees.ts';
 import type { Schedule } from '../../shared/schedule.ts';
 import type { StatusNotice } from '../../shared/status.ts';
@@ -145,12 +146,9 @@ function staleSchedule(
 }
 
 /** Oldest first, then by kind and name, so the most overdue facts lead. */
+/** The order stale facts are listed and paged in; staleFactSortKey is the same order as a keyset key. */
+export const staleFactSortKey = (f: StaleFact) => [f.date, f.kind, f.name, f.field, f.id];
+
 export function sortStaleFacts(facts: StaleFact[]): StaleFact[] {
-  return facts.sort(
-    (a, b) =>
-      a.date.localeCompare(b.date) ||
-      a.kind.localeCompare(b.kind) ||
-      a.name.localeCompare(b.name) ||
-      a.field.localeCompare(b.field),
-  );
+  return facts.sort((a, b) => compareSortKeys(staleFactSortKey(a), staleFactSortKey(b)));
 }

@@ -78,10 +78,10 @@ const listedHike = { ...storedHike, difficulty: 'hard', durationMin: 360, update
  * The route and hike of the Slovenia story (recorded from a real run): a bike route from Bled to Bohinj through
  * the gorge, and the Seven Lakes hike past the hut of the places examples.
  */
-export const routesExamples: Record<string, OperationExample> = {
+export const routesExamples = {
   list_routes: {
     input: { productId: 'gd_kKif6mbydYyv_ZEZ' },
-    output: { productId: 'gd_kKif6mbydYyv_ZEZ', count: 1, routes: [listedRoute] },
+    output: { productId: 'gd_kKif6mbydYyv_ZEZ', count: 1, routes: [listedRoute], total: 1 },
   },
   create_route: {
     input: {
@@ -129,7 +129,7 @@ export const routesExamples: Record<string, OperationExample> = {
   },
   list_hikes: {
     input: { productId: 'gd_kKif6mbydYyv_ZEZ' },
-    output: { productId: 'gd_kKif6mbydYyv_ZEZ', count: 1, hikes: [listedHike] },
+    output: { productId: 'gd_kKif6mbydYyv_ZEZ', count: 1, hikes: [listedHike], total: 1 },
   },
   create_hike: {
     input: {
@@ -165,4 +165,4 @@ export const routesExamples: Record<string, OperationExample> = {
     input: { hikeId: 'hk_RKTSJtbL8E6rHyG0' },
     output: { ok: true, hikeId: 'hk_RKTSJtbL8E6rHyG0', deleted: true },
   },
-};
+} satisfies Record<string, OperationExample>;

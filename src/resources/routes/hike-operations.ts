@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/operation.ts';
+import { pageOutputShape } from '../../core/paging.ts';
 import { productIdSchema } from '../../shared/ids.ts';
 import { requiredText } from '../../shared/text.ts';
 import type { PreparedTrack } from '../hikes/index.ts';
 import { routesExamples } from './examples.ts';
-import { hikeFieldsSchema, hikeIdSchema, hikeSchema } from './hike.schema.ts';
+import { type CompactHike, compactHikeSchema, hikeFieldsSchema, hikeIdSchema, hikeSchema } from './hike.schema.ts';
 import { publicHike, writeHike } from './hike-writer.ts';
-import { includeTrackSchema } from './route.schema.ts';
 import { openRoute } from './route-access.ts';
+import { routeListInput, routePage } from './route-pages.ts';
+import type { StoredRoute } from './routes.store.ts';
 import { TRACK_BODY } from './track-body.ts';
 import { prepareTrackInput } from './track-fields.ts';
 
@@ -29,20 +31,26 @@ export const listHikes = defineOperation({
   stability: 'beta',
   since: HIKES_SINCE,
   description:
-    "Lists the guide's hikes in the order they were made, with their figures, spots and places; the lines only " +
-    'with includeTrack.',
-  input: z.strictObject({
-    productId: productIdSchema,
-    includeTrack: includeTrackSchema,
+    "Lists the guide's hikes in the order they were made, with their figures, spots and places, a page at a time " +
+    '(see Paging); the lines only with includeTrack. view compact holds hikeId, name, difficulty, distanceKm, durationMin.',
+  input: routeListInput,
+  output: z.object({
+    productId: z.string(),
+    count: z.number().describe('Hikes in this answer'),
+    hikes: z.array(z.union([hikeSchema, compactHikeSchema])),
+    ...pageOutputShape,
   }),
-  output: z.object({ productId: z.string(), count: z.number(), hikes: z.array(hikeSchema) }),
   example: routesExamples.list_hikes,
   async handler(input, ctx) {
-    const guide = await ctx.guide(input.productId);
-    const hikes = await ctx.stores.routes.list(guide.id, 'hike', input.includeTrack ?? false);
-    return { productId: guide.id, count: hikes.length, hikes: hikes.map(publicHike) };
+    const { items, ...page } = await routePage(ctx, 'hike', input, { full: publicHike, compact: compactHike });
+    return { ...page, hikes: items };
   },
 });
+
+function compactHike(stored: StoredRoute): CompactHike {
+  const { hikeId, name, difficulty, distanceKm, durationMin } = publicHike(stored);
+  return { hikeId, name, difficulty, distanceKm, durationMin };
+}
 
 export const createHike = defineOperation({
   name: 'create_hike',

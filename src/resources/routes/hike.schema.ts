@@ -80,3 +80,14 @@ export const hikeSchema = z.object({
 });
 
 export type Hike = z.infer<typeof hikeSchema>;
+
+/** A hike in list_hikes' compact view. */
+export const compactHikeSchema = hikeSchema.pick({
+  hikeId: true,
+  name: true,
+  difficulty: true,
+  distanceKm: true,
+  durationMin: true,
+});
+
+export type CompactHike = z.infer<typeof compactHikeSchema>;

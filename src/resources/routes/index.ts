@@ -26,6 +26,10 @@ declare module '../../db/tables.ts' {
 }
 
 export const routesResource: Resource = {
+  tag: {
+    name: 'routes',
+    description: 'Routes and hikes (with their GPX tracks), the spots they link and the facilities on them',
+  },
   operations: [...routeOperations, ...linkOperations, ...hikeOperations],
   stores: { routes: (scope) => new RoutesStore(scope) },
   migrations: routeMigrations,

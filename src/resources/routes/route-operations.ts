@@ -1,12 +1,21 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/operation.ts';
+import { pageOutputShape } from '../../core/paging.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/ids.ts';
 import type { PreparedTrack } from '../hikes/index.ts';
 import { routesExamples } from './examples.ts';
-import { includeTrackSchema, routeFieldsSchema, routeIdSchema, routeSchema } from './route.schema.ts';
+import {
+  type CompactRoute,
+  compactRouteSchema,
+  routeFieldsSchema,
+  routeIdSchema,
+  routeSchema,
+} from './route.schema.ts';
 import { openRoute } from './route-access.ts';
+import { routeListInput, routePage } from './route-pages.ts';
 import { publicRoute, writeRoute } from './route-writer.ts';
+import type { StoredRoute } from './routes.store.ts';
 import { TRACK_BODY } from './track-body.ts';
 import { prepareTrackInput } from './track-fields.ts';
 
@@ -24,16 +33,26 @@ export const listRoutes = defineOperation({
   stability: 'stable',
   since: STABLE_SINCE,
   description:
-    "Lists the guide's routes in the order they were made, with their spots and places. Hikes are listed by list_hikes.",
-  input: z.strictObject({ productId: productIdSchema, includeTrack: includeTrackSchema }),
-  output: z.object({ productId: z.string(), count: z.number(), routes: z.array(routeSchema) }),
+    "Lists the guide's routes in the order they were made, with their spots and places, a page at a time (see " +
+    'Paging). view compact holds routeId, name, mode, distanceKm, durationMin. Hikes are listed by list_hikes.',
+  input: routeListInput,
+  output: z.object({
+    productId: z.string(),
+    count: z.number().describe('Routes in this answer'),
+    routes: z.array(z.union([routeSchema, compactRouteSchema])),
+    ...pageOutputShape,
+  }),
   example: routesExamples.list_routes,
   async handler(input, ctx) {
-    const guide = await ctx.guide(input.productId);
-    const routes = await ctx.stores.routes.list(guide.id, 'route', input.includeTrack ?? false);
-    return { productId: guide.id, count: routes.length, routes: routes.map(publicRoute) };
+    const { items, ...page } = await routePage(ctx, 'route', input, { full: publicRoute, compact: compactRoute });
+    return { ...page, routes: items };
   },
 });
+
+function compactRoute(stored: StoredRoute): CompactRoute {
+  const { routeId, name, mode, distanceKm, durationMin } = publicRoute(stored);
+  return { routeId, name, mode, distanceKm, durationMin };
+}
 
 export const createRoute = defineOperation({
   name: 'create_route',

@@ -106,3 +106,14 @@ export const routeSchema = z.object({
 });
 
 export type Route = z.infer<typeof routeSchema>;
+
+/** A route in list_routes' compact view. */
+export const compactRouteSchema = routeSchema.pick({
+  routeId: true,
+  name: true,
+  mode: true,
+  distanceKm: true,
+  durationMin: true,
+});
+
+export type CompactRoute = z.infer<typeof compactRouteSchema>;

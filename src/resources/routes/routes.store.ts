@@ -1,8 +1,10 @@
 import type { Selectable } from 'kysely';
 import { notFound, refuse } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import type { PageRequest } from '../../core/paging.ts';
 import { ScopedStore } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
+import { keysetPage, nameContains } from '../../db/keyset.ts';
 import type { Fee } from '../../shared/fees.ts';
 import type { StatusNotice } from '../../shared/status.ts';
 import type { HikeLine } from '../hikes/index.ts';
@@ -103,6 +105,34 @@ export class RoutesStore extends ScopedStore {
       .where('kind', '=', kind)
       .orderBy('position');
     return this.withLinks(await query.execute(), includeTrack);
+  }
+
+  private ofKind(guideId: string, kind: RouteKind, nameText: string | undefined) {
+    const query = this.db.selectFrom('routes').where('guide_id', '=', guideId).where('kind', '=', kind);
+    return nameText === undefined ? query : query.where(nameContains(this.dialect, 'name', nameText));
+  }
+
+  /** One page of the guide's rows of one kind in the order they were made, by keyset. */
+  async page(
+    guideId: string,
+    kind: RouteKind,
+    filter: { nameContains?: string | undefined; includeTrack: boolean },
+    request: PageRequest,
+  ): Promise<Array<{ route: StoredRoute; sortKey: [number, string] }>> {
+    const columns = ['id', 'guide_id', 'kind', 'name', 'record', 'position', 'created_at', 'updated_at'] as const;
+    const query = this.ofKind(guideId, kind, filter.nameContains).select(
+      filter.includeTrack ? [...columns, 'track'] : [...columns],
+    );
+    const rows = await keysetPage(query, ['position', 'id'], request).execute();
+    const routes = await this.withLinks(rows, filter.includeTrack);
+    return routes.map((route, i) => ({ route, sortKey: [Number(rows[i]?.position), route.id] }));
+  }
+
+  async count(guideId: string, kind: RouteKind, nameText: string | undefined): Promise<number> {
+    const row = await this.ofKind(guideId, kind, nameText)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   /**

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import type { Urls } from '../../core/operation.ts';
 import type { PublicPage, PublicPageReader, PublicPages } from '../../core/resource.ts';
+import { withFileUrls } from '../media/index.ts';
 import { html, Markup } from './html.ts';
 import { buyersPageModel } from './page-model.ts';
 import { renderBuyersPage } from './page-render.ts';
-import { PAGE_CSS, PAGE_POLICY } from './page-style.ts';
+import { PAGE_CSS, pagePolicy } from './page-style.ts';
 
 /** Where a guide's sales page lives; the guide record's salesPageUrl names the same address. */
 export const BUYERS_PAGE_PATH = '/g/:creatorSlug/:guideSlug';
@@ -34,15 +36,16 @@ async function findBuyersPage(params: Record<string, string>, { stores, urls }: 
   const { creatorSlug = '', guideSlug = '' } = params;
   const guide = await stores.releases.atAddress(creatorSlug, guideSlug);
   if (guide?.status !== 'published' || guide.releaseNumber === null) return undefined;
-  const key = `${guide.guideId}@${guide.releaseNumber} ${urls.publicUrl}`;
+  const addresses = `${urls.publicUrl} ${urls.mediaUrl ?? ''}`;
+  const key = `${guide.guideId}@${guide.releaseNumber} ${addresses}`;
   const cached = rendered.get(key);
   if (cached) return cached;
   const release = await stores.releases.current(guide.guideId);
   if (!release) return undefined;
   const url = `${urls.publicUrl}/g/${encodeURIComponent(creatorSlug)}/${encodeURIComponent(guideSlug)}`;
-  const page = pageOf(renderBuyersPage(buyersPageModel(release.snapshot), url, urls.publicUrl));
+  const page = pageOf(renderBuyersPage(buyersPageModel(withFileUrls(release.snapshot, urls)), url, urls.publicUrl));
   // Under the number it was rendered from: a publish landing in between makes the next key anyway.
-  rendered.set(`${guide.guideId}@${release.number} ${urls.publicUrl}`, page);
+  rendered.set(`${guide.guideId}@${release.number} ${addresses}`, page);
   return page;
 }
 
@@ -66,7 +69,8 @@ const NOT_FOUND = html`<!doctype html>
 
 export const buyersPage: PublicPages = {
   path: BUYERS_PAGE_PATH,
-  contentSecurityPolicy: PAGE_POLICY,
+  // Photos come from this service, or from the bucket's own addresses where they are served from there.
+  contentSecurityPolicy: (urls: Urls) => pagePolicy(urls.mediaUrl === undefined ? [] : [new URL(urls.mediaUrl).origin]),
   maxAgeSeconds: 60,
   find: findBuyersPage,
   notFound: Buffer.from(NOT_FOUND.text),

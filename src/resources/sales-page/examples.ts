@@ -31,7 +31,7 @@ const draft = {
 // The examples' story has no photos (uploads are REST only): a save with none leaves them out.
 const { heroMediaId: _hero, gallery: _gallery, ...withoutPhotos } = draft;
 
-export const salesPageExamples: Record<string, OperationExample> = {
+export const salesPageExamples = {
   get_sales_page: {
     input: { productId: 'gd_kKif6mbydYyv_ZEZ' },
     output: { productId: 'gd_kKif6mbydYyv_ZEZ', live: null, draft: { ...draft, updatedAt: 1795426380000 } },
@@ -43,4 +43,4 @@ export const salesPageExamples: Record<string, OperationExample> = {
       draft: { ...draft, heroMediaId: null, gallery: [], updatedAt: 1795426380000 },
     },
   },
-};
+} satisfies Record<string, OperationExample>;

@@ -18,6 +18,7 @@ declare module '../../db/tables.ts' {
 }
 
 export const salesPageResource: Resource = {
+  tag: { name: 'sales-page', description: 'The sales page buyers see: its draft and what it shows' },
   operations: salesPageOperations,
   stores: { salesPage: (scope) => new SalesPageStore(scope) },
   migrations: { '0012-sales-page': { up } },

@@ -59,14 +59,17 @@ a{color:#1f6f54}
 export const PAGE_CSS_HASH = `'sha256-${createHash('sha256').update(PAGE_CSS).digest('base64')}'`;
 
 /**
- * Nothing but the stylesheet above and photos of this service: no script at all, no frames, no
- * forms, and no other host, so a page can reach nothing off the machine that serves it.
+ * Nothing but the stylesheet above and photos of this service (or of the origins its photos are
+ * served from): no script at all, no frames, no forms, and no other host, so a page can reach
+ * nothing else.
  */
-export const PAGE_POLICY = [
-  "default-src 'none'",
-  "img-src 'self'",
-  `style-src ${PAGE_CSS_HASH}`,
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export function pagePolicy(imageOrigins: readonly string[] = []): string {
+  return [
+    "default-src 'none'",
+    ["img-src 'self'", ...imageOrigins].join(' '),
+    `style-src ${PAGE_CSS_HASH}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}

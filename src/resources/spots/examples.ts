@@ -87,10 +87,10 @@ const vintgarGorge = {
  * One realistic call per operation (the OpenAPI document and docs/reference.md show them); one
  * story: a guide to Slovenia's lakes and gorges. test/schemas/openapi.test.ts checks them against the schemas.
  */
-export const spotsExamples: Record<string, OperationExample> = {
+export const spotsExamples = {
   list_spots: {
     input: { productId: 'gd_kKif6mbydYyv_ZEZ', includeArchived: false },
-    output: { productId: 'gd_kKif6mbydYyv_ZEZ', count: 0, spots: [] },
+    output: { productId: 'gd_kKif6mbydYyv_ZEZ', count: 0, spots: [], total: 0 },
   },
   create_spot: {
     input: {
@@ -382,4 +382,4 @@ export const spotsExamples: Record<string, OperationExample> = {
       ],
     },
   },
-};
+} satisfies Record<string, OperationExample>;

@@ -9,6 +9,7 @@ declare module '../../core/stores.ts' {
 }
 
 export const spotsResource: Resource = {
+  tag: { name: 'spots', description: 'Spots: the places a guide describes' },
   operations: spotOperations,
   stores: { spots: (s) => new SpotsStore(s) },
 };

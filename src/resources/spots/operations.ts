@@ -1,14 +1,24 @@
 import { z } from 'zod';
-import { ApiError, refuse } from '../../core/errors.ts';
+import { ApiError, notFound, refuse } from '../../core/errors.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
+import { nameContainsField, pageInputShape, pageOutputShape, viewField } from '../../core/paging.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/ids.ts';
 import { candidateStem, firstFree, slugify } from '../../shared/text.ts';
+import { type GuideList, guidePage, pageFields } from '../guides/index.ts';
 import { CustomValuesWriter } from '../properties/index.ts';
 import { spotsExamples } from './examples.ts';
-import { spotFieldsSchema, spotIdSchema, spotKeySchema, spotSchema } from './spot.schema.ts';
+import {
+  type CompactSpot,
+  compactSpotSchema,
+  type Spot,
+  spotFieldsSchema,
+  spotIdSchema,
+  spotKeySchema,
+  spotSchema,
+} from './spot.schema.ts';
 import { applySpotFields, emptySpot, type SpotRules } from './spot-writer.ts';
-import { type OwnedSpot, publicSpot } from './spots.store.ts';
+import { type OwnedSpot, publicSpot, type SpotFilter, type SpotRow } from './spots.store.ts';
 
 const BATCH_MAX = 25;
 
@@ -119,6 +129,9 @@ export const updateSpot = defineOperation({
   },
 });
 
+/** Spots a page holds: 50 full spots are about 45 KB; compact ones ask for more. */
+export const SPOT_PAGE = { default: 50, max: 500 };
+
 export const listSpots = defineOperation({
   name: 'list_spots',
   title: 'List spots',
@@ -128,20 +141,54 @@ export const listSpots = defineOperation({
   stability: 'stable',
   since: STABLE_SINCE,
   example: spotsExamples.list_spots,
-  description: "Lists a guide's spots in guide order. Archived spots only on request; filter by area with areaId.",
+  description:
+    "Lists a guide's spots in guide order, a page at a time (see Paging). Archived spots only on request. " +
+    'view compact holds spotId, spotKey, name, lat, lon, areaId, archived.',
   input: z.strictObject({
     productId: productIdSchema,
     includeArchived: z.boolean().optional().describe('true lists archived spots too'),
     areaId: z.string().min(1).optional().describe('Only spots of this area'),
+    collectionId: z.string().min(1).max(100).optional().describe('Only members of this chapter or collection'),
+    nameContains: nameContainsField,
+    view: viewField,
+    ...pageInputShape(SPOT_PAGE),
   }),
-  output: z.object({ productId: z.string(), count: z.number(), spots: z.array(spotSchema) }),
+  output: z.object({
+    productId: z.string(),
+    count: z.number().describe('Spots in this answer'),
+    spots: z.array(z.union([spotSchema, compactSpotSchema])),
+    ...pageOutputShape,
+  }),
   async handler(input, ctx) {
-    const includeArchived = input.includeArchived === true;
-    const view = `spots archived=${includeArchived} area=${input.areaId ?? '*'}`;
-    return ctx.stores.guides.cachedView(ctx.principal.creatorId, input.productId, view, async (guideId) => {
-      const spots = await ctx.stores.spots.list(guideId, { includeArchived, areaId: input.areaId });
-      return { productId: guideId, count: spots.length, spots: spots.map(publicSpot) };
-    });
+    const { spots, chapters } = ctx.stores;
+    const filter: SpotFilter = {
+      includeArchived: input.includeArchived === true,
+      areaId: input.areaId,
+      collectionId: input.collectionId,
+      nameContains: input.nameContains,
+    };
+    const view = input.view ?? 'full';
+    const list: GuideList<SpotRow, Spot | CompactSpot> = {
+      scope: `spots archived=${filter.includeArchived} area=${filter.areaId ?? '*'} chapter=${filter.collectionId ?? '*'} name=${filter.nameContains ?? '*'}`,
+      variant: view,
+      size: SPOT_PAGE,
+      read: (guideId, request) => spots.page(guideId, filter, request, view),
+      async count(guideId) {
+        if (filter.collectionId !== undefined) {
+          const owner = await chapters.requireOwned(ctx.principal.creatorId, filter.collectionId);
+          if (owner.guideId !== guideId) throw notFound('chapter', filter.collectionId);
+        }
+        return spots.count(guideId, filter);
+      },
+      sortKey: (row) => row.sortKey,
+      present: (row) => ('guideId' in row.spot ? publicSpot(row.spot) : row.spot),
+    };
+    return guidePage(ctx.stores, ctx.principal.creatorId, input.productId, list, input, (guideId, page) => ({
+      productId: guideId,
+      count: page.items.length,
+      spots: page.items,
+      ...pageFields(page),
+    }));
   },
 });
 

@@ -93,3 +93,16 @@ export const spotSchema = z.object({
 });
 
 export type Spot = z.infer<typeof spotSchema>;
+
+/** A spot in list_spots' compact view: what picks it out, without its content. */
+export const compactSpotSchema = z.object({
+  spotId: z.string(),
+  spotKey: z.string(),
+  name: z.string(),
+  lat: z.number().nullable(),
+  lon: z.number().nullable(),
+  areaId: z.string().nullable(),
+  archived: z.boolean(),
+});
+
+export type CompactSpot = z.infer<typeof compactSpotSchema>;

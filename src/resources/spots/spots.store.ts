@@ -1,12 +1,14 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import type { PageRequest, View } from '../../core/paging.ts';
 import { ScopedStore } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
+import { keysetPage, nameContains } from '../../db/keyset.ts';
 import type { Database, SpotsTable } from '../../db/tables.ts';
 import { GuideOrder } from '../../shared/guide-order.ts';
 import type { CustomValues } from '../properties/index.ts';
-import type { Spot } from './spot.schema.ts';
+import type { CompactSpot, Spot } from './spot.schema.ts';
 
 /** Everything a spot holds, as the domain sees it: ids and times aside. */
 export type SpotState = Omit<Spot, 'spotId' | 'productId' | 'order' | 'createdAt' | 'updatedAt'>;
@@ -75,6 +77,42 @@ function toSpot(row: Selectable<SpotsTable>): OwnedSpot {
   };
 }
 
+/** Which of a guide's spots a list holds. */
+export interface SpotFilter {
+  includeArchived: boolean;
+  areaId?: string | undefined;
+  /** Members of this chapter or collection. */
+  collectionId?: string | undefined;
+  nameContains?: string | undefined;
+}
+
+/** A spot as a page holds it: the record or its compact view, with its place in guide order. */
+export interface SpotRow {
+  spot: OwnedSpot | CompactSpot;
+  sortKey: [number, number, string];
+}
+
+/** Guide order: the order key, then creation, then the id, which is unique. */
+export const SPOT_ORDER = ['order_key', 'created_at', 'id'] as const;
+
+const COMPACT_COLUMNS = ['id', 'spot_key', 'name', 'lat', 'lon', 'area_id', 'archived', ...SPOT_ORDER] as const;
+
+type CompactRow = Pick<Selectable<SpotsTable>, (typeof COMPACT_COLUMNS)[number]>;
+
+function toCompact(row: CompactRow): CompactSpot {
+  return {
+    spotId: row.id,
+    spotKey: row.spot_key,
+    name: row.name,
+    lat: row.lat === null ? null : Number(row.lat),
+    lon: row.lon === null ? null : Number(row.lon),
+    areaId: row.area_id,
+    archived: row.archived === 1,
+  };
+}
+
+const sortKeyOf = (row: CompactRow): SpotRow['sortKey'] => [Number(row.order_key), Number(row.created_at), row.id];
+
 /** The public record: the guide id is already there as productId. */
 export function publicSpot({ guideId: _guideId, ...spot }: OwnedSpot): Spot {
   return spot;
@@ -122,6 +160,40 @@ export class SpotsStore extends ScopedStore {
     if (filter.areaId !== undefined) query = query.where('area_id', '=', filter.areaId);
     const rows = await query.orderBy('order_key').orderBy('created_at').orderBy('id').execute();
     return rows.map(toSpot);
+  }
+
+  private filtered(guideId: string, filter: SpotFilter) {
+    let query = this.db.selectFrom('spots').where('guide_id', '=', guideId);
+    if (!filter.includeArchived) query = query.where('archived', '=', 0);
+    if (filter.areaId !== undefined) query = query.where('area_id', '=', filter.areaId);
+    if (filter.collectionId !== undefined) {
+      const members = this.db
+        .selectFrom('chapter_members')
+        .select('spot_id')
+        .where('chapter_id', '=', filter.collectionId)
+        .where('spot_id', 'is not', null);
+      query = query.where('id', 'in', members);
+    }
+    if (filter.nameContains !== undefined) query = query.where(nameContains(this.dialect, 'name', filter.nameContains));
+    return query;
+  }
+
+  /** One page of the guide's spots in guide order, by keyset (one row more than the limit). */
+  async page(guideId: string, filter: SpotFilter, request: PageRequest, view: View): Promise<SpotRow[]> {
+    const query = this.filtered(guideId, filter);
+    if (view === 'compact') {
+      const rows = await keysetPage(query.select(COMPACT_COLUMNS), SPOT_ORDER, request).execute();
+      return rows.map((row) => ({ spot: toCompact(row), sortKey: sortKeyOf(row) }));
+    }
+    const rows = await keysetPage(query.selectAll(), SPOT_ORDER, request).execute();
+    return rows.map((row) => ({ spot: toSpot(row), sortKey: sortKeyOf(row) }));
+  }
+
+  async count(guideId: string, filter: SpotFilter): Promise<number> {
+    const row = await this.filtered(guideId, filter)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   async findByKeys(guideId: string, keys: readonly string[]): Promise<Map<string, OwnedSpot>> {

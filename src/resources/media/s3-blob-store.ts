@@ -1,0 +1,159 @@
+import type { Readable } from 'node:stream';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  type GetObjectCommandOutput,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import type { BucketSettings } from '../../core/services.ts';
+import {
+  assertBlobKey,
+  BLOB_KEY,
+  type BlobInfo,
+  type BlobStore,
+  type BlobStream,
+  etagOf,
+  type ListedBlob,
+  type StoredBlob,
+} from './blob-store.ts';
+
+/**
+ * What buyers' browsers and caches are told when they fetch an object from the bucket's own
+ * addresses (S3_PUBLIC_URL): a key is written once and never rewritten, as on /media.
+ */
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** The object's metadata entry that holds the ETag this service serves (the S3 ETag is an MD5). */
+const SHA256 = 'sha256';
+
+export interface S3BlobStoreOptions {
+  /** Keys a listing asks for per page (S3 answers at most 1000); tests page through small pages. */
+  listPageSize?: number;
+  /** Time to the answer's headers, and to connect; a slower call fails (and the SDK retries it). */
+  requestTimeoutMs?: number;
+  connectTimeoutMs?: number;
+}
+
+function isMissing(err: unknown): boolean {
+  const name = (err as { name?: string }).name;
+  return name === 'NoSuchKey' || name === 'NotFound';
+}
+
+/**
+ * Blobs as objects in an S3-compatible bucket, named `<keyPrefix><key>`, through the AWS SDK. An
+ * object appears whole or not at all (S3 puts are atomic), reads see every write that finished
+ * before them, and each object carries its content type, an immutable Cache-Control for buyers who
+ * fetch it from the bucket itself, and the SHA-256 ETag this service serves on /media.
+ */
+export class S3BlobStore implements BlobStore {
+  readonly client: S3Client;
+  readonly bucket: string;
+  readonly keyPrefix: string;
+  private readonly listPageSize: number;
+
+  constructor(settings: BucketSettings, options: S3BlobStoreOptions = {}) {
+    this.bucket = settings.bucket;
+    this.keyPrefix = settings.keyPrefix;
+    this.listPageSize = options.listPageSize ?? 1000;
+    this.client = new S3Client({
+      region: settings.region,
+      forcePathStyle: settings.forcePathStyle,
+      ...(settings.endpoint !== undefined && { endpoint: settings.endpoint }),
+      ...(settings.credentials !== undefined && { credentials: settings.credentials }),
+      requestHandler: {
+        connectionTimeout: options.connectTimeoutMs ?? 5000,
+        requestTimeout: options.requestTimeoutMs ?? 30_000,
+        // Without it, the SDK only logs a warning when the request timeout passes.
+        throwOnRequestTimeout: true,
+        httpAgent: { keepAlive: true, maxSockets: 64 },
+        httpsAgent: { keepAlive: true, maxSockets: 64 },
+      },
+    });
+  }
+
+  private objectName(key: string): string {
+    assertBlobKey(key);
+    return `${this.keyPrefix}${key}`;
+  }
+
+  async put(key: string, bytes: Buffer, contentType: string): Promise<BlobInfo> {
+    const etag = etagOf(bytes);
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: this.objectName(key),
+        Body: bytes,
+        ContentLength: bytes.length,
+        ContentType: contentType,
+        CacheControl: IMMUTABLE,
+        Metadata: { [SHA256]: etag.slice(1, -1) },
+      }),
+    );
+    return { key, contentType, etag, size: bytes.length };
+  }
+
+  /** The object's answer, or undefined when there is none under the key. */
+  private async fetch(key: string): Promise<GetObjectCommandOutput | undefined> {
+    try {
+      return await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.objectName(key) }));
+    } catch (err) {
+      if (isMissing(err)) return undefined;
+      throw err;
+    }
+  }
+
+  private infoOf(key: string, answer: GetObjectCommandOutput): BlobInfo {
+    const sha = answer.Metadata?.[SHA256];
+    return {
+      key,
+      contentType: answer.ContentType ?? 'application/octet-stream',
+      // An object this service did not write has no SHA-256 of ours: the bucket's own ETag serves.
+      etag: sha ? `"${sha}"` : (answer.ETag ?? '""'),
+      size: answer.ContentLength ?? 0,
+    };
+  }
+
+  async get(key: string): Promise<StoredBlob | undefined> {
+    const answer = await this.fetch(key);
+    if (!answer?.Body) return undefined;
+    return { ...this.infoOf(key, answer), bytes: Buffer.from(await answer.Body.transformToByteArray()) };
+  }
+
+  async open(key: string): Promise<BlobStream | undefined> {
+    const answer = await this.fetch(key);
+    if (!answer?.Body) return undefined;
+    return { ...this.infoOf(key, answer), stream: answer.Body as Readable };
+  }
+
+  /** S3 answers the same whether or not the object was there: deleting a missing key is no error. */
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.objectName(key) }));
+  }
+
+  /** Every object under the prefix whose name is a blob key, page by page. */
+  async *list(): AsyncIterable<ListedBlob> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.bucket,
+          Prefix: this.keyPrefix,
+          MaxKeys: this.listPageSize,
+          ...(token !== undefined && { ContinuationToken: token }),
+        }),
+      );
+      for (const object of page.Contents ?? []) {
+        const key = object.Key?.slice(this.keyPrefix.length);
+        if (key === undefined || !BLOB_KEY.test(key) || !object.LastModified) continue;
+        yield { key, modifiedMs: object.LastModified.getTime() };
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token !== undefined);
+  }
+
+  close(): void {
+    this.client.destroy();
+  }
+}

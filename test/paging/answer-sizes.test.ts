@@ -1,0 +1,169 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as Sdk1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { fullSpot, seededRandom } from '../../bench/spot-content.ts';
+import { type Api, apiFor, assertOk, noRateLimits } from '../helpers/api.ts';
+import { testDialects } from '../helpers/dialects.ts';
+import { type Harness, startServer } from '../helpers/harness.ts';
+import { mcpClient } from '../helpers/mcp.ts';
+
+/**
+ * A big guide (thousands of full spots, the most areas, long tracks, a chapter of 2,500 members,
+ * the longest itinerary, thousands of links and stale facts) and every read's default answer as a
+ * client receives it: the REST body and the MCP tools/call result through both client lines, each
+ * under 256 KB; and the biggest answers of the writes that built it.
+ */
+
+const LIMIT = 256 * 1024;
+const SPOTS = 3000;
+const TODAY = '2026-11-24';
+
+/** A line of `n` points wandering over the Julian Alps: [lon, lat, elevation]. */
+function longTrack(n: number, seed: number): number[][] {
+  const rng = seededRandom(seed);
+  let lon = 13.8;
+  let lat = 46.3;
+  return Array.from({ length: n }, (_, i) => {
+    lon += (rng() - 0.45) * 0.0004;
+    lat += (rng() - 0.45) * 0.0004;
+    return [Number(lon.toFixed(6)), Number(lat.toFixed(6)), 800 + Math.round(600 * Math.sin(i / 500))];
+  });
+}
+
+/** The biggest answers seeding gets back from writes (a 2,500-member chapter, 20,000-point tracks). */
+const writeSizes = new Map<string, number>();
+
+async function seedBigGuide(h: Harness, api: Api): Promise<Record<string, string>> {
+  const write = async (name: string, args: Record<string, unknown>, status = 200) => {
+    const a = await api.call(name, args);
+    assertOk(a, status);
+    writeSizes.set(name, Math.max(writeSizes.get(name) ?? 0, Buffer.byteLength(JSON.stringify(a.body))));
+    return a;
+  };
+  const created = await api.call('create_guide', { name: 'The whole of the Alps' });
+  assertOk(created, 201);
+  const productId = created.body.productId as string;
+  const rules = Array.from({ length: 8 }, (_, i) => ({ text: `Rule ${i}: keep to the marked paths`, kind: 'other' }));
+  const fees = Array.from({ length: 10 }, (_, i) => ({ label: `Fee ${i}`, amount: 5 + i, currency: 'EUR' }));
+  const areaIds: string[] = [];
+  for (let i = 0; i < 50; i++) {
+    const a = await api.call('set_area', { productId, name: `Park ${i}`, rules, fees });
+    assertOk(a);
+    areaIds.push(a.body.area.id);
+  }
+  const rng = seededRandom(18);
+  for (let start = 0; start < SPOTS; start += 25) {
+    const spots = Array.from({ length: 25 }, (_, j) => ({
+      ...fullSpot(start + j, rng, TODAY),
+      spotKey: `spot-${start + j}`,
+      areaId: areaIds[(start + j) % areaIds.length],
+      reviewBy: '2025-01-01',
+    }));
+    await write('upsert_spots', { productId, spots });
+  }
+  const keys = Array.from({ length: 2500 }, (_, i) => ({ spotKey: `spot-${i}` }));
+  const chapter = await api.call('create_chapter', { productId, name: 'Everything', kind: 'collection' });
+  assertOk(chapter, 201);
+  await write('set_chapter_members', { collectionId: chapter.body.collectionId, members: keys });
+  for (let i = 0; i < 5; i++) {
+    const track = { points: longTrack(20_000, i) };
+    const hike = await write('create_hike', { productId, name: `Traverse ${i}`, track }, 201);
+    await write('update_hike', { hikeId: hike.body.hikeId, name: `Traverse ${i}, east to west` });
+    await write('create_route', { productId, name: `Drive ${i}`, track }, 201);
+  }
+  for (let i = 0; i < 100; i++) {
+    const spotKeys = Array.from({ length: 20 }, (_, j) => `spot-${i * 20 + j}`);
+    assertOk(await api.call('create_facility', { productId, kind: 'food', name: `Gostilna ${i}`, spotKeys }), 201);
+  }
+  const itinerary = await api.call('create_itinerary', { productId, name: 'Two months on foot' });
+  assertOk(itinerary, 201);
+  const days = Array.from({ length: 60 }, (_, d) => ({
+    title: `Day ${d + 1}`,
+    stops: Array.from({ length: 30 }, (_, s) => ({
+      kind: 'spot',
+      spotKey: `spot-${d * 30 + s}`,
+      note: 'Early start.',
+    })),
+  }));
+  await write('set_itinerary_days', { itineraryId: itinerary.body.itineraryId, days });
+  const salesPage = h.app.registry.get('save_sales_page_draft')?.example?.input ?? {};
+  const sampleSpotKeys = Array.from({ length: 6 }, (_, i) => `spot-${i}`);
+  await write('save_sales_page_draft', { ...salesPage, productId, sampleSpotKeys });
+  const spot = await api.call('list_spots', { productId, limit: 1 });
+  return { productId, spotId: spot.body.spots[0].spotId, itineraryId: itinerary.body.itineraryId };
+}
+
+for (const { dialect, skip } of await testDialects()) {
+  describe(`every default answer of a big guide stays under 256 KB (${dialect})`, { skip }, () => {
+    let h: Harness;
+    let ids: Record<string, string>;
+    let sdk1: Sdk1Client;
+    let rest: Api;
+    before(async () => {
+      h = await startServer({ dialect, env: noRateLimits });
+      h.clock.set(`${TODAY}T08:00:00Z`);
+      rest = apiFor(h, 'rest', h.alice.writeKey);
+      ids = await seedBigGuide(h, rest);
+      sdk1 = new Sdk1Client({ name: 'sizes-sdk1', version: '1.0.0' });
+      await sdk1.connect(
+        new Sdk1Transport(new URL(h.mcpUrl), {
+          requestInit: { headers: { authorization: `Bearer ${h.alice.writeKey}` } },
+        }),
+      );
+    });
+    after(async () => {
+      await sdk1?.close();
+      await rest?.close();
+      await h?.close();
+    });
+
+    it('REST bodies and MCP results of every read, as each client line receives them', async () => {
+      const sdk2 = await mcpClient(h.mcpUrl, h.alice.writeKey);
+      const reads = h.app.registry.operations.filter((op) => op.scope === 'read' && !op.restOnly);
+      const over: string[] = [];
+      const lines: string[] = [];
+      try {
+        for (const op of reads) {
+          const args = Object.fromEntries(
+            Object.keys(op.input.shape)
+              .filter((field) => field in ids)
+              .map((field) => [field, ids[field] as string]),
+          );
+          let path = op.path;
+          const query = new URLSearchParams();
+          for (const [field, value] of Object.entries(args)) {
+            if (op.pathParams.includes(field)) path = path.replace(`{${field}}`, value);
+            else query.set(field, value);
+          }
+          const res = await fetch(`${h.baseUrl}${path}${query.size > 0 ? `?${query}` : ''}`, {
+            headers: { authorization: `Bearer ${h.alice.writeKey}` },
+          });
+          const restBytes = (await res.arrayBuffer()).byteLength;
+          assert.equal(res.status, 200, `${op.name} answers`);
+          const sizes = { rest: restBytes, mcp2: 0, mcp1: 0 };
+          const v2 = await sdk2.callTool({ name: op.name, arguments: args });
+          assert.notEqual(v2.isError, true, op.name);
+          sizes.mcp2 = Buffer.byteLength(JSON.stringify(v2));
+          const v1 = await sdk1.callTool({ name: op.name, arguments: args });
+          assert.notEqual(v1.isError, true, op.name);
+          sizes.mcp1 = Buffer.byteLength(JSON.stringify(v1));
+          const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+          lines.push(
+            `${op.name.padEnd(24)} REST ${kb(sizes.rest)}, MCP ${kb(sizes.mcp2)} (2.x), ${kb(sizes.mcp1)} (1.x)`,
+          );
+          if (Math.max(sizes.rest, sizes.mcp1, sizes.mcp2) >= LIMIT) over.push(op.name);
+        }
+      } finally {
+        await sdk2.close();
+      }
+      for (const [name, bytes] of writeSizes) {
+        lines.push(`${name.padEnd(24)} REST ${(bytes / 1024).toFixed(1)} KB (a write while seeding)`);
+        if (bytes * 2 >= LIMIT) over.push(name);
+      }
+      process.stdout.write(`# answer sizes of a ${SPOTS}-spot guide (${dialect}):\n# ${lines.join('\n# ')}\n`);
+      assert.deepEqual(over, [], `answers of 256 KB or more:\n${lines.join('\n')}`);
+      assert.ok(lines.length >= 20, 'every read was measured');
+    });
+  });
+}
