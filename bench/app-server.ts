@@ -1,8 +1,10 @@
 /**
  * Child process: the real Creator API (buildApp, as src/main.ts wires it) on a free loopback port,
- * over the SQLite store in DATA_DIR, with one creator and a write+publish key made through the
- * stores as the test harness does, and a second creator with a key of its own. Reports { origin, key } to the parent over IPC and stops on
- * { type: 'stop' } (or when the parent goes away).
+ * over the SQLite store in DATA_DIR (or PostgreSQL at DATABASE_URL), with one creator and a
+ * write+publish key made through the stores as the test harness does, a second creator with a key
+ * of its own, and BENCH_CREATORS more (the mixed load's assistants, a key each). Reports
+ * { origin, key, otherKey, keys } to the parent over IPC and stops on { type: 'stop' } (or when the
+ * parent goes away).
  */
 import pino from 'pino';
 import { buildApp } from '../src/app.ts';
@@ -15,7 +17,11 @@ import { openStore } from '../src/store.ts';
 import { onStop, type ReadyMessage } from './ipc.ts';
 
 const config = loadConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0' });
-const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const store = await openStore({
+  databaseUrl: config.databaseUrl,
+  dataDir: config.dataDir,
+  preparedStatements: config.databasePreparedStatements,
+});
 const app = buildApp({
   config,
   store,
@@ -41,12 +47,16 @@ async function creatorKey(email: string, displayName: string): Promise<string> {
 const key = await creatorKey('bench@example.com', 'Bench Creator');
 // Another creator, whose reads are timed while the first one's guides are under load.
 const otherKey = await creatorKey('other@example.com', 'Other Creator');
+const keys: string[] = [];
+for (let n = 1; n <= Number(process.env.BENCH_CREATORS ?? 0); n++) {
+  keys.push(await creatorKey(`bench${n}@example.com`, `Bench Creator ${n}`));
+}
 
 onStop(async () => {
   await app.close();
   await store.close();
 });
-const ready: ReadyMessage = { type: 'ready', origin, key, otherKey, dialect: store.dialect };
+const ready: ReadyMessage = { type: 'ready', origin, key, otherKey, keys, dialect: store.dialect };
 // Run alone (to profile it with node --cpu-prof), it says where it listens and with which key.
 if (process.send) process.send(ready);
 else process.stdout.write(`${origin} ${key}\n`);

@@ -22,6 +22,8 @@ export interface ReadyMessage {
   key?: string;
   /** A key of another creator (the app server makes two). */
   otherKey?: string;
+  /** Keys of further creators (BENCH_CREATORS), one per simulated assistant of the mixed load. */
+  keys?: string[];
   dialect?: string;
 }
 

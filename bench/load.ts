@@ -15,9 +15,11 @@ interface AutocannonResult {
 
 interface AutocannonOptions {
   url: string;
-  method: string;
-  headers: Record<string, string>;
+  method?: string;
+  headers?: Record<string, string>;
   body?: string;
+  /** Requests each connection sends in turn, each shaped by its setupRequest. */
+  requests?: unknown[];
   connections: number;
   duration: number;
   warmup?: { connections: number; duration: number };
@@ -65,16 +67,34 @@ export function newTally(): Tally {
 }
 
 /** One bounded autocannon run (after an optional warm-up it does not count), added to the tally. */
-export async function runLoad(
+export function runLoad(
   request: TargetRequest,
   tally: Tally,
   opts: { seconds: number; connections: number; warmupSeconds: number },
 ): Promise<void> {
+  return runAutocannon(
+    {
+      url: request.url,
+      method: request.method,
+      headers: request.headers,
+      ...(request.body !== undefined ? { body: request.body } : {}),
+    },
+    tally,
+    opts,
+  );
+}
+
+/**
+ * A run of what autocannon options describe (one request, or `requests` in turn), for a bounded
+ * time after an optional warm-up it does not count, added to the tally.
+ */
+export async function runAutocannon(
+  what: Pick<AutocannonOptions, 'url'> & Partial<AutocannonOptions>,
+  tally: Tally,
+  opts: { seconds: number; connections: number; warmupSeconds: number },
+): Promise<void> {
   const run = autocannon({
-    url: request.url,
-    method: request.method,
-    headers: request.headers,
-    ...(request.body !== undefined ? { body: request.body } : {}),
+    ...what,
     connections: opts.connections,
     duration: opts.seconds,
     ...(opts.warmupSeconds > 0 ? { warmup: { connections: opts.connections, duration: opts.warmupSeconds } } : {}),

@@ -20,18 +20,25 @@
  *                         bench/hostile-uploads.ts), `publish` the
  *                         readiness and publish_changes scaling bench (bench/publishing-scale.ts), `paging`
  *                         the paging bench (bench/paging-scale.ts: walks of a 2,000- and a 4,000-spot guide,
- *                         then another creator's get_guide beside 50 walkers); they run last
+ *                         then another creator's get_guide beside 50 walkers), `mixed` the mixed load on SQLite
+ *                         and PostgreSQL (bench/mixed-load.ts); they run last
+ *   BENCH_MIXED_SECONDS   measured seconds per store of the mixed load (default 16, in BENCH_ROUNDS rounds)
+ *   BENCH_MIXED_CONNECTIONS  its concurrent connections (default 50)
+ *   BENCH_DATABASE_URL    the PostgreSQL database of the mixed load (default TEST_DATABASE_URL, else
+ *                         postgres://postgres@127.0.0.1:5432/test); it runs in a schema of its own
  *   BENCH_STRICT          1: exit non-zero when a target is BELOW its goal (errors always do)
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freshPostgresSchema } from '../test/helpers/dialects.ts';
 import { type BenchContext, fixtureOf } from './context.ts';
 import { benchHostileUploads, SETTLE_MARGIN_MB } from './hostile-uploads.ts';
 import { type Child, npmStartEnv, startChild } from './ipc.ts';
 import { type LoadSettings, type Measurement, newTally, probe, runLoad, summarize } from './load.ts';
 import { CpuTally } from './machine.ts';
 import { benchUploads, UPLOAD_RATIO_GOAL, UPLOAD_RSS_GOAL_MB } from './media-upload.ts';
+import { benchMixed, MIXED_CREATORS, MIXED_P99_GOAL_MS, MIXED_RATIO_GOAL } from './mixed-load.ts';
 import { benchPagingScale, P99_GOAL_MS, WALK_GOAL } from './paging-scale.ts';
 import { benchPublishingScale, SCALE_GOAL } from './publishing-scale.ts';
 import type { RawRoute } from './raw-server.ts';
@@ -65,6 +72,14 @@ function onlyNames(): string[] {
     .filter(Boolean);
 }
 
+/** BENCH_ONLY names of the benches that run after the table, each on servers of its own. */
+const SEPARATE_BENCHES = ['upload', 'publish', 'paging', 'mixed'];
+
+/** Whether a separate bench runs: always without BENCH_ONLY, else when named. */
+function runs(name: string): boolean {
+  return onlyNames().length === 0 || onlyNames().some((o) => o.includes(name));
+}
+
 /** The targets BENCH_ONLY names (all without it), with the raw baseline of each: in list order. */
 function selectTargets(all: Target[]): Target[] {
   for (const t of all) {
@@ -74,7 +89,7 @@ function selectTargets(all: Target[]): Target[] {
       throw new Error(`${t.name}: against "${t.against}" must name a raw target of fixture ${t.fixture}`);
     }
   }
-  const only = onlyNames().filter((o) => !o.includes('upload') && !o.includes('publish') && !o.includes('paging'));
+  const only = onlyNames().filter((o) => !SEPARATE_BENCHES.some((name) => o.includes(name)));
   if (only.length === 0 && onlyNames().length > 0) return [];
   const named = all.filter((t) => only.length === 0 || only.some((o) => t.name.toLowerCase().includes(o)));
   const needed = new Set(named.map((t) => (t.baseline ? t.name : t.against)));
@@ -164,6 +179,34 @@ async function benchUploadsToBucket(children: Child[]): Promise<string[]> {
   }
 }
 
+/** The mixed load on a fresh SQLite store and a fresh PostgreSQL schema, servers started alike. */
+async function benchMixedLoad(children: Child[]): Promise<ReturnType<typeof benchMixed>> {
+  log(`mixed load: ${MIXED_CREATORS} creators on SQLite and on PostgreSQL, taking turns`);
+  const databaseUrl =
+    process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const liteDir = mkdtempSync(join(tmpdir(), 'creator-api-bench-mixed-'));
+  const schema = await freshPostgresSchema(databaseUrl, 'bench');
+  const creators = { BENCH_CREATORS: String(MIXED_CREATORS) };
+  const mine: Child[] = [];
+  try {
+    const lite = await startApp(liteDir, creators);
+    mine.push(lite);
+    const post = await startApp(liteDir, { ...creators, DATABASE_URL: schema.url });
+    mine.push(post);
+    children.push(...mine);
+    return await benchMixed(lite, post, {
+      seconds: positive('BENCH_MIXED_SECONDS', 16),
+      rounds: settings.rounds,
+      connections: Math.round(positive('BENCH_MIXED_CONNECTIONS', 50)),
+      warmupSeconds: settings.warmupSeconds,
+    });
+  } finally {
+    await Promise.all(mine.map((c) => c.stop()));
+    await schema.drop();
+    rmSync(liteDir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<number> {
   const chosen = selectTargets(targets);
   const dataDir = mkdtempSync(join(tmpdir(), 'creator-api-bench-'));
@@ -214,7 +257,7 @@ async function main(): Promise<number> {
     const file = writeResults(rows, settings, { dialect: app.ready.dialect, bodyBytes });
     process.stdout.write(`Results written to ${file}\n`);
     let below = rows.some((r) => r.verdict === 'BELOW');
-    if (onlyNames().length === 0 || onlyNames().some((o) => o.includes('upload'))) {
+    if (runs('upload')) {
       log('photo uploads: a 12 MP JPEG through the app against the bare pipeline, then ten at once');
       // On a server of its own: the memory goal is about uploads, not about what the load targets
       // above left in the heap (a 2,000-spot list cached and served by ten connections).
@@ -242,19 +285,26 @@ async function main(): Promise<number> {
       process.stdout.write(`\n${h.lines.join('\n')}\n`);
       below ||= h.peakRssMb >= UPLOAD_RSS_GOAL_MB || h.settledMb > h.idleMb + SETTLE_MARGIN_MB;
     }
-    if (onlyNames().length === 0 || onlyNames().some((o) => o.includes('publish'))) {
+    if (runs('publish')) {
       log('readiness and publish_changes: a 2,000-spot and a 4,000-spot guide');
       const p = await benchPublishingScale(app.ready.origin, app.ready.key!, dataDir);
       process.stdout.write(`\n${p.lines.join('\n')}\n`);
       below ||= p.worstRatio > SCALE_GOAL;
     }
-    if (onlyNames().length === 0 || onlyNames().some((o) => o.includes('paging'))) {
+    if (runs('paging')) {
       log('paging: walking a 2,000-spot and a 4,000-spot guide, then 50 walkers beside another creator');
       const p = await benchPagingScale(app.ready.origin, app.ready.key!, app.ready.otherKey!);
       process.stdout.write(`\n${p.lines.join('\n')}\n`);
       below ||= p.walkRatio > WALK_GOAL || !(p.p99Ms < P99_GOAL_MS);
     }
-    return withErrors.length > 0 || (below && process.env.BENCH_STRICT === '1') ? 1 : 0;
+    let mixedErrors = false;
+    if (runs('mixed')) {
+      const mixed = await benchMixedLoad(children);
+      process.stdout.write(`\n${mixed.lines.join('\n')}\n`);
+      below ||= mixed.ratio < MIXED_RATIO_GOAL || mixed.postgresP99Ms >= MIXED_P99_GOAL_MS;
+      mixedErrors = mixed.hadErrors;
+    }
+    return withErrors.length > 0 || mixedErrors || (below && process.env.BENCH_STRICT === '1') ? 1 : 0;
   } finally {
     await Promise.all(children.map((c) => c.stop()));
     rmSync(dataDir, { recursive: true, force: true });

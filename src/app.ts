@@ -111,9 +111,10 @@ export function buildApp(deps: AppDeps): App {
     urls: { publicUrl: config.publicUrl, studioUrl: config.studioUrl, mediaUrl: config.mediaUrl },
     rateLimits: new RateLimits(config.rateLimits, redis),
     log: logger,
+    coordination: store.coordination,
   };
-  const stopSweeping = scheduleOrphanSweep(store.db, runtime.services.blobs, logger);
-  const keys = new KeyStore(store.db, clock, { cacheMs: config.authCacheMs });
+  const stopSweeping = scheduleOrphanSweep(store, runtime.services.blobs, logger);
+  const keys = new KeyStore(store.db, clock, { cacheMs: config.authCacheMs, revocations: store.coordination });
   const oauth = new OAuthServer(runtime, deps.clientMetadataGuard);
   const authenticate = authenticator(keys, new AuthFailureLimits(config.authFailuresPerMinute, redis), oauth);
 

@@ -127,6 +127,10 @@ const envSchema = z.object({
     .enum(['true', 'false', ''], { message: 'must be true or false' })
     .default('false')
     .transform((v) => v === 'true'),
+  DATABASE_PREPARED_STATEMENTS: z
+    .enum(['true', 'false'], { message: 'must be true or false' })
+    .default('true')
+    .transform((v) => v === 'true'),
 });
 
 type Env = z.infer<typeof envSchema>;
@@ -183,6 +187,8 @@ export interface Config {
   /** Where buyers fetch photo files from when not this service's /media: `${mediaUrl}<blob key>` (S3_PUBLIC_URL). */
   mediaUrl: string | undefined;
   databaseUrl: string | undefined;
+  /** PostgreSQL: named prepared statements, parsed and planned once per connection. */
+  databasePreparedStatements: boolean;
   redisUrl: string | undefined;
   /** Where buyers reach public pages (sales pages); defaults to this server's address. */
   publicUrl: string;
@@ -255,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bucket,
     mediaUrl: bucket && e.S3_PUBLIC_URL !== undefined ? `${e.S3_PUBLIC_URL}/${bucket.keyPrefix}` : undefined,
     databaseUrl: e.DATABASE_URL,
+    databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS,
     redisUrl: e.REDIS_URL,
     publicUrl,
     publicUrlFixed: e.PUBLIC_URL !== undefined,

@@ -22,7 +22,12 @@ const config = (() => {
 })();
 const logger = pino({ level: config.logLevel });
 if (config.bucket) await checkBucket(config);
-const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).catch((err: Error) =>
+const store = await openStore({
+  databaseUrl: config.databaseUrl,
+  dataDir: config.dataDir,
+  preparedStatements: config.databasePreparedStatements,
+  log: logger,
+}).catch((err: Error) =>
   fail(`cannot open the store (${config.databaseUrl ? 'DATABASE_URL' : `DATA_DIR ${config.dataDir}`}): ${err.message}`),
 );
 const observability = await loadObservability(config);

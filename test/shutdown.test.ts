@@ -105,7 +105,8 @@ const exitOf = (child: ChildProcess) =>
 
 /**
  * A server whose link checks hang until `release`: a check_links keeps its connection busy through
- * a shutdown. Its guide has one spot with one link.
+ * a shutdown. It has two guides of one spot with one link each (checks of one guide run one at a
+ * time, so each busy connection checks a guide of its own).
  */
 async function serverWithHeldChecks(env: Record<string, string> = {}) {
   let release = () => {};
@@ -115,23 +116,27 @@ async function serverWithHeldChecks(env: Record<string, string> = {}) {
   const site = await serve((_req, res) => void released.then(() => res.end('hello')));
   const h = await startServer({ services: { linkChecker: checkerFor([site]) }, env });
   const api = apiFor(h, 'rest', h.alice.writeKey);
-  const productId = await newGuide(api, 'Shutdown links');
-  assertOk(
-    await api.call('create_spot', {
-      productId,
-      name: 'Lookout',
-      links: [{ kind: 'official', url: `${site.origin}/a` }],
-    }),
-    201,
-  );
+  const productIds: string[] = [];
+  for (const n of [1, 2]) {
+    const productId = await newGuide(api, `Shutdown links ${n}`);
+    assertOk(
+      await api.call('create_spot', {
+        productId,
+        name: 'Lookout',
+        links: [{ kind: 'official', url: `${site.origin}/${n}` }],
+      }),
+      201,
+    );
+    productIds.push(productId);
+  }
   await api.close();
-  return { h, site, productId, release };
+  return { h, site, productIds, release };
 }
 
 describe('shutdown', () => {
   it('a request arriving on a kept-alive connection during shutdown gets the envelope (REST and MCP)', async () => {
     // A check_links on each connection keeps it busy through the shutdown.
-    const { h, site, productId, release } = await serverWithHeldChecks();
+    const { h, site, productIds, release } = await serverWithHeldChecks();
     try {
       const key = h.alice.writeKey;
       const port = new URL(h.baseUrl).port;
@@ -156,8 +161,8 @@ describe('shutdown', () => {
       const answers = Object.fromEntries(
         Object.entries(sockets).map(([name, socket]) => [name, readAnswers(socket)]),
       ) as Record<keyof typeof late, Promise<RawAnswer[]>>;
-      for (const socket of Object.values(sockets)) {
-        socket.write(httpRequest('POST', `/api/v1/guides/${productId}/links/check`, key, {}));
+      for (const [i, socket] of Object.values(sockets).entries()) {
+        socket.write(httpRequest('POST', `/api/v1/guides/${productIds[i]}/links/check`, key, {}));
       }
       while (site.requests.length < 2) await new Promise((r) => setTimeout(r, 10));
 
@@ -188,15 +193,15 @@ describe('shutdown', () => {
   });
 
   it('/readyz answers not ready before the server stops taking requests (SHUTDOWN_DELAY_MS), and after', async () => {
-    const { h, site, productId, release } = await serverWithHeldChecks({ SHUTDOWN_DELAY_MS: '600' });
+    const { h, site, productIds, release } = await serverWithHeldChecks({ SHUTDOWN_DELAY_MS: '600' });
     try {
       const key = h.alice.writeKey;
       // Checks held by the site keep two connections busy through the shutdown (Node closes each
       // connection after its next answer once the server closes, so each carries one late request).
       const sockets = [0, 1].map(() => connect(Number(new URL(h.baseUrl).port), '127.0.0.1'));
       const answers = sockets.map(readAnswers);
-      for (const socket of sockets) {
-        socket.write(httpRequest('POST', `/api/v1/guides/${productId}/links/check`, key, {}));
+      for (const [i, socket] of sockets.entries()) {
+        socket.write(httpRequest('POST', `/api/v1/guides/${productIds[i]}/links/check`, key, {}));
       }
       while (site.requests.length < 2) await new Promise((r) => setTimeout(r, 10));
 

@@ -39,7 +39,7 @@ async function withStudio(action: (ctx: StudioContext) => Promise<unknown>): Pro
       import('./studio.store.ts'),
       import('./go-live.ts'),
     ]);
-  const { copyBlobs, lazyLocalBlobStore, mediaRoot, openBlobStore, sweepOrphanFiles } = await import(
+  const { copyBlobs, lazyLocalBlobStore, mediaRoot, openBlobStore, sweepOrphanFilesAlone } = await import(
     '../resources/media/index.ts'
   );
   const [{ AccountsStore }, { SessionsStore }, { AgreementStore }, { createMailer }, { readFile }, { text }] =
@@ -52,7 +52,11 @@ async function withStudio(action: (ctx: StudioContext) => Promise<unknown>): Pro
       import('node:stream/consumers'),
     ]);
   const config = loadConfig();
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const store = await openStore({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    preparedStatements: config.databasePreparedStatements,
+  });
   try {
     const scope = { db: store.db, clock: systemClock, dialect: store.dialect };
     return await action({
@@ -63,7 +67,7 @@ async function withStudio(action: (ctx: StudioContext) => Promise<unknown>): Pro
       sweepOrphanFiles: async (before) => {
         const blobs = openBlobStore(config);
         try {
-          return await sweepOrphanFiles(store.db, blobs, before);
+          return await sweepOrphanFilesAlone(store, blobs, before);
         } finally {
           blobs.close?.();
         }

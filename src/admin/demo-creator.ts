@@ -1,5 +1,6 @@
 import type { Clock } from '../core/clock.ts';
 import { KeyStore } from '../core/keys.ts';
+import { oneAtATime } from '../db/coordination.ts';
 import type { Store } from '../db/database.ts';
 import { CreatorsStore } from '../resources/profile/creators.store.ts';
 
@@ -16,11 +17,13 @@ export type DemoSeed = { made: true; creatorId: string; key: string } | { made: 
 export async function seedDemoCreator(store: Store, clock: Clock): Promise<DemoSeed> {
   const { db, dialect } = store;
   const any = await db.selectFrom('creators').select('id').limit(1).executeTakeFirst();
-  if (any) {
-    const demo = await new CreatorsStore({ db, clock, dialect }).findByEmail(DEMO_EMAIL);
-    return { made: false, creatorId: demo?.creatorId };
-  }
+  if (any) return { made: false, creatorId: await demoCreatorId(store, clock) };
   return db.transaction().execute(async (trx) => {
+    // Instances starting together on an empty store: one makes the demo creator, the others see it.
+    await oneAtATime(trx, 'demo creator');
+    if (await trx.selectFrom('creators').select('id').limit(1).executeTakeFirst()) {
+      return { made: false, creatorId: await demoCreatorId({ db: trx, dialect }, clock) };
+    }
     const creator = await new CreatorsStore({ db: trx, clock, dialect }).create({
       email: DEMO_EMAIL,
       displayName: 'Demo Creator',
@@ -33,4 +36,11 @@ export async function seedDemoCreator(store: Store, clock: Clock): Promise<DemoS
     });
     return { made: true, creatorId: creator.creatorId, key };
   });
+}
+
+async function demoCreatorId(
+  { db, dialect }: Pick<Store, 'db' | 'dialect'>,
+  clock: Clock,
+): Promise<string | undefined> {
+  return (await new CreatorsStore({ db, clock, dialect }).findByEmail(DEMO_EMAIL))?.creatorId;
 }

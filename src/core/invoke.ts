@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
+import type { Coordination } from '../db/coordination.ts';
 import type { Dialect } from '../db/database.ts';
+import { retryingStalePlans } from '../db/pg-statements.ts';
 import type { Database } from '../db/tables.ts';
 import { type Principal, requireScope } from './auth.ts';
 import type { Clock } from './clock.ts';
@@ -7,7 +9,7 @@ import type { GuideAccess, OwnedGuide } from './guide-access.ts';
 import { plainHttpWarnings } from './link-warnings.ts';
 import type { Log } from './log.ts';
 import type { AnyOperation, CallContext, OperationContext, Upload, Urls } from './operation.ts';
-import type { RateLimitOutcome, RateLimits } from './rate-limit.ts';
+import { jobRunning, type RateLimitOutcome, type RateLimits } from './rate-limit.ts';
 import type { Services } from './services.ts';
 import type { StoreScope, Stores } from './stores.ts';
 import { parseInput } from './validation.ts';
@@ -24,6 +26,8 @@ export interface Runtime {
   stores: (scope: StoreScope) => Stores;
   guides: GuideAccess;
   services: Services;
+  /** Which jobs run now on any instance (operations declared `exclusive`). */
+  coordination: Pick<Coordination, 'exclusive'>;
 }
 
 export interface Call {
@@ -44,6 +48,8 @@ const NO_UPLOADS: readonly Upload[] = Object.freeze([]);
  * Runs one operation: rate limits, scope, validation, the work that must stay outside the store's
  * transaction, then the handler. Writes run inside one transaction so that a refusal or a crash
  * half-way leaves the store as it was; the guides a write opened are stamped once, before commit.
+ * An operation declared `exclusive` runs only while the same job runs nowhere else, from its own
+ * rate limit to its commit; a call that finds it running is refused with rate_limited.
  */
 export async function invoke(
   runtime: Runtime,
@@ -56,6 +62,21 @@ export async function invoke(
   onRate?.(rate);
   requireScope(call.principal, operation.scope, operation.name);
   const input = parseInput(operation.input, rawInput ?? {}, !operation.readOnly);
+  const exclusive = operation.exclusive;
+  if (!exclusive) return { result: await run(runtime, operation, input, call), rate };
+  const job = `${operation.name} ${exclusive.job(input, call.principal)}`;
+  const outcome = await runtime.coordination.exclusive(job, () => run(runtime, operation, input, call));
+  if (!outcome.ran) throw jobRunning(exclusive.running, exclusive.retryAfterMs);
+  return { result: outcome.value, rate };
+}
+
+/** The operation's own limit, its preparation, its handler and what waits for the commit. */
+async function run(
+  runtime: Runtime,
+  operation: AnyOperation,
+  input: Record<string, unknown>,
+  call: Call,
+): Promise<Record<string, unknown>> {
   if (operation.rateLimit) {
     await runtime.rateLimits.consumeFor(operation.rateLimit.policy, operation.rateLimit.key(input, call.principal));
   }
@@ -82,9 +103,12 @@ export async function invoke(
     result = await operation.handler(input, contextOn(runtime, base, runtime.db, false, committed), prepared);
   } else {
     try {
-      result = await runtime.db
-        .transaction()
-        .execute((trx) => operation.handler(input, contextOn(runtime, base, trx, true, committed), prepared));
+      result = await retryingStalePlans(() => {
+        committed.length = 0;
+        return runtime.db
+          .transaction()
+          .execute((trx) => operation.handler(input, contextOn(runtime, base, trx, true, committed), prepared));
+      });
     } catch (err) {
       if (operation.discard)
         await operation.discard(prepared, base).catch((e) => base.log.error({ err: e }, 'discard failed'));
@@ -93,7 +117,7 @@ export async function invoke(
   }
   for (const work of committed) await work().catch((e) => base.log.error({ err: e }, 'after-commit work failed'));
   // A copy, never a change: a read may answer a frozen record served to every caller.
-  return { result: warnings.length > 0 ? { ...result, warnings } : result, rate };
+  return warnings.length > 0 ? { ...result, warnings } : result;
 }
 
 function scopeOn(runtime: Runtime, db: Kysely<Database>): StoreScope {

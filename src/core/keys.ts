@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
-import { LRUCache } from 'lru-cache';
+import { announceRevocation } from '../db/coordination.ts';
+import { prepared } from '../db/prepared.ts';
 import type { Database } from '../db/tables.ts';
 import { generateKey, hashesMatch, hashKey, type KeyScope, looksLikeKey, type Principal, type Role } from './auth.ts';
 import type { Clock } from './clock.ts';
+import { CredentialCache, type ReadCredential, type RevocationWatch } from './credential-cache.ts';
 import { ApiError } from './errors.ts';
 import { newId } from './ids.ts';
-import { countCache } from './work-meter.ts';
 
 export interface KeySummary {
   keyId: string;
@@ -24,45 +25,53 @@ export interface KeySummary {
 /** How often a key's last use is written back: not on every request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-interface CachedKey {
-  principal: Principal;
-  expiresAt: number | null;
-  cachedAt: number;
+/** A key's row with its creator's standing: what authenticating reads, in one indexed query. */
+interface KeyRow {
+  id: string;
+  creator_id: string;
+  secret_hash: string;
+  scope: KeyScope;
+  publish: number;
+  role: Role;
+  expires_at: number | null;
+  revoked_at: number | null;
+  last_used_at: number | null;
+  active: number;
 }
 
-/**
- * Recently authenticated keys, per store, by key hash. Revoking a key or deactivating a creator
- * through any store object of this process clears them at once; another process's change (the
- * admin command line) is seen within the cache's time to live.
- */
-const principalCaches = new WeakMap<object, LRUCache<string, CachedKey>>();
-
-function principalCache(db: object): LRUCache<string, CachedKey> {
-  let cache = principalCaches.get(db);
-  if (!cache) {
-    cache = new LRUCache({ max: 10_000 });
-    principalCaches.set(db, cache);
-  }
-  return cache;
-}
-
-/** Forgets every cached key of a store: after a revocation or a creator's deactivation. */
-export function forgetCachedKeys(db: object): void {
-  principalCaches.get(db)?.clear();
-}
+const keyByHash = prepared<KeyRow>('key by hash', (db) =>
+  db
+    .selectFrom('api_keys')
+    .innerJoin('creators', 'creators.id', 'api_keys.creator_id')
+    .select([
+      'api_keys.id',
+      'api_keys.creator_id',
+      'api_keys.secret_hash',
+      'api_keys.scope',
+      'api_keys.publish',
+      'api_keys.role',
+      'api_keys.expires_at',
+      'api_keys.revoked_at',
+      'api_keys.last_used_at',
+      'creators.active',
+    ])
+    .where('api_keys.secret_hash', '=', ''),
+);
 
 /** API keys: minted here, stored only as a hash, checked on every request. */
 export class KeyStore {
   private readonly db: Kysely<Database>;
   private readonly clock: Clock;
+  private readonly cache: CredentialCache<Principal>;
 
-  private readonly cacheMs: number;
-
-  /** `cacheMs`: how long an authenticated key is trusted without reading the store again (0: never). */
-  constructor(db: Kysely<Database>, clock: Clock, options: { cacheMs?: number } = {}) {
+  /**
+   * `cacheMs`: how long an authenticated key may be served from memory at most (0: never);
+   * `revocations`: the store's watch, without which every call reads the store.
+   */
+  constructor(db: Kysely<Database>, clock: Clock, options: { cacheMs?: number; revocations?: RevocationWatch } = {}) {
     this.db = db;
     this.clock = clock;
-    this.cacheMs = options.cacheMs ?? 0;
+    this.cache = new CredentialCache(options.revocations, clock, options.cacheMs ?? 0, 'auth_keys');
   }
 
   async create(input: {
@@ -95,7 +104,11 @@ export class KeyStore {
     return { keyId, key };
   }
 
-  /** True when a key was revoked by this call; with `creatorId`, only a key of that creator (the studio's). */
+  /**
+   * True when a key was revoked by this call; with `creatorId`, only a key of that creator (the
+   * studio's). Every instance refuses it within a second: the announcement leaves with the
+   * revocation's commit (in the caller's transaction, if any).
+   */
   async revoke(keyId: string, creatorId?: string): Promise<boolean> {
     let update = this.db
       .updateTable('api_keys')
@@ -104,8 +117,9 @@ export class KeyStore {
       .where('revoked_at', 'is', null);
     if (creatorId !== undefined) update = update.where('creator_id', '=', creatorId);
     const result = await update.executeTakeFirst();
-    forgetCachedKeys(this.db);
-    return Number(result.numUpdatedRows) > 0;
+    const revoked = Number(result.numUpdatedRows) > 0;
+    if (revoked) await announceRevocation(this.db);
+    return revoked;
   }
 
   async list(creatorId: string): Promise<KeySummary[]> {
@@ -132,35 +146,16 @@ export class KeyStore {
 
   /** The caller behind a key, or the specification's 401 or 403. */
   async authenticate(key: string): Promise<Principal> {
-    const invalid = () => new ApiError('invalid_api_key', 'This API key is unknown, revoked or expired.');
-    if (!looksLikeKey(key)) throw invalid();
+    if (!looksLikeKey(key)) throw invalidKey();
     const hash = hashKey(key);
+    return this.cache.get(hash, () => this.read(hash));
+  }
+
+  private async read(hash: string): Promise<ReadCredential<Principal>> {
     const now = this.clock.now();
-    const cached = this.cacheMs > 0 ? principalCache(this.db).get(hash) : undefined;
-    if (cached && now - cached.cachedAt < this.cacheMs && (cached.expiresAt === null || cached.expiresAt > now)) {
-      countCache('auth_keys', true);
-      return cached.principal;
-    }
-    if (this.cacheMs > 0) countCache('auth_keys', false);
-    const row = await this.db
-      .selectFrom('api_keys')
-      .innerJoin('creators', 'creators.id', 'api_keys.creator_id')
-      .select([
-        'api_keys.id',
-        'api_keys.creator_id',
-        'api_keys.secret_hash',
-        'api_keys.scope',
-        'api_keys.publish',
-        'api_keys.role',
-        'api_keys.expires_at',
-        'api_keys.revoked_at',
-        'api_keys.last_used_at',
-        'creators.active',
-      ])
-      .where('api_keys.secret_hash', '=', hash)
-      .executeTakeFirst();
-    if (!row || !hashesMatch(row.secret_hash, hash)) throw invalid();
-    if (row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) throw invalid();
+    const [row] = await keyByHash(this.db, hash);
+    if (!row || !hashesMatch(row.secret_hash, hash)) throw invalidKey();
+    if (row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) throw invalidKey();
     if (row.active !== 1) {
       throw new ApiError('forbidden', 'The creator account behind this key is no longer active.');
     }
@@ -174,7 +169,10 @@ export class KeyStore {
       publish: row.publish === 1,
       role: row.role,
     };
-    if (this.cacheMs > 0) principalCache(this.db).set(hash, { principal, expiresAt: row.expires_at, cachedAt: now });
-    return principal;
+    return { value: principal, expiresAt: row.expires_at };
   }
+}
+
+function invalidKey(): ApiError {
+  return new ApiError('invalid_api_key', 'This API key is unknown, revoked or expired.');
 }

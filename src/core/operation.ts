@@ -133,6 +133,12 @@ export interface OperationDeclaration<I extends InputSchema, O extends z.ZodObje
   /** A limit of its own beside the per-key and per-creator ones, keyed by what the input names. */
   rateLimit?: { policy: OperationPolicy; key(input: z.output<I>, principal: Principal): string };
   /**
+   * Work that must not run twice at once (fetching a guide's links): a call runs only while no
+   * other call of the same job runs, on any instance; one that finds it running is refused with
+   * rate_limited, saying `running`, and may try again after `retryAfterMs`.
+   */
+  exclusive?: { job(input: z.output<I>, principal: Principal): string; running: string; retryAfterMs: number };
+  /**
    * Work that must not hold the store's transaction (decoding images, fetching links): it runs
    * first, outside it, and the handler writes its result in one short transaction.
    */

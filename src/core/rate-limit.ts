@@ -140,6 +140,12 @@ function rateLimited(message: string, details: PolicyDetails, retryAfterMs: numb
   return new ApiError('rate_limited', message, { retryAfterMs, details: { ...details } });
 }
 
+/** An operation's job that runs one at a time is running now (see `exclusive` on operations). */
+export function jobRunning(message: string, retryAfterMs: number): ApiError {
+  const windowSeconds = Math.ceil(retryAfterMs / 1000);
+  return rateLimited(message, { policy: 'one-at-a-time', limit: 1, windowSeconds }, retryAfterMs);
+}
+
 /** The policy a rate_limited refusal ran out of, spent to nothing until its wait ends. */
 export function refusedPolicy(error: ApiError): RateLimitState | undefined {
   if (error.code !== 'rate_limited' || error.retryAfterMs === undefined || !error.details) return undefined;

@@ -1,10 +1,13 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
 import pg from 'pg';
+import { type Coordination, sqliteCoordination } from './coordination.ts';
 import { NodeSqliteAdapter } from './node-sqlite-adapter.ts';
 import { ObservedDialect } from './observed-dialect.ts';
+import { type CoordinationLog, PostgresCoordination } from './pg-coordination.ts';
+import { NamedStatementsClient } from './pg-statements.ts';
 import { StoreProbe } from './store-probe.ts';
 import type { Database } from './tables.ts';
 
@@ -17,6 +20,8 @@ export interface Store {
   probe: StoreProbe;
   /** Whether the store answers and every migration this build knows has run (what /readyz reports). */
   readiness(): Promise<Readiness>;
+  /** What the instances on this store agree on beyond its rows: revocations heard, jobs running. */
+  coordination: Coordination;
   close(): Promise<void>;
 }
 
@@ -26,6 +31,13 @@ export interface StoreOptions {
   /** PostgreSQL connection string; when absent, the embedded SQLite file under dataDir. */
   databaseUrl?: string | undefined;
   dataDir: string;
+  /**
+   * PostgreSQL: run parameterized statements as named prepared statements, parsed and planned once
+   * per connection (DATABASE_PREPARED_STATEMENTS; on unless false).
+   */
+  preparedStatements?: boolean;
+  /** Where a lost coordination connection is reported (PostgreSQL). */
+  log?: CoordinationLog;
 }
 
 const BIGINT_OID = 20;
@@ -36,7 +48,9 @@ const NUMERIC_OID = 1700;
  * and every resource's (src/store.ts gathers them), run in the order of their names.
  */
 export async function openDatabase(options: StoreOptions, migrations: Record<string, Migration>): Promise<Store> {
-  const opened = options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(options.dataDir);
+  const opened = options.databaseUrl
+    ? openPostgres(options.databaseUrl, { problems: options.log, prepared: options.preparedStatements ?? true })
+    : openSqlite(options.dataDir);
   const migrator = new Migrator({
     db: opened.db,
     provider: { getMigrations: async () => migrations },
@@ -68,12 +82,13 @@ type OpenedStore = Omit<Store, 'readiness'>;
 function openSqlite(dataDir: string): OpenedStore {
   mkdirSync(dataDir, { recursive: true });
   const probe = new StoreProbe(1);
-  const adapter = new NodeSqliteAdapter(join(dataDir, 'creator-api.sqlite'), probe);
+  const file = resolve(dataDir, 'creator-api.sqlite');
+  const adapter = new NodeSqliteAdapter(file, probe);
   const db = new Kysely<Database>({
     dialect: new ObservedDialect(new SqliteDialect({ database: adapter }), probe),
   });
   directReaders.set(db, adapter);
-  return { db, dialect: 'sqlite', probe, close: () => db.destroy() };
+  return { db, dialect: 'sqlite', probe, coordination: sqliteCoordination(adapter, file), close: () => db.destroy() };
 }
 
 /** The embedded store's connection behind each Kysely instance, for reads that need not queue. */
@@ -82,16 +97,36 @@ export const directReaders = new WeakMap<object, NodeSqliteAdapter>();
 /** Connections a PostgreSQL store opens at most. */
 const POOL_MAX = 10;
 
-function openPostgres(connectionString: string): OpenedStore {
+interface PostgresOptions {
+  problems: CoordinationLog | undefined;
+  prepared: boolean;
+}
+
+function openPostgres(connectionString: string, { problems, prepared }: PostgresOptions): OpenedStore {
   // Times in ms are bigint columns: read them back as numbers, not strings.
   const types = {
     getTypeParser: (oid: number, format?: 'text' | 'binary') =>
       oid === BIGINT_OID || oid === NUMERIC_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format),
   };
-  const pool = new pg.Pool({ connectionString, types: types as pg.CustomTypesConfig, max: POOL_MAX });
+  const pool = new pg.Pool({
+    connectionString,
+    types: types as pg.CustomTypesConfig,
+    max: POOL_MAX,
+    ...(prepared && { Client: NamedStatementsClient }),
+  });
   const probe = new StoreProbe(POOL_MAX, () => pool.totalCount);
   const db = new Kysely<Database>({ dialect: new ObservedDialect(new PostgresDialect({ pool }), probe) });
-  return { db, dialect: 'postgres', probe, close: () => db.destroy() };
+  const coordination = new PostgresCoordination(connectionString, problems);
+  return {
+    db,
+    dialect: 'postgres',
+    probe,
+    coordination,
+    close: async () => {
+      await coordination.close();
+      await db.destroy();
+    },
+  };
 }
 
 async function migrate(migrator: Migrator): Promise<void> {

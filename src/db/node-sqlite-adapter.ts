@@ -25,6 +25,7 @@ export class NodeSqliteAdapter implements SqliteDatabase {
   private readonly walIndexFile: string | undefined;
   private walIndex: number | undefined;
   private readonly walHeader = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
+  private dataVersion: StatementSync | undefined;
   /** Told of the reads answered at once (readNow), which never pass through Kysely's driver. */
   private readonly probe: StoreProbe | undefined;
 
@@ -58,6 +59,16 @@ export class NodeSqliteAdapter implements SqliteDatabase {
     if (this.walIndex === undefined) return undefined;
     readSync(this.walIndex, this.walHeader, 0, WAL_INDEX_HEADER_BYTES, 0);
     return this.walHeader.toString('latin1');
+  }
+
+  /**
+   * SQLite's `PRAGMA data_version`: it moves when another connection, of this process or another,
+   * committed; never for this connection's own commits. Readable whether or not a transaction is
+   * open here (while this connection's write transaction is open, no other can commit).
+   */
+  othersCommits(): number {
+    this.dataVersion ??= this.db.prepare('PRAGMA data_version');
+    return Number((this.dataVersion.get() as { data_version: number }).data_version);
   }
 
   prepare(text: string): SqliteStatement {

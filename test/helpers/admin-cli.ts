@@ -30,14 +30,8 @@ export const world = {} as { dataDir: string; store: Store; app: App; baseUrl: s
 export function useAdminServer(): void {
   before(async () => {
     world.dataDir = mkdtempSync(join(tmpdir(), 'creator-api-admin-'));
-    // The command line is another process: with no key cache, its revocations show at once.
-    const config = loadConfig({
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DATA_DIR: world.dataDir,
-      LOG_LEVEL: 'silent',
-      AUTH_CACHE_MS: '0',
-    });
+    // The command line is another process; its revocations show at once, key cache and all.
+    const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: world.dataDir, LOG_LEVEL: 'silent' });
     world.store = await openStore({ databaseUrl: undefined, dataDir: config.dataDir });
     world.app = buildApp({ config, store: world.store, clock: systemClock, logger: pino({ level: 'silent' }) });
     const address = await world.app.listen('127.0.0.1', 0);

@@ -61,19 +61,25 @@ export async function whileNoSchemaIsDropped<T>(databaseUrl: string | undefined,
   }
 }
 
-/** A schema of its own per server, so test files can run side by side on one database. */
-export async function freshPostgresSchema(): Promise<{ url: string; drop(): Promise<void> }> {
-  const schema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+/**
+ * A schema of its own per server, so test files can run side by side on one database (the bench's
+ * mixed load too, in the database it is given).
+ */
+export async function freshPostgresSchema(
+  databaseUrl = POSTGRES_URL,
+  prefix = 't',
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const schema = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: databaseUrl });
   await admin.connect();
   await admin.query(`create schema ${schema}`);
   await admin.end();
-  const url = new URL(POSTGRES_URL);
+  const url = new URL(databaseUrl);
   url.searchParams.set('options', `-c search_path=${schema}`);
   return {
     url: url.toString(),
     async drop() {
-      const c = new pg.Client({ connectionString: POSTGRES_URL });
+      const c = new pg.Client({ connectionString: databaseUrl });
       await c.connect();
       await c.query('select pg_advisory_lock($1)', [SCHEMA_DROP_LOCK]);
       await c.query(`drop schema if exists ${schema} cascade`);

@@ -94,7 +94,14 @@ export async function startServer(options: HarnessOptions = {}): Promise<Harness
   });
   const clock = new ManualClock(options.now ?? '2026-11-23T10:00:00Z');
   const store = await whileNoSchemaIsDropped(config.databaseUrl, () =>
-    openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, options.resources),
+    openStore(
+      {
+        databaseUrl: config.databaseUrl,
+        dataDir: config.dataDir,
+        preparedStatements: config.databasePreparedStatements,
+      },
+      options.resources,
+    ),
   );
   const app = buildApp({
     config,

@@ -1,9 +1,12 @@
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { compareSortKeys } from '../../core/paging-sorted.ts';
 import { ScopedStore } from '../../core/stores.ts';
+import type { Dialect } from '../../db/database.ts';
 import { groupedBy } from '../../db/grouped.ts';
-import type { AreasTable } from '../../db/tables.ts';
+import { jsonRowsOf, rowsOfJson } from '../../db/json-rows.ts';
+import type { AreasTable, Database } from '../../db/tables.ts';
 import type { Area, AreaFields } from './area.schema.ts';
 
 function toColumns(fields: AreaFields) {
@@ -113,4 +116,33 @@ export class AreasStore extends ScopedStore {
       .execute();
     return groupedBy(guideIds, rows, (row) => row.guide_id, toArea);
   }
+}
+
+const AREA_COLUMNS = [
+  'id',
+  'guide_id',
+  'name',
+  'kind',
+  'note',
+  'season',
+  'rules',
+  'fees',
+  'links',
+  'status',
+  'sources',
+  'position',
+  'created_at',
+  'updated_at',
+] as const satisfies ReadonlyArray<keyof AreasTable>;
+
+/** The guide's areas as one JSON column of a query over `guides`; read back with areasFromJson. */
+export function areasOfGuide(eb: ExpressionBuilder<Database, 'guides'>, dialect: Dialect) {
+  return jsonRowsOf(dialect, eb.selectFrom('areas').select(AREA_COLUMNS).whereRef('areas.guide_id', '=', 'guides.id'));
+}
+
+/** The areas areasOfGuide read, in the guide's order (as listForGuides lists them). */
+export function areasFromJson(value: unknown): Area[] {
+  return rowsOfJson<Selectable<AreasTable>>(value)
+    .sort((a, b) => compareSortKeys([a.position, a.id], [b.position, b.id]))
+    .map(toArea);
 }

@@ -18,3 +18,4 @@ export const areasResource: Resource = {
 };
 
 export { type Area, areaSchema } from './area.schema.ts';
+export { areasFromJson, areasOfGuide } from './areas.store.ts';

@@ -1,10 +1,11 @@
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { PageRequest } from '../../core/paging.ts';
 import { ScopedStore } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
 import { keysetPage, nameContains } from '../../db/keyset.ts';
+import type { Database } from '../../db/tables.ts';
 import { GuideOrder } from '../../shared/guide-order.ts';
 import type { Chapter, ChapterKind, Member } from './chapter.schema.ts';
 import type { ChaptersTable } from './chapter.tables.ts';
@@ -341,4 +342,12 @@ export class ChaptersStore extends ScopedStore {
       .where('id', 'in', chapterIds)
       .execute();
   }
+}
+
+/** The guide's chapter count, as a subquery of a query over `guides` (see spotCountOfGuide). */
+export function chapterCountOfGuide(eb: ExpressionBuilder<Database, 'guides'>) {
+  return eb
+    .selectFrom('chapters')
+    .select((e) => e.fn.countAll<number>().as('n'))
+    .whereRef('chapters.guide_id', '=', 'guides.id');
 }

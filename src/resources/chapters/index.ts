@@ -24,3 +24,4 @@ export const chaptersResource: Resource = {
   stores: { chapters: (scope) => new ChaptersStore(scope) },
   migrations: { '0007-chapters': chaptersMigration, '0017-chapter-cover-credit': coverCreditMigration },
 };
+export { chapterCountOfGuide } from './chapters.store.ts';

@@ -41,12 +41,10 @@ export function guidePage<Row, Item, Answer extends object>(
   const request = readPageRequest(input, list.size, list.scope);
   // JSON, so that no filter text can make two pages' keys alike.
   const key = `page ${JSON.stringify([list.scope, list.variant, request.limit, input.cursor ?? null])}`;
-  return stores.guides.cachedView(creatorId, productId, key, async (guideId) => {
+  return stores.guides.cachedView(creatorId, productId, key, async (guideId, sibling) => {
     const [rows, total] = await Promise.all([
       list.read(guideId, request),
-      stores.guides.cachedView(creatorId, guideId, `total ${JSON.stringify(list.scope)}`, async (id) => ({
-        n: await list.count(id),
-      })),
+      sibling(`total ${JSON.stringify(list.scope)}`, async () => ({ n: await list.count(guideId) })),
     ]);
     // The cursor holds the row's sort key; the byte budget measures what the client receives.
     const sortKeys = new Map(rows.map((row) => [list.present(row), list.sortKey(row)]));

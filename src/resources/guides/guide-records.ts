@@ -1,32 +1,26 @@
 import type { Urls } from '../../core/operation.ts';
 import type { Stores } from '../../core/stores.ts';
+import { areasFromJson } from '../areas/index.ts';
 import { fileUrl } from '../media/index.ts';
+import { propertiesFromJson } from '../properties/index.ts';
 import type { Guide, GuideWithCounts, MapRegion } from './guide.schema.ts';
-import type { GuideRow } from './guides.store.ts';
+import type { GuideRecordRow, GuideRow } from './guides.store.ts';
 
-/** Guide records of these rows, gathering each guide's price, areas, properties and spot count. */
-export async function guideRecords(stores: Stores, rows: GuideRow[], urls: Urls): Promise<Guide[]> {
-  if (rows.length === 0) return [];
-  const ids = rows.map((r) => r.id);
-  const [prices, spotCounts, areas, properties] = await Promise.all([
-    stores.guides.latestPrices(ids),
-    stores.spots.countByGuide(ids),
-    stores.areas.listForGuides(ids),
-    stores.properties.publicForGuides(ids),
-  ]);
-  return rows.map((row) =>
-    toGuide(row, urls, {
-      price: prices.get(row.id) ?? null,
-      areas: areas.get(row.id) ?? [],
-      properties: properties.get(row.id) ?? [],
-      spotCount: spotCounts.get(row.id) ?? 0,
-    }),
-  );
+/** A guide's record from its row and what the row read of other tables in the same statement. */
+export function recordOf(row: GuideRecordRow, urls: Urls): Guide {
+  return toGuide(row, urls, {
+    price:
+      row.price_amount_minor === null || row.price_currency === null
+        ? null
+        : { amountMinor: Number(row.price_amount_minor), currency: row.price_currency },
+    areas: areasFromJson(row.areas),
+    properties: propertiesFromJson(row.properties),
+    spotCount: Number(row.spot_count),
+  });
 }
 
 export async function guideRecord(stores: Stores, guideId: string, urls: Urls): Promise<Guide> {
-  const [record] = await guideRecords(stores, [await stores.guides.row(guideId)], urls);
-  return record as Guide;
+  return recordOf(await stores.guides.recordRow(guideId), urls);
 }
 
 /**
@@ -45,12 +39,8 @@ export function cachedGuideRecord(
     productId,
     `record ${urls.publicUrl} ${urls.studioUrl} ${urls.mediaUrl ?? ''}`,
     async (id) => {
-      const [record, chapterCounts, photoCounts] = await Promise.all([
-        guideRecord(stores, id, urls),
-        stores.chapters.countByGuide([id]),
-        stores.media.countPhotos([id]),
-      ]);
-      return { ...record, chapterCount: chapterCounts.get(id) ?? 0, photoCount: photoCounts.get(id) ?? 0 };
+      const row = await stores.guides.recordRow(id);
+      return { ...recordOf(row, urls), chapterCount: Number(row.chapter_count), photoCount: Number(row.photo_count) };
     },
   );
 }

@@ -55,15 +55,29 @@ export async function viewAtRevision<T extends object>(
   creatorId: string,
   productId: string,
   view: string,
-  build: (guideId: string) => Promise<T>,
+  build: (guideId: string, sibling: SiblingView) => Promise<T>,
 ): Promise<T> {
   const row = await currentRevision(db, creatorId, productId);
   if (!row) throw notFound('guide', productId);
+  return viewOf(row, view, build);
+}
+
+/**
+ * Another view of the same guide at the same revision, for a build that shares a part with other
+ * views (a list's total, shared by all its pages): the revision was just read, so it is not again.
+ */
+export type SiblingView = <U extends object>(view: string, build: () => Promise<U>) => Promise<U>;
+
+async function viewOf<T extends object>(
+  row: { id: string; revision: number },
+  view: string,
+  build: (guideId: string, sibling: SiblingView) => Promise<T>,
+): Promise<T> {
   const key = `${row.id}@${row.revision} ${view}`;
   const cached = views.get(key) as T | undefined;
   countCache('guide_views', cached !== undefined);
   if (cached) return cached;
-  const built = Object.freeze(await build(row.id));
+  const built = Object.freeze(await build(row.id, (other, make) => viewOf(row, other, make)));
   views.set(key, built);
   return built;
 }

@@ -1,15 +1,33 @@
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import { newId } from '../../core/ids.ts';
 import type { PageRequest } from '../../core/paging.ts';
 import { ScopedStore } from '../../core/stores.ts';
+import type { Dialect } from '../../db/database.ts';
 import { keysetPage, nameContains, type SortColumn } from '../../db/keyset.ts';
-import type { GuidesTable } from '../../db/tables.ts';
+import type { Database, GuidesTable } from '../../db/tables.ts';
 import { candidateStem, firstFree } from '../../shared/text.ts';
+import { areasOfGuide } from '../areas/index.ts';
+import { chapterCountOfGuide } from '../chapters/index.ts';
+import { photoCountOfGuide } from '../media/index.ts';
+import { propertiesOfGuide } from '../properties/index.ts';
+import { spotCountOfGuide } from '../spots/index.ts';
 import type { MapRegion } from './guide.schema.ts';
 import { updateGuideRow } from './guide-row.ts';
-import { viewAtRevision } from './guide-views.ts';
+import { type SiblingView, viewAtRevision } from './guide-views.ts';
 
 export type GuideRow = Selectable<GuidesTable> & { creator_slug: string };
+
+/** A guide row with everything its record shows from other tables, read in one statement. */
+export interface GuideRecordRow extends GuideRow {
+  price_amount_minor: number | null;
+  price_currency: string | null;
+  spot_count: number;
+  chapter_count: number;
+  photo_count: number;
+  /** JSON rows: areasFromJson and propertiesFromJson read them. */
+  areas: unknown;
+  properties: unknown;
+}
 
 export interface GuidePatch {
   name?: string;
@@ -32,6 +50,34 @@ export interface GuideFilter {
 
 /** Most recently changed first; the id, unique, breaks ties. */
 const GUIDE_ORDER: SortColumn[] = [{ column: 'guides.updated_at', descending: true }, 'guides.id'];
+
+/** A guide's latest price (prices are immutable: the newest counts), as a subquery of a query over `guides`. */
+function latestPrice<C extends 'amount_minor' | 'currency'>(eb: ExpressionBuilder<Database, 'guides'>, column: C) {
+  return eb
+    .selectFrom('guide_prices')
+    .select(column)
+    .whereRef('guide_prices.guide_id', '=', 'guides.id')
+    .orderBy('guide_prices.created_at', 'desc')
+    .orderBy('guide_prices.id', 'desc')
+    .limit(1);
+}
+
+/**
+ * What a guide record shows from other tables, selected beside the guide's row: one round trip per
+ * record (or page of records) instead of one per table. Each resource says how its part is read
+ * (spotCountOfGuide, areasOfGuide…).
+ */
+function recordParts(dialect: Dialect) {
+  return (eb: ExpressionBuilder<Database, 'guides'>) => [
+    latestPrice(eb, 'amount_minor').as('price_amount_minor'),
+    latestPrice(eb, 'currency').as('price_currency'),
+    spotCountOfGuide(eb).as('spot_count'),
+    chapterCountOfGuide(eb).as('chapter_count'),
+    photoCountOfGuide(eb).as('photo_count'),
+    areasOfGuide(eb, dialect).as('areas'),
+    propertiesOfGuide(eb, dialect).as('properties'),
+  ];
+}
 
 /** Guides and their prices. All SQL about guides lives here. */
 export class GuidesStore extends ScopedStore {
@@ -197,19 +243,14 @@ export class GuidesStore extends ScopedStore {
     creatorId: string,
     productId: string,
     view: string,
-    build: (guideId: string) => Promise<T>,
+    build: (guideId: string, sibling: SiblingView) => Promise<T>,
   ): Promise<T> {
     return viewAtRevision(this.db, creatorId, productId, view, build);
   }
 
-  async row(guideId: string): Promise<GuideRow> {
-    return this.selectGuides().where('guides.id', '=', guideId).executeTakeFirstOrThrow();
-  }
-
-  async rowsOwned(creatorId: string, status?: GuidesTable['status']): Promise<GuideRow[]> {
-    let query = this.selectGuides().where('guides.creator_id', '=', creatorId);
-    if (status) query = query.where('guides.status', '=', status);
-    return query.orderBy('guides.updated_at', 'desc').orderBy('guides.id').execute();
+  async recordRow(guideId: string): Promise<GuideRecordRow> {
+    const query = this.selectGuides().where('guides.id', '=', guideId).select(recordParts(this.dialect));
+    return (await query.executeTakeFirstOrThrow()) as GuideRecordRow;
   }
 
   private ownedBy(creatorId: string, filter: GuideFilter) {
@@ -222,11 +263,35 @@ export class GuidesStore extends ScopedStore {
 
   /** One page of the creator's guides, most recently changed first, by keyset. */
   async pageOwned(creatorId: string, filter: GuideFilter, request: PageRequest): Promise<GuideRow[]> {
-    const query = this.ownedBy(creatorId, filter)
+    return keysetPage(this.ownedRows(creatorId, filter), GUIDE_ORDER, request).execute();
+  }
+
+  /** The same page with what each record shows from other tables, in the same statement. */
+  async pageOwnedRecords(creatorId: string, filter: GuideFilter, request: PageRequest): Promise<GuideRecordRow[]> {
+    const query = this.ownedRows(creatorId, filter).select(recordParts(this.dialect));
+    return (await keysetPage(query, GUIDE_ORDER, request).execute()) as GuideRecordRow[];
+  }
+
+  private ownedRows(creatorId: string, filter: GuideFilter) {
+    return this.ownedBy(creatorId, filter)
       .innerJoin('creators', 'creators.id', 'guides.creator_id')
       .selectAll('guides')
       .select('creators.slug as creator_slug');
-    return keysetPage(query, GUIDE_ORDER, request).execute();
+  }
+
+  /** Every guide of a creator as the rows of their records, most recently changed first (the studio's list). */
+  async recordRowsOwned(creatorId: string): Promise<GuideRecordRow[]> {
+    const query = this.ownedRows(creatorId, {}).select(recordParts(this.dialect));
+    return (await query.orderBy('guides.updated_at', 'desc').orderBy('guides.id').execute()) as GuideRecordRow[];
+  }
+
+  /** Whether the guide is the creator's: another's is as unknown as a missing one. */
+  async isOwned(creatorId: string, guideId: string): Promise<boolean> {
+    const row = await this.ownedBy(creatorId, {})
+      .where('guides.id', '=', guideId)
+      .select('guides.id')
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   async countOwned(creatorId: string, filter: GuideFilter): Promise<number> {
@@ -234,19 +299,5 @@ export class GuidesStore extends ScopedStore {
       .select((eb) => eb.fn.countAll().as('n'))
       .executeTakeFirstOrThrow();
     return Number(row.n);
-  }
-
-  /** The newest price row of each guide: prices are immutable, the latest one counts. */
-  async latestPrices(guideIds: string[]): Promise<Map<string, { amountMinor: number; currency: string }>> {
-    const rows = await this.db
-      .selectFrom('guide_prices')
-      .select(['guide_id', 'amount_minor', 'currency', 'created_at', 'id'])
-      .where('guide_id', 'in', guideIds)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
-    const latest = new Map<string, { amountMinor: number; currency: string }>();
-    for (const r of rows) latest.set(r.guide_id, { amountMinor: Number(r.amount_minor), currency: r.currency });
-    return latest;
   }
 }

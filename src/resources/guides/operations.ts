@@ -34,8 +34,8 @@ import {
   storeTags,
 } from './guide.schema.ts';
 import { pageFields } from './guide-pages.ts';
-import { cachedGuideRecord, guideRecord, guideRecords } from './guide-records.ts';
-import type { GuideRow } from './guides.store.ts';
+import { cachedGuideRecord, guideRecord, recordOf } from './guide-records.ts';
+import type { GuideRecordRow, GuideRow } from './guides.store.ts';
 
 /** Guides a page holds: a guide record with its areas and properties can reach several KB. */
 const GUIDE_PAGE = { default: 20, max: 100 };
@@ -69,11 +69,12 @@ export const listGuides = defineOperation({
     const filter = { status: input.status, nameContains: input.nameContains };
     const scope = `guides status=${input.status ?? '*'} name=${input.nameContains ?? '*'}`;
     const request = readPageRequest(input, GUIDE_PAGE, scope);
+    const compact = input.view === 'compact';
     const [rows, total] = await Promise.all([
-      guides.pageOwned(creatorId, filter, request),
+      compact ? guides.pageOwned(creatorId, filter, request) : guides.pageOwnedRecords(creatorId, filter, request),
       guides.countOwned(creatorId, filter),
     ]);
-    const items = input.view === 'compact' ? rows.map(compactGuide) : await guideRecords(ctx.stores, rows, ctx.urls);
+    const items = compact ? rows.map(compactGuide) : rows.map((row) => recordOf(row as GuideRecordRow, ctx.urls));
     const sortKeys = new Map<object, SortValue[]>(
       items.map((item, i) => [item, [Number(rows[i]?.updated_at), rows[i]?.id ?? '']]),
     );

@@ -25,6 +25,9 @@ import {
  */
 export const MAX_CHECKS_PER_CALL = 200;
 
+/** What a check_links call that finds one of the same guide running is told to wait. */
+const CHECK_RUNNING_WAIT_MS = 30_000;
+
 const NOT_HELD = 'the guide holds no such link; get_link_report lists the links it holds.';
 
 const urlSchema = z.string().max(2000).describe('A link exactly as the guide holds it (get_link_report lists them)');
@@ -110,7 +113,8 @@ export const checkLinks = defineOperation({
   description:
     `Opens the guide's links from this server and stores what each answered (get_link_report shows it). Without urls ` +
     `it checks up to ${MAX_CHECKS_PER_CALL}, never-checked and longest-unchecked first; notChecked says how many wait ` +
-    'for a later call. Limited per guide per hour: check before publishing or after many link edits, not after each. ' +
+    'for a later call. Limited per guide per hour, one at a time: check before publishing or after many link edits, ' +
+    'not after each. ' +
     'problems lists every link not ok: redirected (replace it with finalUrl), broken (fix or remove it with the ' +
     'creator), blocked (an address this server never opens), error (no answer: check again later).',
   annotations: { openWorld: true },
@@ -140,6 +144,15 @@ export const checkLinks = defineOperation({
     notChecked: z.number(),
   }),
   rateLimit: { policy: 'link-checks', key: (input, principal) => `${principal.creatorId}:${input.productId}` },
+  // Two checks of one guide at once would fetch every site twice and could store the older
+  // results last: one runs, on whichever instance; the other is told to wait for it.
+  exclusive: {
+    job: (input, principal) => `${principal.creatorId} ${input.productId}`,
+    running:
+      'A link check of this guide is running now (another call started it); its results show in get_link_report ' +
+      `when it ends. Wait ${CHECK_RUNNING_WAIT_MS / 1000} s before checking again.`,
+    retryAfterMs: CHECK_RUNNING_WAIT_MS,
+  },
   // The fetching runs here, outside any transaction; the handler stores the results in a short one.
   async prepare(input, ctx): Promise<CheckRun> {
     const guide = await ctx.guide(input.productId);

@@ -38,7 +38,7 @@ export const mediaResource: Resource = {
 export type { BlobStore } from './blob-store.ts';
 export { DISPLAY_SIZES } from './image-pipeline.ts';
 export { mediaMetaFields } from './media.schema.ts';
-export type { MediaRecord, StoredImage } from './media.store.ts';
+export { type MediaRecord, photoCountOfGuide, type StoredImage } from './media.store.ts';
 export {
   absoluteUrl,
   type FileUrls,
@@ -49,7 +49,7 @@ export {
   withFileUrls,
 } from './media-files.ts';
 export { copyBlobs, lazyLocalBlobStore, mediaRoot, openBlobStore, probeBlobStore } from './open-blob-store.ts';
-export { ORPHAN_MIN_AGE_MS, scheduleOrphanSweep, sweepOrphanFiles } from './orphan-sweep.ts';
+export { ORPHAN_MIN_AGE_MS, scheduleOrphanSweep, sweepOrphanFiles, sweepOrphanFilesAlone } from './orphan-sweep.ts';
 export {
   clearGuideThumbnail,
   discardThumbnail,

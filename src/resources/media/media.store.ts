@@ -1,9 +1,10 @@
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { PageRequest } from '../../core/paging.ts';
 import { ScopedStore } from '../../core/stores.ts';
 import { keysetPage } from '../../db/keyset.ts';
+import type { Database } from '../../db/tables.ts';
 import type { MediaMeta } from './media.schema.ts';
 import type { MediaTable } from './media.tables.ts';
 import type { StoredFiles } from './media-files.ts';
@@ -292,4 +293,13 @@ export class MediaStore extends ScopedStore {
   async delete(mediaId: string): Promise<void> {
     await this.db.deleteFrom('media').where('id', '=', mediaId).execute();
   }
+}
+
+/** The guide's photo count, as a subquery of a query over `guides` (see countPhotos). */
+export function photoCountOfGuide(eb: ExpressionBuilder<Database, 'guides'>) {
+  return eb
+    .selectFrom('media')
+    .select((e) => e.fn.countAll<number>().as('n'))
+    .whereRef('media.guide_id', '=', 'guides.id')
+    .where('media.kind', '=', 'photo');
 }

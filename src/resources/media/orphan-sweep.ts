@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Coordination } from '../../db/coordination.ts';
 import type { Database } from '../../db/tables.ts';
 import { type BlobStore, deleteBlobs } from './blob-store.ts';
 import { keyOfMediaPath, keysOf, type StoredFiles } from './media-files.ts';
@@ -52,6 +53,25 @@ export async function sweepOrphanFiles(db: Kysely<Database>, blobs: BlobStore, b
   return { removed, young: orphans.length - removed.length };
 }
 
+/** What a sweep that found another running answers instead of its result. */
+export interface SweepSkipped {
+  skipped: true;
+  reason: string;
+}
+
+/**
+ * One sweep, unless another runs now on any instance on the store or in the admin command line:
+ * two at once would list every file twice and race to delete the same ones.
+ */
+export async function sweepOrphanFilesAlone(
+  store: { db: Kysely<Database>; coordination: Pick<Coordination, 'exclusive'> },
+  blobs: BlobStore,
+  before: number,
+): Promise<SweepResult | SweepSkipped> {
+  const outcome = await store.coordination.exclusive('orphan sweep', () => sweepOrphanFiles(store.db, blobs, before));
+  return outcome.ran ? outcome.value : { skipped: true, reason: 'another sweep of this store is running now' };
+}
+
 /** The first sweep a minute after start, then every six hours: each reads every row's file names. */
 const FIRST_SWEEP_MS = 60 * 1000;
 const SWEEP_EVERY_MS = 6 * 60 * 60 * 1000;
@@ -61,14 +81,15 @@ const SWEEP_EVERY_MS = 6 * 60 * 60 * 1000;
  * are the file system's, so they are compared with the system's time, not the injected clock.
  */
 export function scheduleOrphanSweep(
-  db: Kysely<Database>,
+  store: { db: Kysely<Database>; coordination: Pick<Coordination, 'exclusive'> },
   blobs: BlobStore,
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void },
 ): () => void {
   const sweep = () =>
-    sweepOrphanFiles(db, blobs, Date.now() - ORPHAN_MIN_AGE_MS).then(
+    sweepOrphanFilesAlone(store, blobs, Date.now() - ORPHAN_MIN_AGE_MS).then(
       (result) => {
-        if (result.removed.length > 0) log.info({ removed: result.removed.length }, 'removed files no row names');
+        if ('skipped' in result) log.info({}, `no sweep of files no row names: ${result.reason}`);
+        else if (result.removed.length > 0) log.info({ removed: result.removed.length }, 'removed files no row names');
       },
       (err: unknown) => log.error({ err }, 'sweeping files no row names failed'),
     );

@@ -1,7 +1,7 @@
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { forgetCachedKeys } from '../../core/keys.ts';
 import { ScopedStore } from '../../core/stores.ts';
+import { announceRevocation } from '../../db/coordination.ts';
 import type { CreatorsTable } from '../../db/tables.ts';
 import { candidateStem, firstFree, slugify } from '../../shared/text.ts';
 import type { SocialLink } from './profile.schema.ts';
@@ -93,7 +93,8 @@ export class CreatorsStore extends ScopedStore {
     if (patch.active !== undefined) set.active = patch.active ? 1 : 0;
     if (patch.agreementAccepted !== undefined) set.agreement_accepted = patch.agreementAccepted ? 1 : 0;
     const result = await this.db.updateTable('creators').set(set).where('id', '=', creatorId).executeTakeFirst();
-    if (patch.active !== undefined) forgetCachedKeys(this.db);
+    // A deactivated account's keys stop working on every instance within a second.
+    if (patch.active === false) await announceRevocation(this.db);
     return Number(result.numUpdatedRows) > 0;
   }
 }

@@ -15,4 +15,5 @@ export const propertiesResource: Resource = {
 };
 
 export { type CustomValues, CustomValuesWriter } from './custom-values.ts';
+export { propertiesFromJson, propertiesOfGuide } from './properties.store.ts';
 export { propertySchema } from './property.schema.ts';

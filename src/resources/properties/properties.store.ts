@@ -1,9 +1,12 @@
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { compareSortKeys } from '../../core/paging-sorted.ts';
 import { ScopedStore } from '../../core/stores.ts';
+import type { Dialect } from '../../db/database.ts';
 import { groupedBy } from '../../db/grouped.ts';
-import type { PropertyDefsTable } from '../../db/tables.ts';
+import { jsonRowsOf, rowsOfJson } from '../../db/json-rows.ts';
+import type { Database, PropertyDefsTable } from '../../db/tables.ts';
 import { GuideOrder } from '../../shared/guide-order.ts';
 import type { Property, PropertyKind, PropertyOption } from './property.schema.ts';
 
@@ -160,4 +163,42 @@ function toProperty(row: Selectable<PropertyDefsTable>): OwnedProperty {
 /** The public record: the guide id is the store's, not the caller's. */
 export function publicProperty({ guideId: _guideId, ...property }: OwnedProperty): Property {
   return property;
+}
+
+const PROPERTY_COLUMNS = [
+  'id',
+  'guide_id',
+  'key',
+  'label',
+  'kind',
+  'order_key',
+  'required',
+  'filterable',
+  'placeholder',
+  'num_unit',
+  'options',
+  'archived',
+  'schema_version',
+  'created_at',
+  'updated_at',
+] as const satisfies ReadonlyArray<keyof PropertyDefsTable>;
+
+/** The guide's properties as one JSON column of a query over `guides`; read back with propertiesFromJson. */
+export function propertiesOfGuide(eb: ExpressionBuilder<Database, 'guides'>, dialect: Dialect) {
+  return jsonRowsOf(
+    dialect,
+    eb.selectFrom('property_defs').select(PROPERTY_COLUMNS).whereRef('property_defs.guide_id', '=', 'guides.id'),
+  );
+}
+
+/** The properties propertiesOfGuide read, in the guide's order, as buyers' apps read them (publicForGuides). */
+export function propertiesFromJson(value: unknown): Property[] {
+  return rowsOfJson<Selectable<PropertyDefsTable>>(value)
+    .sort((a, b) =>
+      compareSortKeys(
+        [Number(a.order_key), Number(a.created_at), a.id],
+        [Number(b.order_key), Number(b.created_at), b.id],
+      ),
+    )
+    .map((row) => publicProperty(toProperty(row)));
 }

@@ -13,3 +13,4 @@ export const spotsResource: Resource = {
   operations: spotOperations,
   stores: { spots: (s) => new SpotsStore(s) },
 };
+export { spotCountOfGuide } from './spots.store.ts';

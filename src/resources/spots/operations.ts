@@ -22,11 +22,14 @@ import { type OwnedSpot, publicSpot, type SpotFilter, type SpotRow } from './spo
 
 const BATCH_MAX = 25;
 
-/** The rules a spot write checks, loaded once per call for the spot's guide. */
-async function spotRules(ctx: OperationContext, guideId: string): Promise<SpotRules> {
-  const properties = await ctx.stores.properties.listForGuide(guideId);
+/** The rules a spot write checks for the spot's guide, each read at most once per call, when needed. */
+function spotRules(ctx: OperationContext, guideId: string): SpotRules {
+  let writer: Promise<CustomValuesWriter> | undefined;
   return {
-    customValues: new CustomValuesWriter(properties),
+    customValues: () => {
+      writer ??= ctx.stores.properties.listForGuide(guideId).then((properties) => new CustomValuesWriter(properties));
+      return writer;
+    },
     areaExists: (areaId) => ctx.stores.areas.exists(guideId, areaId),
   };
 }
@@ -75,7 +78,7 @@ export const createSpot = defineOperation({
       const base = slugify(fields.name, 'spot');
       key = firstFree(base, await spots.keysLike(guide.id, candidateStem(base)));
     }
-    const state = await applySpotFields(emptySpot(key, fields.name), fields, await spotRules(ctx, guide.id));
+    const state = await applySpotFields(emptySpot(key, fields.name), fields, spotRules(ctx, guide.id));
     const id = await spots.insert(guide.id, state, await spots.order.next(guide.id));
     return publicSpot(await spots.get(id));
   },
@@ -121,9 +124,8 @@ export const updateSpot = defineOperation({
     if (spotKey !== undefined && spotKey !== spot.spotKey) {
       throw refuse('spotKey', `is immutable: this spot stays "${spot.spotKey}". Create a new spot for a new key.`);
     }
-    const state = await applySpotFields(spot, fields, await spotRules(ctx, spot.guideId));
-    await spots.replace(spot.spotId, state);
-    return publicSpot(await spots.get(spot.spotId));
+    const state = await applySpotFields(spot, fields, spotRules(ctx, spot.guideId));
+    return publicSpot(await spots.replace(spot.spotId, state));
   },
 });
 
@@ -258,7 +260,7 @@ export const upsertSpots = defineOperation({
     });
     const { spots } = ctx.stores;
     const existing = await spots.findByKeys(guide.id, keys);
-    const rules = await spotRules(ctx, guide.id);
+    const rules = spotRules(ctx, guide.id);
     let order = await spots.order.next(guide.id);
     const ids: string[] = [];
     const created: string[] = [];

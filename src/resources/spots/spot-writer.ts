@@ -7,7 +7,8 @@ import type { SpotState } from './spots.store.ts';
 
 /** What a spot write checks against besides its own fields. */
 export interface SpotRules {
-  customValues: CustomValuesWriter;
+  /** The guide's custom properties, read only when a write sends custom values or notes. */
+  customValues(): Promise<CustomValuesWriter>;
   /** Whether an area id names an area of the same guide. */
   areaExists(areaId: string): Promise<boolean>;
 }
@@ -79,14 +80,15 @@ export async function applySpotFields(
     next.areaId = input.areaId;
   }
   if (input.customValues !== undefined) {
-    next.customValues = rules.customValues.applyValues(
+    next.customValues = (await rules.customValues()).applyValues(
       current.customValues as CustomValues,
       input.customValues,
       at('customValues'),
     );
   }
   if (input.customNotes !== undefined) {
-    next.customNotes = rules.customValues.applyNotes(current.customNotes, input.customNotes, at('customNotes'));
+    const writer = await rules.customValues();
+    next.customNotes = writer.applyNotes(current.customNotes, input.customNotes, at('customNotes'));
   }
   return next;
 }

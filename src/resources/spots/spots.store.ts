@@ -1,11 +1,11 @@
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { PageRequest, View } from '../../core/paging.ts';
 import { ScopedStore } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
 import { keysetPage, nameContains } from '../../db/keyset.ts';
-import type { SpotsTable } from '../../db/tables.ts';
+import type { Database, SpotsTable } from '../../db/tables.ts';
 import { GuideOrder } from '../../shared/guide-order.ts';
 import type { CustomValues } from '../properties/index.ts';
 import type { CompactSpot, Spot } from './spot.schema.ts';
@@ -228,12 +228,15 @@ export class SpotsStore extends ScopedStore {
     return id;
   }
 
-  async replace(spotId: string, state: SpotState): Promise<void> {
-    await this.db
+  /** The spot as stored after the write (read back in the same statement). */
+  async replace(spotId: string, state: SpotState): Promise<OwnedSpot> {
+    const row = await this.db
       .updateTable('spots')
       .set({ ...toColumns(state), updated_at: this.clock.now() })
       .where('id', '=', spotId)
-      .execute();
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toSpot(row);
   }
 
   async delete(spotId: string): Promise<void> {
@@ -305,4 +308,15 @@ export class SpotsStore extends ScopedStore {
       (row) => row.spot_key,
     );
   }
+}
+
+/**
+ * The guide's spot count (archived ones too, as countByGuide counts), as a subquery of a query over
+ * `guides`: the guide record reads it in the same statement as the guide.
+ */
+export function spotCountOfGuide(eb: ExpressionBuilder<Database, 'guides'>) {
+  return eb
+    .selectFrom('spots')
+    .select((e) => e.fn.countAll<number>().as('n'))
+    .whereRef('spots.guide_id', '=', 'guides.id');
 }

@@ -3,7 +3,7 @@ import { putOnSale } from '../../admin/go-live.ts';
 import { StudioStore } from '../../admin/studio.store.ts';
 import { ApiError } from '../../core/errors.ts';
 import type { Guide } from '../../resources/guides/index.ts';
-import { guideRecords } from '../../resources/guides/index.ts';
+import { recordOf } from '../../resources/guides/index.ts';
 import { blockingGates, type Gate, readGuideContents, readinessOf } from '../../resources/publishing/index.ts';
 import { html, type Markup } from '../../resources/sales-page/index.ts';
 import { requireSignedIn, type SignedIn, type StudioDeps, signedInLayout, studioStores } from '../context.ts';
@@ -70,8 +70,8 @@ export function registerGuideRoutes(app: FastifyInstance, deps: StudioDeps): voi
     note: { notice?: string; error?: string; refused?: { id: string; gates: Gate[] } },
   ) {
     const { stores } = studioStores(runtime);
-    const rows = await stores.guides.rowsOwned(who.creator.creatorId);
-    const guides = await guideRecords(stores, rows, runtime.urls);
+    const rows = await stores.guides.recordRowsOwned(who.creator.creatorId);
+    const guides = rows.map((row) => recordOf(row, runtime.urls));
     const today = runtime.clock.today();
     // What blocks each guide not yet on sale, as putting it on sale would find it.
     const gates = new Map<string, Gate[]>();
@@ -93,8 +93,7 @@ ${guides.length === 0 ? html`<p>No guides yet. Ask your assistant to start one, 
 
   /** The guide, when it is the signed-in creator's: another's is as unknown as a missing one. */
   async function owned(who: SignedIn, productId: string): Promise<boolean> {
-    const rows = await studioStores(runtime).stores.guides.rowsOwned(who.creator.creatorId);
-    return rows.some((r) => r.id === productId);
+    return studioStores(runtime).stores.guides.isOwned(who.creator.creatorId, productId);
   }
 
   app.get('/guides', async (request, reply) => {

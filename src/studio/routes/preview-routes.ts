@@ -24,7 +24,7 @@ export function registerPreviewRoutes(app: FastifyInstance, deps: StudioDeps): v
     const who = await requireSignedIn(deps, request, reply);
     if (!who) return reply;
     const { stores } = studioStores(runtime);
-    const owned = (await stores.guides.rowsOwned(who.creator.creatorId)).some((r) => r.id === request.params.productId);
+    const owned = await stores.guides.isOwned(who.creator.creatorId, request.params.productId);
     if (!owned) {
       const body = html`<h1>No such guide</h1><p>There is no guide of yours with this address.</p><p><a href="/studio/guides">Your guides</a></p>`;
       return sendPage(reply, { title: 'Not found', body }, 404);
