@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { creditFields } from '../../shared/credit.ts';
 import { idSchema } from '../../shared/ids.ts';
 import { requiredText, slugSchema, text } from '../../shared/text.ts';
-import { mediaMetaFields } from '../media/index.ts';
 
 export const chapterKinds = ['chapter', 'collection'] as const;
 export type ChapterKind = (typeof chapterKinds)[number];
@@ -50,13 +50,11 @@ export const chapterFieldsSchema = z.object({
   coverStorageId: storageIdSchema
     .nullable()
     .describe('Cover image: storageId of your upload with target=blob; null clears'),
-  coverCredit: mediaMetaFields.credit.describe(
+  coverCredit: creditFields.credit.describe(
     'Who took the cover, shown as "Photo: <name>" with it; only a name the creator gave; "" clears; a new cover starts without one',
   ),
-  coverCreditUrl: mediaMetaFields.creditUrl.describe(
-    "The cover photographer's page, linked from the credit; null clears",
-  ),
-  coverLicence: mediaMetaFields.licence.describe("The cover's licence; null clears"),
+  coverCreditUrl: creditFields.creditUrl.describe("The cover photographer's page, linked from the credit; null clears"),
+  coverLicence: creditFields.licence.describe("The cover's licence; null clears"),
 });
 
 export const expectedUpdatedAtSchema = z

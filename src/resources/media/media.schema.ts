@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { creditFields } from '../../shared/credit.ts';
 import { dateSchema } from '../../shared/dates.ts';
 import { latitudeSchema, longitudeSchema } from '../../shared/geo.ts';
 import { idSchema } from '../../shared/ids.ts';
@@ -35,15 +36,13 @@ export const mediaMetaFields = {
     .nullable()
     .optional()
     .describe("YYYY-MM-DD, the photographer's local date; upload reads it from the file"),
-  credit: text(200)
-    .optional()
-    .describe(
-      'The photographer, stored as sent and shown as "Photo: <credit>". Only a name the creator gave: never invent one; "" clears',
-    ),
-  creditUrl: webUrlSchema.nullable().optional(),
+  credit: creditFields.credit.describe(
+    'The photographer, stored as sent and shown as "Photo: <credit>". Only a name the creator gave: never invent one; "" clears',
+  ),
+  creditUrl: creditFields.creditUrl,
   focalX: focal('left to 1 right'),
   focalY: focal('top to 1 bottom'),
-  licence: text(200).nullable().optional(),
+  licence: creditFields.licence,
   locationVerifiedBy: z.enum(locationVerifiers).nullable().optional(),
   reviewNotes: text(5000).nullable().optional().describe('Never shown to buyers; "" clears'),
   shows: showsSchema.nullable().optional(),
