@@ -42,7 +42,8 @@ export function isPostgres(db: Kysely<Database>): boolean {
  * Tells every instance that credentials may have stopped working: a key revoked, an account
  * deactivated, an assistant's authorization withdrawn. Call it on the connection or transaction
  * that makes the change. On PostgreSQL the signal (NOTIFY) leaves with the commit, never before
- * it and never for a rollback; on SQLite the commit itself moves every process's mark.
+ * it and never for a rollback; on SQLite the commit moves every other connection's mark (its
+ * data_version), and the count below moves this process's.
  */
 export async function announceRevocation(db: Kysely<Database>): Promise<void> {
   localRevocations += 1;
