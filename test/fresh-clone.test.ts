@@ -65,15 +65,4 @@ describe('a fresh clone, without the specification beside it', () => {
     const pointing = projectFiles().filter((file) => outside.test(readFileSync(join(root, file), 'utf8')));
     assert.deepEqual(pointing, []);
   });
-
-  test("the README's relative links lead to files the project carries", () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const links = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1] as string);
-    const local = links.filter((href) => !/^[a-z]+:/.test(href));
-    assert.ok(local.length >= 2, `links found: ${links.join(', ')}`);
-    for (const href of local) {
-      assert.ok(!href.startsWith('..') && !href.startsWith('/'), `${href} leaves the repository`);
-      assert.ok(statSync(join(root, href), { throwIfNoEntry: false }), `${href} does not exist`);
-    }
-  });
 });

@@ -46,7 +46,7 @@ interface ErrorExtra {
   details?: Record<string, unknown>;
   /**
    * An HTTP status other than the code's, for refusals HTTP itself defines (405 with Allow):
-   * docs/decisions.md lists each.
+   * docs/decisions/transports.md lists each.
    */
   status?: number;
 }

@@ -31,7 +31,8 @@ export interface ToolDescription {
  * The MCP face of an operation: same name, same input, annotations following its scope. What a
  * client downloads on every connection and a model holds before it works: no output schema (hosts
  * never show one to a model; clients only check structured answers against it), no `_meta`, no
- * hint at its default value. docs/decisions.md ("The fixed cost before work") has the figures.
+ * hint at its default value. docs/decisions/schemas-and-openapi.md ("The fixed cost before work")
+ * has the figures.
  */
 export function describeTool(op: AnyOperation): ToolDescription {
   const stability = op.stability === 'beta' ? ' (beta)' : '';

@@ -11,7 +11,7 @@ import { type Harness, startServer } from '../helpers/harness.ts';
  * measured as the official clients receive them: the bytes of each HTTP response body once decoded
  * (JSON-RPC envelope and, where the client gets an event stream, its framing included), recorded by
  * the fetch each client transport calls. Before issue 18: 181.6 KB + 78.3 KB; the budget and why are
- * in docs/decisions.md ("The fixed cost before work").
+ * in docs/decisions/schemas-and-openapi.md ("The fixed cost before work").
  */
 /**
  * Decimal kilobytes, as issue 18 counts them (181.6 KB of tools/list is 181,599 bytes). A new tool

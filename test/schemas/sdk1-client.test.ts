@@ -11,10 +11,10 @@ import { exampleStory, studioFor, uploadExample } from './story.ts';
 
 /**
  * The 1.x SDK client (what most deployed assistants run), every tool called through it with its
- * declared example. Tools declare no output schema (docs/decisions.md, "The fixed cost before
- * work"): each structured answer is checked here against the operation's full answer schema, with a
- * draft-07 validator as that client's and with a 2020-12 one; a document (the playbook) arrives as
- * its markdown alone.
+ * declared example. Tools declare no output schema (docs/decisions/schemas-and-openapi.md, "The
+ * fixed cost before work"): each structured answer is checked here against the operation's full
+ * answer schema, with a draft-07 validator as that client's and with a 2020-12 one; a document (the
+ * playbook) arrives as its markdown alone.
  */
 describe('every tool through the 1.x MCP SDK client', () => {
   let h: Harness;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * A 30 km hike logged at one point a second is about 30,000 points; simplified to 2,000 it keeps
  * a point every 15 m on average, which at trail scale is the drawn line itself (the tolerance
- * that gets there is a few metres: see docs/decisions.md, Hike tracks).
+ * that gets there is a few metres: see docs/decisions/hikes.md, Hike tracks).
  */
 export const STORED_POINTS_MAX = 2000;
 /** What a track may bring in before simplification: far above any day's logging at 1 Hz. */

@@ -27,7 +27,7 @@ const focal = (edge: string) => z.number().min(0).max(1).nullable().optional().d
 
 /**
  * The metadata of update_media, also accepted with an upload. Bounds the specification leaves
- * open are in docs/decisions.md (Photos).
+ * open are in docs/decisions/media.md (Photos).
  */
 export const mediaMetaFields = {
   alt: text(500).nullable().optional().describe('What the photo shows, for screen readers'),

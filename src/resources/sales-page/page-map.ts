@@ -25,7 +25,8 @@ const LABEL_STYLE = { fontSize: 15, gap: 3, pad: 2 };
 const SCALE_FONT = 12;
 /**
  * Below this width the map draws no coastline: Natural Earth's 1:10 million outline has a point
- * every few kilometres, so across a town it would put the shore kilometres off (docs/decisions.md).
+ * every few kilometres, so across a town it would put the shore kilometres off
+ * (docs/decisions/sales-page.md).
  */
 export const COAST_MIN_KM = 30;
 /** Above this width a scale at the middle latitude would mislead towards the edges: none is drawn. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idSchema } from '../../shared/ids.ts';
 import { requiredText, text } from '../../shared/text.ts';
 
-/** Bounds of the sales page (docs/decisions.md, "Sales page"). */
+/** Bounds of the sales page (docs/decisions/sales-page.md, "Sales page"). */
 export const SECTIONS_MAX = 12;
 export const SECTION_PARAGRAPHS = 20;
 export const PARAGRAPH_MAX = 3000;
