@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { areasExamples } from '../../src/resources/areas/examples.ts';
-import { placesExamples } from '../../src/resources/places/examples.ts';
+import { placesExamples } from '../../src/resources/facilities/examples.ts';
 import { routesExamples } from '../../src/resources/routes/examples.ts';
 import { type Api, assertOk } from '../helpers/api.ts';
 import type { Harness } from '../helpers/harness.ts';

@@ -1,7 +1,7 @@
 import { ApiError } from '../../core/errors.ts';
 import type { OperationContext } from '../../core/operation.ts';
 import type { ChapterKind } from './chapter.schema.ts';
-import type { OwnedChapter } from './chapters.store.ts';
+import type { OwnedChapter } from './chapter.store.ts';
 import { requireGuidePhoto, requireOwnImage } from './images.ts';
 
 /** What the chapter writers check against, for one guide, loaded as they ask. */

@@ -2,8 +2,8 @@ import type { z } from 'zod';
 import { refuse } from '../../core/errors.ts';
 import { clearable } from '../../shared/text.ts';
 import type { chapterFieldsSchema } from './chapter.schema.ts';
+import type { ChapterState } from './chapter.store.ts';
 import { type ChapterRules, nonEmptyParagraphs } from './chapter-rules.ts';
-import type { ChapterState } from './chapters.store.ts';
 import { applyCoverCredit } from './cover-credit.ts';
 
 export type ChapterFields = Partial<z.output<typeof chapterFieldsSchema>>;

@@ -1,6 +1,6 @@
+import type { ChapterState } from './chapter.store.ts';
 import { creditFor, droppedWithoutPhoto, filled } from './chapter-rules.ts';
 import type { ChapterFields } from './chapter-writer.ts';
-import type { ChapterState } from './chapters.store.ts';
 
 const CREDIT_FIELDS = ['coverCredit', 'coverCreditUrl', 'coverLicence'] as const;
 const NAMES = { photo: 'coverStorageId', credit: 'coverCredit' };

@@ -2,7 +2,7 @@ import { refuse } from '../../core/errors.ts';
 import type { OperationContext } from '../../core/operation.ts';
 import { fileUrl, mediaPath } from '../media/index.ts';
 import { type Chapter, MEMBERS_SHOWN } from './chapter.schema.ts';
-import { type OwnedChapter, publicChapter } from './chapters.store.ts';
+import { type OwnedChapter, publicChapter } from './chapter.store.ts';
 
 /*
  * Every look-up of a photo a chapter names goes through here: images uploaded with target=blob

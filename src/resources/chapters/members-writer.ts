@@ -1,6 +1,6 @@
 import { refuse } from '../../core/errors.ts';
+import type { MemberRef, OwnedChapter } from './chapter.store.ts';
 import type { ChapterRules } from './chapter-rules.ts';
-import type { MemberRef, OwnedChapter } from './chapters.store.ts';
 
 export interface MemberInput {
   spotKey?: string | undefined;

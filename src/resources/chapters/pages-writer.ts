@@ -1,6 +1,6 @@
 import { refuse } from '../../core/errors.ts';
 import { type ChapterRules, creditFor, filled } from './chapter-rules.ts';
-import type { Page, PageBlock } from './pages.schema.ts';
+import type { Page, PageBlock } from './page.schema.ts';
 
 const BASE = 'pages';
 

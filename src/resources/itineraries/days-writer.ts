@@ -1,6 +1,6 @@
 import { refuse } from '../../core/errors.ts';
-import type { PlaceFacts } from './itineraries.store.ts';
 import type { Day, Stop } from './itinerary.schema.ts';
+import type { PlaceFacts } from './itinerary.store.ts';
 
 /** What the days are checked against, for one guide, each asked once for all the ids sent. */
 export interface DayRules {

@@ -3,7 +3,7 @@ import type { SortValue } from '../../core/paging.ts';
 import type { Stores } from '../../core/stores.ts';
 import { type GuideContents, readGuideContents } from './guide-contents.ts';
 import { type Finding, findingSortKey, readinessOf } from './readiness.ts';
-import type { ReleaseInfo } from './releases.store.ts';
+import type { ReleaseInfo } from './release.store.ts';
 import { diffRowHashes, type KindChanges, serializeSnapshot, snapshotRows } from './snapshot.ts';
 
 export interface Gate {

@@ -1,8 +1,8 @@
 import { clearable } from '../../shared/text.ts';
 import type { PreparedTrack } from '../hikes/index.ts';
 import type { Hike, HikeFields } from './hike.schema.ts';
-import { linkedFields, type PatchRules, patchRecord } from './record-patch.ts';
-import type { RouteWrite, StoredRoute } from './routes.store.ts';
+import { linkedFields, type PatchRules, patchRecord } from './route.patch.ts';
+import type { RouteWrite, StoredRoute } from './route.store.ts';
 
 /** What a hike holds beyond its name, as stored in its record. */
 type HikeRecord = Omit<

@@ -1,6 +1,6 @@
 import { refuse } from '../../core/errors.ts';
 import type { OperationContext } from '../../core/operation.ts';
-import type { RouteKind, StoredRoute } from './routes.store.ts';
+import type { RouteKind, StoredRoute } from './route.store.ts';
 
 const other: Record<RouteKind, { name: string; update: string; delete: string }> = {
   route: { name: 'route', update: 'update_route', delete: 'delete_route' },

@@ -1,7 +1,7 @@
 import type { PreparedTrack } from '../hikes/index.ts';
-import { linkedFields, type PatchRules, patchRecord } from './record-patch.ts';
+import { linkedFields, type PatchRules, patchRecord } from './route.patch.ts';
 import type { Route, RouteFields } from './route.schema.ts';
-import type { RouteWrite, StoredRoute } from './routes.store.ts';
+import type { RouteWrite, StoredRoute } from './route.store.ts';
 
 /** What a route holds beyond its name, as stored in its record. */
 type RouteRecord = Omit<

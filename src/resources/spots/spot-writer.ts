@@ -3,7 +3,7 @@ import { applyPinPosition } from '../../shared/pin-position.ts';
 import { clearable } from '../../shared/text.ts';
 import type { CustomValues, CustomValuesWriter } from '../properties/index.ts';
 import type { SpotFields } from './spot.schema.ts';
-import type { SpotState } from './spots.store.ts';
+import type { SpotState } from './spot.store.ts';
 
 /** What a spot write checks against besides its own fields. */
 export interface SpotRules {

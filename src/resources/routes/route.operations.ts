@@ -12,10 +12,10 @@ import {
   routeIdSchema,
   routeSchema,
 } from './route.schema.ts';
+import type { StoredRoute } from './route.store.ts';
 import { openRoute } from './route-access.ts';
 import { routeListInput, routePage } from './route-pages.ts';
 import { publicRoute, writeRoute } from './route-writer.ts';
-import type { StoredRoute } from './routes.store.ts';
 import { TRACK_BODY } from './track-body.ts';
 import { prepareTrackInput } from './track-fields.ts';
 

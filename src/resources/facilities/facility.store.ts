@@ -5,9 +5,9 @@ import type { PageRequest } from '../../core/paging.ts';
 import { ScopedStore } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
 import { keysetPage, nameContains } from '../../db/keyset.ts';
-import type { FacilitiesTable } from '../../db/tables.ts';
 import { nameSortKey } from '../../shared/text.ts';
-import type { Place } from './place.schema.ts';
+import type { Place } from './facility.schema.ts';
+import type { FacilitiesTable } from './facility.tables.ts';
 import type { PlaceState } from './place-writer.ts';
 
 export interface OwnedPlace extends Place {

@@ -8,7 +8,7 @@ import { candidateStem, clearable, firstFree, text } from '../../shared/text.ts'
 import { pageFields } from '../guides/index.ts';
 import { planConversion } from './conversion.ts';
 import { propertiesExamples } from './examples.ts';
-import { type OwnedProperty, publicProperty } from './properties.store.ts';
+import { checkKindSettings, KEY_MAX, keyFromLabel, nextOptions } from './property.rules.ts';
 import {
   optionKinds,
   optionsInputSchema,
@@ -17,7 +17,7 @@ import {
   propertyKinds,
   propertySchema,
 } from './property.schema.ts';
-import { checkKindSettings, KEY_MAX, keyFromLabel, nextOptions } from './property-rules.ts';
+import { type OwnedProperty, publicProperty } from './property.store.ts';
 
 /** The caller's property with its guide opened (locked, on a write) before it is read again. */
 async function openProperty(ctx: OperationContext, propertyDefId: string): Promise<OwnedProperty> {

@@ -14,9 +14,9 @@ import {
   expectedUpdatedAtSchema,
   MEMBERS_SHOWN,
 } from './chapter.schema.ts';
+import { contentOperations } from './chapter-content.operations.ts';
 import { chapterRules, openChapter, requireFresh } from './chapter-rules.ts';
 import { applyChapterFields, emptyChapter } from './chapter-writer.ts';
-import { contentOperations } from './content-operations.ts';
 import { chaptersExamples } from './examples.ts';
 import { chapterAnswer, chapterAnswers } from './images.ts';
 

@@ -1,6 +1,6 @@
 import { clearable } from '../../shared/text.ts';
 import type { PreparedTrack, TrackFigures } from '../hikes/index.ts';
-import type { RouteWrite, StoredRoute } from './routes.store.ts';
+import type { RouteWrite, StoredRoute } from './route.store.ts';
 import { applyTrack } from './track-fields.ts';
 
 /** How a kind's record takes a PATCH: fields copied as sent (null clears) and strings where "" clears. */

@@ -7,9 +7,9 @@ import type { PreparedTrack } from '../hikes/index.ts';
 import { routesExamples } from './examples.ts';
 import { type CompactHike, compactHikeSchema, hikeFieldsSchema, hikeIdSchema, hikeSchema } from './hike.schema.ts';
 import { publicHike, writeHike } from './hike-writer.ts';
+import type { StoredRoute } from './route.store.ts';
 import { openRoute } from './route-access.ts';
 import { routeListInput, routePage } from './route-pages.ts';
-import type { StoredRoute } from './routes.store.ts';
 import { TRACK_BODY } from './track-body.ts';
 import { prepareTrackInput } from './track-fields.ts';
 

@@ -4,7 +4,6 @@ import { nameContainsField, pageInputShape, pageOutputShape, viewField } from '.
 import { productIdSchema } from '../../shared/ids.ts';
 import { type GuideList, guidePage, pageFields } from '../guides/index.ts';
 import { itinerariesExamples as examples } from './examples.ts';
-import { type OwnedItinerary, publicItinerary } from './itineraries.store.ts';
 import {
   type CompactItinerary,
   compactItinerarySchema,
@@ -15,6 +14,7 @@ import {
   itineraryIdSchema,
   itinerarySchema,
 } from './itinerary.schema.ts';
+import { type OwnedItinerary, publicItinerary } from './itinerary.store.ts';
 import { applyItineraryFields, checkedDays, emptyItinerary, openItinerary, requireFresh } from './itinerary-rules.ts';
 
 /** Itineraries came with this revision; the undated ones (list, create, set days) with them. */

@@ -20,8 +20,8 @@ import {
 import type { MediaRecord } from './media.store.ts';
 import { keysOf } from './media-files.ts';
 import { compactMedia, publicMedia } from './media-records.ts';
+import { uploadMedia, uploadMediaBatch } from './media-upload.operations.ts';
 import { applyRecut, clearGuideThumbnail, discardThumbnail, prepareRecut } from './thumbnail.ts';
-import { uploadMedia, uploadMediaBatch } from './upload-operations.ts';
 
 /** The caller's photo, read again after its guide is opened (which queues writers of that guide). */
 async function openPhoto(ctx: OperationContext, mediaId: string): Promise<MediaRecord> {

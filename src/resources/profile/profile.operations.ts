@@ -4,7 +4,7 @@ import type { Principal } from '../../core/auth.ts';
 import { defineOperation } from '../../core/operation.ts';
 import { API_VERSION, AUTHORING_GUIDE_VERSION, STABLE_SINCE } from '../../core/versions.ts';
 import { clearable, requiredText, text } from '../../shared/text.ts';
-import type { Creator } from './creators.store.ts';
+import type { Creator } from './creator.store.ts';
 import { profileExamples } from './examples.ts';
 import { type Profile, profileSchema, socialLinkSchema } from './profile.schema.ts';
 

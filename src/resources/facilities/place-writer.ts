@@ -1,7 +1,7 @@
 import { ApiError, refuse } from '../../core/errors.ts';
 import { applyPinPosition } from '../../shared/pin-position.ts';
 import { clearable } from '../../shared/text.ts';
-import { type Place, type PlaceFields, type PlaceKind, placeTypes } from './place.schema.ts';
+import { type Place, type PlaceFields, type PlaceKind, placeTypes } from './facility.schema.ts';
 
 /** Everything a place holds but its id and times. */
 export type PlaceState = Omit<Place, 'facilityId' | 'createdAt' | 'updatedAt'>;

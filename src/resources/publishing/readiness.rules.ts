@@ -3,7 +3,7 @@ import { bboxContains } from '../../shared/geo.ts';
 import { haversineMeters } from '../hikes/index.ts';
 import type { ChapterRow, PlaceRow } from './guide-contents.ts';
 import { type Hit, type ReadinessRule, readinessRule } from './readiness-rule.ts';
-import { staleFactRules } from './stale-fact-rules.ts';
+import { staleFactRules } from './stale-fact.rules.ts';
 
 /** A gps fix farther than this from its spot's pin is likely another place. */
 export const PHOTO_PIN_KM = 2;

@@ -5,10 +5,11 @@ import type { PageRequest, View } from '../../core/paging.ts';
 import { ScopedStore } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
 import { keysetPage, nameContains } from '../../db/keyset.ts';
-import type { Database, SpotsTable } from '../../db/tables.ts';
+import type { Database } from '../../db/tables.ts';
 import { GuideOrder } from '../../shared/guide-order.ts';
 import type { CustomValues } from '../properties/index.ts';
 import type { CompactSpot, Spot } from './spot.schema.ts';
+import type { SpotsTable } from './spot.tables.ts';
 
 /** Everything a spot holds, as the domain sees it: ids and times aside. */
 export type SpotState = Omit<Spot, 'spotId' | 'productId' | 'order' | 'createdAt' | 'updatedAt'>;

@@ -17,8 +17,8 @@ import {
   spotKeySchema,
   spotSchema,
 } from './spot.schema.ts';
+import { type OwnedSpot, publicSpot, type SpotFilter, type SpotRow } from './spot.store.ts';
 import { applySpotFields, emptySpot, type SpotRules } from './spot-writer.ts';
-import { type OwnedSpot, publicSpot, type SpotFilter, type SpotRow } from './spots.store.ts';
 
 const BATCH_MAX = 25;
 

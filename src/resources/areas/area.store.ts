@@ -6,8 +6,9 @@ import { ScopedStore } from '../../core/stores.ts';
 import type { Dialect } from '../../db/database.ts';
 import { groupedBy } from '../../db/grouped.ts';
 import { jsonRowsOf, rowsOfJson } from '../../db/json-rows.ts';
-import type { AreasTable, Database } from '../../db/tables.ts';
+import type { Database } from '../../db/tables.ts';
 import type { Area, AreaFields } from './area.schema.ts';
+import type { AreasTable } from './area.tables.ts';
 
 function toColumns(fields: AreaFields) {
   return {

@@ -12,9 +12,9 @@ import {
   type Place,
   placeFieldsSchema,
   placeSchema,
-} from './place.schema.ts';
+} from './facility.schema.ts';
+import { type PlaceRow, publicPlace } from './facility.store.ts';
 import { applyPlaceFields, emptyPlace, type PlaceRules } from './place-writer.ts';
-import { type PlaceRow, publicPlace } from './places.store.ts';
 
 function placeRules(ctx: OperationContext, guideId: string): PlaceRules {
   const { places, spots } = ctx.stores;

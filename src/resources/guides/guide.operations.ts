@@ -33,9 +33,9 @@ import {
   mapRegionSchema,
   storeTags,
 } from './guide.schema.ts';
+import type { GuideRecordRow, GuideRow } from './guide.store.ts';
 import { pageFields } from './guide-pages.ts';
 import { cachedGuideRecord, guideRecord, recordOf } from './guide-records.ts';
-import type { GuideRecordRow, GuideRow } from './guides.store.ts';
 
 /** Guides a page holds: a guide record with its areas and properties can reach several KB. */
 const GUIDE_PAGE = { default: 20, max: 100 };

@@ -6,9 +6,10 @@ import { ScopedStore } from '../../core/stores.ts';
 import type { Dialect } from '../../db/database.ts';
 import { groupedBy } from '../../db/grouped.ts';
 import { jsonRowsOf, rowsOfJson } from '../../db/json-rows.ts';
-import type { Database, PropertyDefsTable } from '../../db/tables.ts';
+import type { Database } from '../../db/tables.ts';
 import { GuideOrder } from '../../shared/guide-order.ts';
 import type { Property, PropertyKind, PropertyOption } from './property.schema.ts';
+import type { PropertyDefsTable } from './property.tables.ts';
 
 export interface OwnedProperty extends Property {
   guideId: string;

@@ -11,7 +11,7 @@ import type { Chapter, ChapterKind, Member } from './chapter.schema.ts';
 import type { ChaptersTable } from './chapter.tables.ts';
 import type { ChapterIntro } from './intro.schema.ts';
 import { withoutChapter } from './intro-writer.ts';
-import type { Page } from './pages.schema.ts';
+import type { Page } from './page.schema.ts';
 import { withoutPhoto, withoutSpot } from './pages-writer.ts';
 
 /** What a chapter holds, as the writers see it: ids, order, members and times aside. */

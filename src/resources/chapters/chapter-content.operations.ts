@@ -15,7 +15,7 @@ import { chapterAnswer } from './images.ts';
 import { chapterIntroSchema } from './intro.schema.ts';
 import { writeIntro } from './intro-writer.ts';
 import { writeMembers } from './members-writer.ts';
-import { pagesSchema } from './pages.schema.ts';
+import { pagesSchema } from './page.schema.ts';
 import { writePages } from './pages-writer.ts';
 
 const memberInputSchema = z.strictObject({
