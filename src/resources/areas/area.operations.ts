@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { refuse } from '../../core/errors.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
 import { SINCE_2026_09_30, STABLE_SINCE } from '../../core/versions.ts';
-import { productIdSchema } from '../../shared/ids.ts';
+import { productIdSchema } from '../../shared/id-fields.ts';
 import {
   AREA_SPOT_KEYS_SHOWN,
   AREAS_PER_GUIDE,

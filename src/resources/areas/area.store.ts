@@ -1,6 +1,6 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
-import { newId } from '../../core/ids.ts';
+import { newId } from '../../core/new-id.ts';
 import { compareSortKeys } from '../../core/paging-sorted.ts';
 import { ScopedStore } from '../../core/stores.ts';
 import type { Dialect } from '../../db/database.ts';

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { refuse } from '../../core/errors.ts';
 import { defineOperation } from '../../core/operation.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
+import { openChapter, requireFresh } from './chapter.access.ts';
+import { chapterRules } from './chapter.rules.ts';
 import {
   chapterSchema,
   collectionIdSchema,
@@ -9,14 +11,13 @@ import {
   MEMBERS_MAX,
   spotKeyRefSchema,
 } from './chapter.schema.ts';
-import { chapterRules, openChapter, requireFresh } from './chapter-rules.ts';
 import { chaptersExamples } from './examples.ts';
 import { chapterAnswer } from './images.ts';
+import { normaliseIntro } from './intro.input.ts';
 import { chapterIntroSchema } from './intro.schema.ts';
-import { writeIntro } from './intro-writer.ts';
-import { writeMembers } from './members-writer.ts';
+import { normaliseMembers } from './member.input.ts';
+import { normalisePages } from './page.input.ts';
 import { pagesSchema } from './page.schema.ts';
-import { writePages } from './pages-writer.ts';
 
 const memberInputSchema = z.strictObject({
   spotKey: spotKeyRefSchema.optional().describe('A spot of this guide (archived allowed)'),
@@ -45,7 +46,7 @@ export const setChapterMembers = defineOperation({
   example: chaptersExamples.set_chapter_members,
   async handler({ collectionId, members }, ctx) {
     const chapter = await openChapter(ctx, collectionId);
-    const refs = await writeMembers(chapter, members, chapterRules(ctx, chapter.guideId));
+    const refs = await normaliseMembers(chapter, members, chapterRules(ctx, chapter.guideId));
     await ctx.stores.chapters.setMembers(chapter.id, refs);
     return chapterAnswer(ctx, await ctx.stores.chapters.require(chapter.id));
   },
@@ -72,7 +73,7 @@ export const setChapterIntro = defineOperation({
   example: chaptersExamples.set_chapter_intro,
   async handler({ collectionId, intro }, ctx) {
     const chapter = await openChapter(ctx, collectionId);
-    const written = await writeIntro(intro, chapterRules(ctx, chapter.guideId));
+    const written = await normaliseIntro(intro, chapterRules(ctx, chapter.guideId));
     if (written !== null && chapter.kind !== 'chapter') {
       throw refuse(
         'intro',
@@ -113,7 +114,7 @@ export const setChapterPages = defineOperation({
         'only chapters have pages; make this collection a chapter first (update_chapter kind "chapter").',
       );
     }
-    const written = await writePages(pages, chapterRules(ctx, chapter.guideId));
+    const written = await normalisePages(pages, chapterRules(ctx, chapter.guideId));
     await ctx.stores.chapters.write(chapter.id, { ...chapter, pages: written });
     return chapterAnswer(ctx, await ctx.stores.chapters.require(chapter.id));
   },

@@ -2,8 +2,11 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/operation.ts';
 import { nameContainsField, pageInputShape, pageOutputShape, viewField } from '../../core/paging.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
-import { productIdSchema } from '../../shared/ids.ts';
+import { productIdSchema } from '../../shared/id-fields.ts';
 import { type GuideList, guidePage, pageFields } from '../guides/index.ts';
+import { openChapter, requireFresh } from './chapter.access.ts';
+import { applyChapterFields, emptyChapter } from './chapter.input.ts';
+import { chapterRules } from './chapter.rules.ts';
 import {
   type Chapter,
   type CompactChapter,
@@ -15,8 +18,6 @@ import {
   MEMBERS_SHOWN,
 } from './chapter.schema.ts';
 import { contentOperations } from './chapter-content.operations.ts';
-import { chapterRules, openChapter, requireFresh } from './chapter-rules.ts';
-import { applyChapterFields, emptyChapter } from './chapter-writer.ts';
 import { chaptersExamples } from './examples.ts';
 import { chapterAnswer, chapterAnswers } from './images.ts';
 

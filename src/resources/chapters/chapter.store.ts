@@ -1,6 +1,6 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
-import { newId } from '../../core/ids.ts';
+import { newId } from '../../core/new-id.ts';
 import type { PageRequest } from '../../core/paging.ts';
 import { ScopedStore } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
@@ -9,10 +9,10 @@ import type { Database } from '../../db/tables.ts';
 import { GuideOrder } from '../../shared/guide-order.ts';
 import type { Chapter, ChapterKind, Member } from './chapter.schema.ts';
 import type { ChaptersTable } from './chapter.tables.ts';
+import { withoutChapter } from './intro.input.ts';
 import type { ChapterIntro } from './intro.schema.ts';
-import { withoutChapter } from './intro-writer.ts';
+import { withoutPhoto, withoutSpot } from './page.input.ts';
 import type { Page } from './page.schema.ts';
-import { withoutPhoto, withoutSpot } from './pages-writer.ts';
 
 /** What a chapter holds, as the writers see it: ids, order, members and times aside. */
 export interface ChapterState {

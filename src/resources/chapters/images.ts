@@ -1,32 +1,7 @@
-import { refuse } from '../../core/errors.ts';
 import type { OperationContext } from '../../core/operation.ts';
 import { fileUrl, mediaPath } from '../media/index.ts';
 import { type Chapter, MEMBERS_SHOWN } from './chapter.schema.ts';
 import { type OwnedChapter, publicChapter } from './chapter.store.ts';
-
-/*
- * Every look-up of a photo a chapter names goes through here: images uploaded with target=blob
- * (covers, intro photos) must be the caller's; photos (media rows) must be of the chapter's guide.
- */
-
-/** An image this creator uploaded with target=blob, or invalid_request naming `path`. */
-export async function requireOwnImage(ctx: OperationContext, path: string, storageId: string): Promise<void> {
-  if (!(await ctx.stores.media.blobOf(ctx.principal.creatorId, storageId))) {
-    throw refuse(path, 'no image uploaded with target=blob by you has this storageId');
-  }
-}
-
-/** A photo (media row) of this guide, or invalid_request naming `path`. */
-export async function requireGuidePhoto(
-  ctx: OperationContext,
-  guideId: string,
-  path: string,
-  mediaId: string,
-): Promise<void> {
-  if (!(await ctx.stores.media.photoOf(guideId, mediaId))) {
-    throw refuse(path, 'no photo of this guide has this mediaId');
-  }
-}
 
 /** Where buyers load each cover from: the large rendition of the stored image, by storageId. */
 export async function coverUrlsOf(

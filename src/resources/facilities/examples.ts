@@ -4,7 +4,7 @@ import type { OperationExample } from '../../core/operation.ts';
  * One realistic call per operation (the OpenAPI document and docs/reference.md show them); one
  * story: a guide to Slovenia's lakes and gorges. test/schemas/openapi.test.ts checks them against the schemas.
  */
-export const placesExamples = {
+export const facilitiesExamples = {
   list_facilities: {
     input: { productId: 'gd_kKif6mbydYyv_ZEZ' },
     output: { productId: 'gd_kKif6mbydYyv_ZEZ', facilities: [], total: 0 },

@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
 import { nameContainsField, pageInputShape, pageOutputShape, viewField } from '../../core/paging.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
-import { productIdSchema } from '../../shared/ids.ts';
+import { productIdSchema } from '../../shared/id-fields.ts';
 import { type GuideList, guidePage, pageFields } from '../guides/index.ts';
-import { placesExamples } from './examples.ts';
+import { facilitiesExamples } from './examples.ts';
+import { applyPlaceFields, emptyPlace, type PlaceRules } from './facility.input.ts';
 import {
   type CompactPlace,
   compactPlaceSchema,
@@ -14,17 +15,16 @@ import {
   placeSchema,
 } from './facility.schema.ts';
 import { type PlaceRow, publicPlace } from './facility.store.ts';
-import { applyPlaceFields, emptyPlace, type PlaceRules } from './place-writer.ts';
 
 function placeRules(ctx: OperationContext, guideId: string): PlaceRules {
-  const { places, spots } = ctx.stores;
+  const { facilities, spots } = ctx.stores;
   return {
     spotIdsByKey: async (keys) => {
       const found = await spots.findByKeys(guideId, keys);
       return new Map([...found].map(([key, spot]) => [key, spot.spotId]));
     },
-    parentOf: (facilityId) => places.parentOf(guideId, facilityId),
-    hasChildren: (facilityId) => places.hasChildren(facilityId),
+    parentOf: (facilityId) => facilities.parentOf(guideId, facilityId),
+    hasChildren: (facilityId) => facilities.hasChildren(facilityId),
     warn: ctx.warn,
   };
 }
@@ -47,7 +47,7 @@ export const createFacility = defineOperation({
   scope: 'write',
   stability: 'stable',
   since: STABLE_SINCE,
-  example: placesExamples.create_facility,
+  example: facilitiesExamples.create_facility,
   location: (_place, input) => `/guides/${input.productId}/facilities`,
   successStatus: 201,
   description: `Adds a place to stay, eat, park, ride or book a tour, serving the spots listed in spotKeys. ${describePlace}`,
@@ -61,9 +61,9 @@ export const createFacility = defineOperation({
     const guide = await ctx.guide(productId);
     const rules = placeRules(ctx, guide.id);
     const state = await applyPlaceFields(emptyPlace(fields.kind, fields.name), fields, rules);
-    const { places } = ctx.stores;
-    const id = await places.insert(guide.id, state, await spotIdsInOrder(rules, state.spotKeys));
-    return publicPlace(await places.get(id));
+    const { facilities } = ctx.stores;
+    const id = await facilities.insert(guide.id, state, await spotIdsInOrder(rules, state.spotKeys));
+    return publicPlace(await facilities.require(id));
   },
 });
 
@@ -75,21 +75,21 @@ export const updateFacility = defineOperation({
   scope: 'write',
   stability: 'stable',
   since: STABLE_SINCE,
-  example: placesExamples.update_facility,
+  example: facilitiesExamples.update_facility,
   description: `Changes only the fields sent: null clears a nullable field, "" clears strings, arrays replace whole. ${describePlace}`,
   input: placeFieldsSchema.partial().extend({ facilityId: facilityIdSchema }).strict(),
   output: placeSchema,
   async handler({ facilityId, ...fields }, ctx) {
-    const { places } = ctx.stores;
-    const owned = await places.requireOwned(ctx.principal.creatorId, facilityId);
+    const { facilities } = ctx.stores;
+    const owned = await facilities.requireOwned(ctx.principal.creatorId, facilityId);
     // Opening the guide first queues other writers of this guide; the place is read after.
     await ctx.guide(owned.guideId);
-    const place = await places.requireOwned(ctx.principal.creatorId, owned.facilityId);
+    const place = await facilities.requireOwned(ctx.principal.creatorId, owned.facilityId);
     const rules = placeRules(ctx, place.guideId);
     const state = await applyPlaceFields(place, fields, rules, place.facilityId);
     const spotIds = fields.spotKeys === undefined ? undefined : await spotIdsInOrder(rules, state.spotKeys);
-    await places.replace(place.facilityId, state, spotIds);
-    return publicPlace(await places.get(place.facilityId));
+    await facilities.replace(place.facilityId, state, spotIds);
+    return publicPlace(await facilities.require(place.facilityId));
   },
 });
 
@@ -104,7 +104,7 @@ export const listFacilities = defineOperation({
   scope: 'read',
   stability: 'stable',
   since: STABLE_SINCE,
-  example: placesExamples.list_facilities,
+  example: facilitiesExamples.list_facilities,
   description:
     "Lists the guide's places (stays, transport, tours, food, parking), ordered by name, a page at a time (see " +
     'Paging). view compact holds facilityId, kind, type, name, lat, lon, insideId.',
@@ -120,14 +120,14 @@ export const listFacilities = defineOperation({
     ...pageOutputShape,
   }),
   async handler(input, ctx) {
-    const { places } = ctx.stores;
+    const { facilities } = ctx.stores;
     const view = input.view ?? 'full';
     const list: GuideList<PlaceRow, Place | CompactPlace> = {
       scope: `places name=${input.nameContains ?? '*'}`,
       variant: view,
       size: PLACE_PAGE,
-      read: (guideId, request) => places.page(guideId, input.nameContains, request),
-      count: (guideId) => places.count(guideId, input.nameContains),
+      read: (guideId, request) => facilities.page(guideId, input.nameContains, request),
+      count: (guideId) => facilities.count(guideId, input.nameContains),
       sortKey: (row) => row.sortKey,
       present: ({ place }) => (view === 'compact' ? compactPlace(place) : publicPlace(place)),
     };
@@ -151,19 +151,19 @@ export const deleteFacility = defineOperation({
   scope: 'write',
   stability: 'stable',
   since: STABLE_SINCE,
-  example: placesExamples.delete_facility,
+  example: facilitiesExamples.delete_facility,
   description:
     'Deletes a place for good with its route and spot links and its itinerary stops (an overnight there keeps its name); confirm with the creator first. Places inside it stay.',
   input: z.strictObject({ facilityId: facilityIdSchema }),
   output: z.object({ ok: z.literal(true), facilityId: z.string(), deleted: z.literal(true) }),
   async handler(input, ctx) {
-    const { places } = ctx.stores;
-    const place = await places.requireOwned(ctx.principal.creatorId, input.facilityId);
+    const { facilities } = ctx.stores;
+    const place = await facilities.requireOwned(ctx.principal.creatorId, input.facilityId);
     await ctx.guide(place.guideId);
     await ctx.stores.itineraries.removeTarget(place.guideId, { kind: 'place', id: place.facilityId, name: place.name });
-    await places.delete(place.facilityId);
+    await facilities.delete(place.facilityId);
     return { ok: true as const, facilityId: place.facilityId, deleted: true as const };
   },
 });
 
-export const placeOperations = [listFacilities, createFacility, updateFacility, deleteFacility];
+export const facilityOperations = [listFacilities, createFacility, updateFacility, deleteFacility];

@@ -1,14 +1,14 @@
 import type { Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
-import { newId } from '../../core/ids.ts';
+import { newId } from '../../core/new-id.ts';
 import type { PageRequest } from '../../core/paging.ts';
 import { ScopedStore } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
 import { keysetPage, nameContains } from '../../db/keyset.ts';
 import { nameSortKey } from '../../shared/text.ts';
+import type { PlaceState } from './facility.input.ts';
 import type { Place } from './facility.schema.ts';
 import type { FacilitiesTable } from './facility.tables.ts';
-import type { PlaceState } from './place-writer.ts';
 
 export interface OwnedPlace extends Place {
   guideId: string;
@@ -66,7 +66,7 @@ export interface PlaceRow {
 }
 
 /** Places (facilities) and their links to spots. All SQL about places lives here. */
-export class PlacesStore extends ScopedStore {
+export class FacilitiesStore extends ScopedStore {
   async requireOwned(creatorId: string, facilityId: string): Promise<OwnedPlace> {
     const row = await this.db
       .selectFrom('facilities')
@@ -79,12 +79,10 @@ export class PlacesStore extends ScopedStore {
     return toPlace(row, (await this.spotKeysOf([row.id])).get(row.id) ?? []);
   }
 
-  async get(facilityId: string): Promise<OwnedPlace> {
-    const row = await this.db
-      .selectFrom('facilities')
-      .selectAll()
-      .where('id', '=', facilityId)
-      .executeTakeFirstOrThrow();
+  /** The place, or not_found (the same answer as requireOwned gives, for a row that is not there). */
+  async require(facilityId: string): Promise<OwnedPlace> {
+    const row = await this.db.selectFrom('facilities').selectAll().where('id', '=', facilityId).executeTakeFirst();
+    if (!row) throw notFound('place', facilityId);
     return toPlace(row, (await this.spotKeysOf([row.id])).get(row.id) ?? []);
   }
 

@@ -1,11 +1,11 @@
 import type { Resource } from '../../core/resource.ts';
-import { placeOperations } from './facility.operations.ts';
-import { PlacesStore } from './facility.store.ts';
+import { facilityOperations } from './facility.operations.ts';
+import { FacilitiesStore } from './facility.store.ts';
 import type { FacilitiesTable, FacilitySpotsTable } from './facility.tables.ts';
 
 declare module '../../core/stores.ts' {
   interface Stores {
-    places: PlacesStore;
+    facilities: FacilitiesStore;
   }
 }
 
@@ -16,8 +16,8 @@ declare module '../../db/tables.ts' {
   }
 }
 
-export const placesResource: Resource = {
+export const facilitiesResource: Resource = {
   tag: { name: 'facilities', description: 'Places that serve spots: huts, cable cars, activities, food, parking' },
-  operations: placeOperations,
-  stores: { places: (s) => new PlacesStore(s) },
+  operations: facilityOperations,
+  stores: { facilities: (s) => new FacilitiesStore(s) },
 };

@@ -13,7 +13,7 @@ import {
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { currencyCodeSchema } from '../../shared/codes.ts';
 import { bboxContains, unpairedCoordinate } from '../../shared/geo.ts';
-import { productIdSchema } from '../../shared/ids.ts';
+import { productIdSchema } from '../../shared/id-fields.ts';
 import { clearable, slugify, slugSchema, text } from '../../shared/text.ts';
 import {
   clearGuideThumbnail,

@@ -1,5 +1,5 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
-import { newId } from '../../core/ids.ts';
+import { newId } from '../../core/new-id.ts';
 import type { PageRequest } from '../../core/paging.ts';
 import { ScopedStore } from '../../core/stores.ts';
 import type { Dialect } from '../../db/database.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/operation.ts';
 import { nameContainsField, pageInputShape, pageOutputShape, viewField } from '../../core/paging.ts';
-import { productIdSchema } from '../../shared/ids.ts';
+import { productIdSchema } from '../../shared/id-fields.ts';
 import { type GuideList, guidePage, pageFields } from '../guides/index.ts';
 import { itinerariesExamples as examples } from './examples.ts';
 import {

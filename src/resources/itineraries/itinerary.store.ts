@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
-import { newId } from '../../core/ids.ts';
+import { newId } from '../../core/new-id.ts';
 import type { PageRequest } from '../../core/paging.ts';
 import { ScopedStore } from '../../core/stores.ts';
 import { keysetPage, nameContains } from '../../db/keyset.ts';

@@ -3,7 +3,7 @@ import { ApiError, refuse } from '../../core/errors.ts';
 import { defineOperation } from '../../core/operation.ts';
 import { pageInputShape, pageOfList, pageOutputShape } from '../../core/paging.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
-import { productIdSchema } from '../../shared/ids.ts';
+import { productIdSchema } from '../../shared/id-fields.ts';
 import { pageFields } from '../guides/index.ts';
 import { linksExamples } from './examples.ts';
 import { heldLinks } from './held-links.ts';

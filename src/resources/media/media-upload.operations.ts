@@ -3,7 +3,7 @@ import { UPLOAD_BATCH_PATH, UPLOAD_PATH } from '../../core/addresses.ts';
 import { ApiError, refuse } from '../../core/errors.ts';
 import { defineOperation, type OperationContext, type PrepareContext, type Upload } from '../../core/operation.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
-import { productIdSchema } from '../../shared/ids.ts';
+import { productIdSchema } from '../../shared/id-fields.ts';
 import { mediaExamples } from './examples.ts';
 import { type ProcessedUpload, processUpload } from './image-pipeline.ts';
 import {
@@ -47,12 +47,16 @@ const uploadsPolicy = {
 };
 
 /** Processes every file before anything is stored, then stores them all: one bad file refuses all. */
-async function preparePhotos(ctx: PrepareContext, uploads: readonly Upload[], many: boolean): Promise<PreparedUploads> {
+async function preparePhotos(
+  ctx: PrepareContext,
+  uploads: readonly Upload[],
+  { batch }: { batch: boolean },
+): Promise<PreparedUploads> {
   const results = await Promise.allSettled(uploads.map((u) => processUpload(u.bytes, u.contentType)));
   const failed = results.findIndex((r) => r.status === 'rejected');
   if (failed >= 0) {
     const reason = (results[failed] as PromiseRejectedResult).reason;
-    if (!many || !(reason instanceof ApiError) || reason.code !== 'invalid_request') throw reason;
+    if (!batch || !(reason instanceof ApiError) || reason.code !== 'invalid_request') throw reason;
     const name = uploads[failed]?.filename;
     const sentence = reason.message.replace(/^file: /, '');
     throw refuse(
@@ -114,7 +118,7 @@ async function insertPhotos(
       const warning = creditWarning(metas[i]?.credit ?? null, suggested);
       if (warning) ctx.warn(warning);
       return {
-        ...publicMedia(await media.get(id), ctx.urls),
+        ...publicMedia(await media.require(id), ctx.urls),
         ...(suggested !== undefined && { suggestedCredit: suggested }),
       };
     }),
@@ -176,7 +180,7 @@ export const uploadMedia = defineOperation({
       }
     }
     await checkUploadTarget(ctx, input.productId, spotsOfUpload(input, 1));
-    return preparePhotos(ctx, [upload], false);
+    return preparePhotos(ctx, [upload], { batch: false });
   },
   discard: discardPhotos,
   async handler({ productId, target, spotId, ...sent }, ctx, prepared) {
@@ -240,7 +244,7 @@ export const uploadMediaBatch = defineOperation({
       throw refuse('files', `send 1 to ${MAX_BATCH_FILES} photos as multipart file parts (${ACCEPTED} each).`);
     }
     await checkUploadTarget(ctx, input.productId, spotsOfUpload(input, ctx.uploads.length));
-    return preparePhotos(ctx, ctx.uploads, true);
+    return preparePhotos(ctx, ctx.uploads, { batch: true });
   },
   discard: discardPhotos,
   async handler({ productId, spotId, spotIds, ...sent }, ctx, prepared) {

@@ -3,7 +3,7 @@ import { ApiError } from '../../core/errors.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
 import { pageInputShape, pageOutputShape, viewField } from '../../core/paging.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
-import { productIdSchema } from '../../shared/ids.ts';
+import { productIdSchema } from '../../shared/id-fields.ts';
 import { type GuideList, guidePage, pageFields } from '../guides/index.ts';
 import { mediaExamples } from './examples.ts';
 import { forgetFiles } from './forget-files.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/operation.ts';
-import { productIdSchema } from '../../shared/ids.ts';
+import { productIdSchema } from '../../shared/id-fields.ts';
 import { previewExamples } from './examples.ts';
 
 /** The first revision of the service that has this operation (issue 20: the studio). */

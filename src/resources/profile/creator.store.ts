@@ -1,5 +1,5 @@
 import { notFound } from '../../core/errors.ts';
-import { newId } from '../../core/ids.ts';
+import { newId } from '../../core/new-id.ts';
 import { ScopedStore } from '../../core/stores.ts';
 import { announceRevocation } from '../../db/coordination.ts';
 import type { CreatorsTable } from '../../db/tables.ts';

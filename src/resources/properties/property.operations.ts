@@ -3,7 +3,7 @@ import { refuse } from '../../core/errors.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
 import { pageInputShape, pageOfList, pageOutputShape } from '../../core/paging.ts';
 import { SINCE_2026_09_30, STABLE_SINCE } from '../../core/versions.ts';
-import { productIdSchema } from '../../shared/ids.ts';
+import { productIdSchema } from '../../shared/id-fields.ts';
 import { candidateStem, clearable, firstFree, text } from '../../shared/text.ts';
 import { pageFields } from '../guides/index.ts';
 import { planConversion } from './conversion.ts';
@@ -123,7 +123,7 @@ export const createProperty = defineOperation({
       },
       version,
     );
-    return publicProperty(await properties.get(id));
+    return publicProperty(await properties.require(id));
   },
 });
 
@@ -177,7 +177,7 @@ export const updateProperty = defineOperation({
       },
       version,
     );
-    return publicProperty(await properties.get(property.propertyDefId));
+    return publicProperty(await properties.require(property.propertyDefId));
   },
 });
 
@@ -202,7 +202,7 @@ export const archiveProperty = defineOperation({
     const property = await openProperty(ctx, input.propertyDefId);
     const version = await ctx.stores.guides.bumpPropertySchemaVersion(property.guideId);
     await properties.update(property.propertyDefId, { archived: input.archived ?? true }, version);
-    return publicProperty(await properties.get(property.propertyDefId));
+    return publicProperty(await properties.require(property.propertyDefId));
   },
 });
 

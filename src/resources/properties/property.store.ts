@@ -1,6 +1,6 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
-import { newId } from '../../core/ids.ts';
+import { newId } from '../../core/new-id.ts';
 import { compareSortKeys } from '../../core/paging-sorted.ts';
 import { ScopedStore } from '../../core/stores.ts';
 import type { Dialect } from '../../db/database.ts';
@@ -72,12 +72,14 @@ export class PropertiesStore extends ScopedStore {
     return toProperty(row);
   }
 
-  async get(propertyDefId: string): Promise<OwnedProperty> {
+  /** The property, or not_found. */
+  async require(propertyDefId: string): Promise<OwnedProperty> {
     const row = await this.db
       .selectFrom('property_defs')
       .selectAll()
       .where('id', '=', propertyDefId)
-      .executeTakeFirstOrThrow();
+      .executeTakeFirst();
+    if (!row) throw notFound('property', propertyDefId);
     return toProperty(row);
   }
 

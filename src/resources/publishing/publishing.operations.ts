@@ -4,7 +4,7 @@ import { defineOperation } from '../../core/operation.ts';
 import { pageInputShape, pageOutputShape } from '../../core/paging.ts';
 import { pageOfSortedList } from '../../core/paging-sorted.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
-import { productIdSchema } from '../../shared/ids.ts';
+import { productIdSchema } from '../../shared/id-fields.ts';
 import { publishingExamples } from './examples.ts';
 import { readGuideContents } from './guide-contents.ts';
 import { FINDINGS_PAGE, type Gate, publishEntries, publishRelease } from './publish-gates.ts';
@@ -135,7 +135,9 @@ export const getPublishStatus = defineOperation({
   async handler(input, ctx) {
     const guide = await ctx.guide(input.productId);
     const contents = await readGuideContents(ctx.stores, guide.id, guide.creatorId);
-    const entries = publishEntries(contents, readinessOf(contents, ctx.clock.today()), true);
+    const entries = publishEntries(contents, readinessOf(contents, ctx.clock.today()), {
+      needsLive: true,
+    });
     const page = pageOfSortedList(entries, input, FINDINGS_PAGE, `publish-status ${guide.id}`, (e) => e.key);
     const gate = ({ code, message }: Gate) => ({ code, message });
     const blockingCount = entries.filter((e) => e.blocking).length;
@@ -189,14 +191,10 @@ export const publishChanges = defineOperation({
         'The creator has not accepted the current creator agreement; they accept it in the studio before publishing.',
       );
     }
-    const result = await publishRelease(
-      ctx.stores,
-      guide.id,
-      guide.creatorId,
-      ctx.clock.today(),
-      ctx.principal.keyId,
-      true,
-    );
+    const result = await publishRelease(ctx.stores, guide.id, guide.creatorId, ctx.clock.today(), {
+      keyId: ctx.principal.keyId,
+      needsLive: true,
+    });
     const { number, publishedAt } = result.release;
     return {
       productId: guide.id,

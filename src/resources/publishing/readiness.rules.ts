@@ -1,6 +1,6 @@
 import { ownValue } from '../../core/own.ts';
 import { bboxContains } from '../../shared/geo.ts';
-import { haversineMeters } from '../hikes/index.ts';
+import { haversineMeters } from '../../shared/tracks/index.ts';
 import type { ChapterRow, PlaceRow } from './guide-contents.ts';
 import { type Hit, type ReadinessRule, readinessRule } from './readiness-rule.ts';
 import { staleFactRules } from './stale-fact.rules.ts';

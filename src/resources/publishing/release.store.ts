@@ -1,4 +1,4 @@
-import { newId } from '../../core/ids.ts';
+import { newId } from '../../core/new-id.ts';
 import { ScopedStore } from '../../core/stores.ts';
 import { mediaKeysInJson } from '../media/index.ts';
 import { guideAtAddress } from './release-addresses.ts';

@@ -3,7 +3,7 @@ import { defineOperation } from '../../core/operation.ts';
 import { pageInputShape, pageOutputShape } from '../../core/paging.ts';
 import { pageOfSortedList } from '../../core/paging-sorted.ts';
 import { SINCE_2026_09_30 } from '../../core/versions.ts';
-import { productIdSchema } from '../../shared/ids.ts';
+import { productIdSchema } from '../../shared/id-fields.ts';
 import { pageFields } from '../guides/index.ts';
 import { datedRows } from './dated-rows.ts';
 import { publishingExamples } from './examples.ts';
@@ -65,7 +65,7 @@ export const listStaleNotices = defineOperation({
     const stale = await stores.guides.cachedView(ctx.principal.creatorId, input.productId, view, async (guideId) => {
       const [spots, places, areas, routes] = await Promise.all([
         stores.spots.list(guideId, { includeArchived: false }),
-        stores.places.listForGuide(guideId),
+        stores.facilities.listForGuide(guideId),
         stores.areas.listForGuide(guideId),
         stores.routes.datedFacts(guideId),
       ]);

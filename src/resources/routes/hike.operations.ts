@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/operation.ts';
 import { pageOutputShape } from '../../core/paging.ts';
-import { productIdSchema } from '../../shared/ids.ts';
+import { productIdSchema } from '../../shared/id-fields.ts';
 import { requiredText } from '../../shared/text.ts';
-import type { PreparedTrack } from '../hikes/index.ts';
+import type { PreparedTrack } from '../../shared/tracks/index.ts';
 import { routesExamples } from './examples.ts';
+import { applyHikeFields, publicHike } from './hike.patch.ts';
 import { type CompactHike, compactHikeSchema, hikeFieldsSchema, hikeIdSchema, hikeSchema } from './hike.schema.ts';
-import { publicHike, writeHike } from './hike-writer.ts';
+import { openRoute } from './route.access.ts';
 import type { StoredRoute } from './route.store.ts';
-import { openRoute } from './route-access.ts';
 import { routeListInput, routePage } from './route-pages.ts';
 import { TRACK_BODY } from './track-body.ts';
 import { prepareTrackInput } from './track-fields.ts';
@@ -74,7 +74,7 @@ export const createHike = defineOperation({
   async handler({ productId, ...fields }, ctx, prepared) {
     const guide = await ctx.guide(productId);
     const { routes } = ctx.stores;
-    const id = await routes.insert(guide.id, 'hike', writeHike(undefined, fields, prepared, ctx.warn));
+    const id = await routes.insert(guide.id, 'hike', applyHikeFields(undefined, fields, prepared, ctx.warn));
     const { track: _line, ...hike } = publicHike(await routes.require(id, 'hike'));
     return hike;
   },
@@ -99,7 +99,7 @@ export const updateHike = defineOperation({
   example: routesExamples.update_hike,
   async handler({ hikeId, ...fields }, ctx, prepared) {
     const current = await openRoute(ctx, hikeId, { kind: 'hike', field: 'hikeId', action: 'update' });
-    await ctx.stores.routes.replace(current.id, writeHike(current, fields, prepared, ctx.warn));
+    await ctx.stores.routes.replace(current.id, applyHikeFields(current, fields, prepared, ctx.warn));
     return { ok: true as const, hikeId: current.id };
   },
 });

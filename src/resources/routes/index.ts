@@ -4,7 +4,7 @@ import { routeMigrations } from './route.migration.ts';
 import { routeOperations } from './route.operations.ts';
 import { RoutesStore } from './route.store.ts';
 import type { RouteFacilitiesTable, RouteSpotsTable, RoutesTable } from './route.tables.ts';
-import { linkOperations } from './route-connection.operations.ts';
+import { connectionOperations } from './route-connection.operations.ts';
 
 export { routeModes } from './route.schema.ts';
 export type { RouteKind, RouteRef, RoutesStore } from './route.store.ts';
@@ -30,7 +30,7 @@ export const routesResource: Resource = {
     name: 'routes',
     description: 'Routes and hikes (with their GPX tracks), the spots they link and the facilities on them',
   },
-  operations: [...routeOperations, ...linkOperations, ...hikeOperations],
+  operations: [...routeOperations, ...connectionOperations, ...hikeOperations],
   stores: { routes: (scope) => new RoutesStore(scope) },
   migrations: routeMigrations,
 };

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { refuse } from '../../core/errors.ts';
 import { defineOperation } from '../../core/operation.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
-import { idSchema } from '../../shared/ids.ts';
+import { idSchema } from '../../shared/id-fields.ts';
 import { routesExamples } from './examples.ts';
+import { openRoute } from './route.access.ts';
 import { routeFacilitySchema, routeIdSchema } from './route.schema.ts';
-import { openRoute } from './route-access.ts';
 
 export const ROUTE_SPOTS_MAX = 200;
 export const ROUTE_FACILITIES_MAX = 50;
@@ -133,4 +133,4 @@ export const setRouteFacilities = defineOperation({
   },
 });
 
-export const linkOperations = [setRouteSpots, setSpotRoutes, setRouteFacilities];
+export const connectionOperations = [setRouteSpots, setSpotRoutes, setRouteFacilities];

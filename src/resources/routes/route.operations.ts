@@ -2,9 +2,11 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/operation.ts';
 import { pageOutputShape } from '../../core/paging.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
-import { productIdSchema } from '../../shared/ids.ts';
-import type { PreparedTrack } from '../hikes/index.ts';
+import { productIdSchema } from '../../shared/id-fields.ts';
+import type { PreparedTrack } from '../../shared/tracks/index.ts';
 import { routesExamples } from './examples.ts';
+import { openRoute } from './route.access.ts';
+import { applyRouteFields, publicRoute } from './route.patch.ts';
 import {
   type CompactRoute,
   compactRouteSchema,
@@ -13,9 +15,7 @@ import {
   routeSchema,
 } from './route.schema.ts';
 import type { StoredRoute } from './route.store.ts';
-import { openRoute } from './route-access.ts';
 import { routeListInput, routePage } from './route-pages.ts';
-import { publicRoute, writeRoute } from './route-writer.ts';
 import { TRACK_BODY } from './track-body.ts';
 import { prepareTrackInput } from './track-fields.ts';
 
@@ -76,7 +76,7 @@ export const createRoute = defineOperation({
   async handler({ productId, ...fields }, ctx, prepared) {
     const guide = await ctx.guide(productId);
     const { routes } = ctx.stores;
-    const id = await routes.insert(guide.id, 'route', writeRoute(undefined, fields, prepared, ctx.warn));
+    const id = await routes.insert(guide.id, 'route', applyRouteFields(undefined, fields, prepared, ctx.warn));
     const { track: _line, ...route } = publicRoute(await routes.require(id));
     return route;
   },
@@ -101,7 +101,7 @@ export const updateRoute = defineOperation({
   async handler({ routeId, ...fields }, ctx, prepared) {
     const current = await openRoute(ctx, routeId, { kind: 'route', field: 'routeId', action: 'update' });
     const { routes } = ctx.stores;
-    await routes.replace(current.id, writeRoute(current, fields, prepared, ctx.warn));
+    await routes.replace(current.id, applyRouteFields(current, fields, prepared, ctx.warn));
     const { track: _line, ...route } = publicRoute(await routes.require(current.id));
     return route;
   },

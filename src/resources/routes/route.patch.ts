@@ -1,51 +1,50 @@
-import { clearable } from '../../shared/text.ts';
-import type { PreparedTrack, TrackFigures } from '../hikes/index.ts';
+import type { PreparedTrack } from '../../shared/tracks/index.ts';
+import { linkedFields, type PatchRules, patchRecord } from './record.patch.ts';
+import type { Route, RouteFields } from './route.schema.ts';
 import type { RouteWrite, StoredRoute } from './route.store.ts';
-import { applyTrack } from './track-fields.ts';
 
-/** How a kind's record takes a PATCH: fields copied as sent (null clears) and strings where "" clears. */
-export interface PatchRules<R> {
-  empty: R;
-  plain: readonly (keyof R & string)[];
-  clearable: readonly (keyof R & string)[];
-}
+/** What a route holds beyond its name, as stored in its record. */
+type RouteRecord = Omit<
+  Route,
+  'routeId' | 'productId' | 'name' | 'spotKeys' | 'facilities' | 'track' | 'createdAt' | 'updatedAt'
+>;
 
-type FiguredRecord = {
-  trackFigures: TrackFigures | null;
-  distanceKm?: number | null;
-  gainM?: number | null;
-  descentM?: number | null;
+const rules: PatchRules<RouteRecord> = {
+  empty: {
+    mode: null,
+    description: null,
+    distanceKm: null,
+    durationMin: null,
+    links: [],
+    status: null,
+    fees: [],
+    sources: [],
+    factsCheckedOn: null,
+    reviewBy: null,
+    trackFigures: null,
+  },
+  plain: ['mode', 'distanceKm', 'durationMin', 'links', 'status', 'fees', 'sources'],
+  clearable: ['description', 'factsCheckedOn', 'reviewBy'],
 };
 
-/**
- * A record after a write: only the fields sent change, then the line (see applyTrack). The
- * kind's own rules (names, dropped rows) run on the result.
- */
-export function patchRecord<R extends FiguredRecord>(
-  rules: PatchRules<R>,
+/** A route after a write: only the fields sent change. `current` is absent when creating. */
+export function applyRouteFields(
   current: StoredRoute | undefined,
-  input: Record<string, unknown>,
+  input: Partial<RouteFields>,
   prepared: PreparedTrack | undefined,
   warn: (message: string) => void,
-): { record: R; track: RouteWrite['track'] } {
-  const record: R = { ...rules.empty, ...(current?.record as Partial<R> | undefined) };
-  const fields = record as Record<string, unknown>;
-  for (const field of rules.plain) if (input[field] !== undefined) fields[field] = input[field];
-  for (const field of rules.clearable) {
-    if (input[field] !== undefined) fields[field] = clearable(input[field] as string | null);
-  }
-  const { track, trackFigures } = applyTrack(input, prepared, record.trackFigures, record, warn);
-  record.trackFigures = trackFigures;
-  return { record, track };
+): RouteWrite {
+  const { record, track } = patchRecord(rules, current, input, prepared, warn);
+  return { name: input.name ?? (current?.name as string), record, track };
 }
 
-/** What every record of the table reads back with after its own fields. */
-export function linkedFields(stored: StoredRoute) {
+export function publicRoute(stored: StoredRoute): Route {
   return {
-    spotKeys: stored.spotKeys,
-    facilities: stored.facilities,
-    ...(stored.track && { track: stored.track }),
-    createdAt: stored.createdAt,
-    updatedAt: stored.updatedAt,
+    routeId: stored.id,
+    productId: stored.guideId,
+    name: stored.name ?? '',
+    ...rules.empty,
+    ...(stored.record as Partial<RouteRecord>),
+    ...linkedFields(stored),
   };
 }

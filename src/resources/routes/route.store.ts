@@ -1,13 +1,13 @@
 import type { Selectable } from 'kysely';
 import { notFound, refuse } from '../../core/errors.ts';
-import { newId } from '../../core/ids.ts';
+import { newId } from '../../core/new-id.ts';
 import type { PageRequest } from '../../core/paging.ts';
 import { ScopedStore } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
 import { keysetPage, nameContains } from '../../db/keyset.ts';
 import type { Fee } from '../../shared/fees.ts';
 import type { StatusNotice } from '../../shared/status.ts';
-import type { HikeLine } from '../hikes/index.ts';
+import type { HikeLine } from '../../shared/tracks/index.ts';
 import type { RoutesTable } from './route.tables.ts';
 
 export type RouteKind = RoutesTable['kind'];
@@ -91,12 +91,12 @@ export class RoutesStore extends ScopedStore {
   async require(routeId: string, what = 'route'): Promise<StoredRoute> {
     const row = await this.db.selectFrom('routes').selectAll().where('id', '=', routeId).executeTakeFirst();
     if (!row) throw notFound(what, routeId);
-    const [stored] = await this.withLinks([row], true);
+    const [stored] = await this.withLinks([row], { includeTrack: true });
     return stored as StoredRoute;
   }
 
   /** The guide's rows of one kind, in the order they were made. */
-  async list(guideId: string, kind: RouteKind, includeTrack: boolean): Promise<StoredRoute[]> {
+  async list(guideId: string, kind: RouteKind, { includeTrack }: { includeTrack: boolean }): Promise<StoredRoute[]> {
     const columns = ['id', 'guide_id', 'kind', 'name', 'record', 'position', 'created_at', 'updated_at'] as const;
     const query = this.db
       .selectFrom('routes')
@@ -104,7 +104,7 @@ export class RoutesStore extends ScopedStore {
       .where('guide_id', '=', guideId)
       .where('kind', '=', kind)
       .orderBy('position');
-    return this.withLinks(await query.execute(), includeTrack);
+    return this.withLinks(await query.execute(), { includeTrack });
   }
 
   private ofKind(guideId: string, kind: RouteKind, nameText: string | undefined) {
@@ -124,7 +124,7 @@ export class RoutesStore extends ScopedStore {
       filter.includeTrack ? [...columns, 'track'] : [...columns],
     );
     const rows = await keysetPage(query, ['position', 'id'], request).execute();
-    const routes = await this.withLinks(rows, filter.includeTrack);
+    const routes = await this.withLinks(rows, filter);
     return routes.map((route, i) => ({ route, sortKey: [Number(rows[i]?.position), route.id] }));
   }
 
@@ -311,7 +311,10 @@ export class RoutesStore extends ScopedStore {
     await this.db.updateTable('routes').set({ updated_at: this.nextUpdatedAt() }).where('id', 'in', routeIds).execute();
   }
 
-  private async withLinks(rows: readonly RowWithoutTrack[], withTrack: boolean): Promise<StoredRoute[]> {
+  private async withLinks(
+    rows: readonly RowWithoutTrack[],
+    { includeTrack }: { includeTrack: boolean },
+  ): Promise<StoredRoute[]> {
     const ids = rows.map((r) => r.id);
     const [spotKeys, facilities] = await Promise.all([this.spotKeysOf(ids), this.facilitiesOf(ids)]);
     return rows.map((row) => ({
@@ -320,7 +323,7 @@ export class RoutesStore extends ScopedStore {
       kind: row.kind,
       name: row.name,
       record: JSON.parse(row.record) as Record<string, unknown>,
-      ...(withTrack && { track: row.track ? (JSON.parse(row.track) as HikeLine) : null }),
+      ...(includeTrack && { track: row.track ? (JSON.parse(row.track) as HikeLine) : null }),
       spotKeys: spotKeys.get(row.id) ?? [],
       facilities: facilities.get(row.id) ?? [],
       createdAt: Number(row.created_at),

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { ApiError } from '../../core/errors.ts';
 import { defineOperation } from '../../core/operation.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
-import { productIdSchema } from '../../shared/ids.ts';
+import { productIdSchema } from '../../shared/id-fields.ts';
 import { salesPageExamples } from './examples.ts';
+import { normaliseSalesPage } from './sales-page.input.ts';
 import { salesPageDraftSchema, salesPageFields, salesPageSchema } from './sales-page.schema.ts';
-import { writeSalesPage } from './sales-page-writer.ts';
 
 export const getSalesPage = defineOperation({
   name: 'get_sales_page',
@@ -72,7 +72,7 @@ export const saveSalesPageDraft = defineOperation({
           'save with the new updatedAt.',
       );
     }
-    await ctx.stores.salesPage.save(guide.id, await writeSalesPage(ctx, guide.id, fields));
+    await ctx.stores.salesPage.save(guide.id, await normaliseSalesPage(ctx, guide.id, fields));
     return { productId: guide.id, draft: (await ctx.stores.salesPage.draftOf(guide.id))! };
   },
 });

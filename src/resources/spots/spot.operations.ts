@@ -3,11 +3,12 @@ import { ApiError, notFound, refuse } from '../../core/errors.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
 import { nameContainsField, pageInputShape, pageOutputShape, viewField } from '../../core/paging.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
-import { productIdSchema } from '../../shared/ids.ts';
+import { productIdSchema } from '../../shared/id-fields.ts';
 import { candidateStem, firstFree, slugify } from '../../shared/text.ts';
 import { type GuideList, guidePage, pageFields } from '../guides/index.ts';
 import { CustomValuesWriter } from '../properties/index.ts';
 import { spotsExamples } from './examples.ts';
+import { applySpotFields, emptySpot, type SpotRules } from './spot.input.ts';
 import {
   type CompactSpot,
   compactSpotSchema,
@@ -18,7 +19,6 @@ import {
   spotSchema,
 } from './spot.schema.ts';
 import { type OwnedSpot, publicSpot, type SpotFilter, type SpotRow } from './spot.store.ts';
-import { applySpotFields, emptySpot, type SpotRules } from './spot-writer.ts';
 
 const BATCH_MAX = 25;
 
@@ -80,7 +80,7 @@ export const createSpot = defineOperation({
     }
     const state = await applySpotFields(emptySpot(key, fields.name), fields, spotRules(ctx, guide.id));
     const id = await spots.insert(guide.id, state, await spots.order.next(guide.id));
-    return publicSpot(await spots.get(id));
+    return publicSpot(await spots.require(id));
   },
 });
 

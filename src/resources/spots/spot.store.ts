@@ -1,6 +1,6 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
-import { newId } from '../../core/ids.ts';
+import { newId } from '../../core/new-id.ts';
 import type { PageRequest, View } from '../../core/paging.ts';
 import { ScopedStore } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
@@ -137,14 +137,11 @@ export class SpotsStore extends ScopedStore {
   }
 
   /** The spot, or not_found when it is gone (deleted by a call that committed first). */
+  /** The spot, or not_found: a missing row is the caller's to hear about, never a 500. */
   async require(spotId: string): Promise<OwnedSpot> {
     const row = await this.db.selectFrom('spots').selectAll().where('id', '=', spotId).executeTakeFirst();
     if (!row) throw notFound('spot', spotId);
     return toSpot(row);
-  }
-
-  async get(spotId: string): Promise<OwnedSpot> {
-    return toSpot(await this.db.selectFrom('spots').selectAll().where('id', '=', spotId).executeTakeFirstOrThrow());
   }
 
   /** Spots by id, in the order asked. */

@@ -1,4 +1,4 @@
-import type { Bbox } from '../../shared/geo.ts';
+import type { Bbox } from '../geo.ts';
 import type { Position, TrackFigures } from './track.schema.ts';
 
 /** The mean Earth radius (IUGG), which haversine distances use. */

@@ -1,11 +1,13 @@
 import { refuse } from '../../core/errors.ts';
-import { type ChapterRules, creditFor, filled } from './chapter-rules.ts';
+import type { ChapterRules } from './chapter.rules.ts';
+import { filled } from './input-text.ts';
 import type { Page, PageBlock } from './page.schema.ts';
+import { creditFor } from './photo-credit.ts';
 
 const BASE = 'pages';
 
 /** The pages as stored: every spot and photo checked, empty optional texts left out. */
-export async function writePages(pages: readonly Page[], rules: ChapterRules): Promise<Page[]> {
+export async function normalisePages(pages: readonly Page[], rules: ChapterRules): Promise<Page[]> {
   const keys = pages.flatMap((p) =>
     p.blocks.flatMap((b) => (b.kind === 'spot' ? [b.spotKey] : b.kind === 'map' ? b.spotKeys : [])),
   );

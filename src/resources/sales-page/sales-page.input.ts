@@ -22,7 +22,11 @@ function repeatOf<T>(list: readonly T[], i: number, same: (a: T) => boolean): nu
  * without a credit (the page shows none until the creator gives one; readiness blocks a publish
  * on it) and an archived sample spot (buyers do not see it).
  */
-export async function writeSalesPage(ctx: OperationContext, guideId: string, input: Fields): Promise<SalesPageContent> {
+export async function normaliseSalesPage(
+  ctx: OperationContext,
+  guideId: string,
+  input: Fields,
+): Promise<SalesPageContent> {
   const sampleSpotKeys = input.sampleSpotKeys ?? [];
   const gallery = (input.gallery ?? []).map((p) => (filled(p.caption) === null ? { mediaId: p.mediaId } : p));
   const heroMediaId = input.heroMediaId ?? null;

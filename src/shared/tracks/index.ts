@@ -1,5 +1,6 @@
-// The hike track library's public face: the line a route or hike carries, its input forms (points,
-// GeoJSON, GPX) and the figures measured on it. The operations that store it live in ../routes.
+// The track library: the line a route or hike carries, its input forms (points, GeoJSON, GPX) and
+// the figures measured on it. No resource of its own: routes and hikes, and their operations, are
+// the routes resource (src/resources/routes/).
 
 export {
   type HikeLine,

@@ -1,6 +1,6 @@
 import { refuse } from '../../core/errors.ts';
+import type { ChapterRules } from './chapter.rules.ts';
 import type { MemberRef, OwnedChapter } from './chapter.store.ts';
-import type { ChapterRules } from './chapter-rules.ts';
 
 export interface MemberInput {
   spotKey?: string | undefined;
@@ -12,7 +12,7 @@ export interface MemberInput {
  * The members to store, in reading order: each a spot of this guide (archived allowed) or, in a
  * collection, another chapter of this guide shown as a card; each once; never the chapter itself.
  */
-export async function writeMembers(
+export async function normaliseMembers(
   chapter: OwnedChapter,
   members: readonly MemberInput[],
   rules: ChapterRules,

@@ -1,12 +1,10 @@
-import type { z } from 'zod';
 import { refuse } from '../../core/errors.ts';
 import { clearable } from '../../shared/text.ts';
-import type { chapterFieldsSchema } from './chapter.schema.ts';
+import type { ChapterRules } from './chapter.rules.ts';
+import type { ChapterFields } from './chapter.schema.ts';
 import type { ChapterState } from './chapter.store.ts';
-import { type ChapterRules, nonEmptyParagraphs } from './chapter-rules.ts';
-import { applyCoverCredit } from './cover-credit.ts';
-
-export type ChapterFields = Partial<z.output<typeof chapterFieldsSchema>>;
+import { nonEmptyParagraphs } from './input-text.ts';
+import { applyCoverCredit } from './photo-credit.ts';
 
 export function emptyChapter(name: string): ChapterState {
   return {

@@ -1,6 +1,8 @@
 import { refuse } from '../../core/errors.ts';
-import { type ChapterRules, creditFor, filled, nonEmptyParagraphs } from './chapter-rules.ts';
+import type { ChapterRules } from './chapter.rules.ts';
+import { filled, nonEmptyParagraphs } from './input-text.ts';
 import type { ChapterIntro, IntroItem, IntroSection } from './intro.schema.ts';
+import { creditFor } from './photo-credit.ts';
 
 const BASE = 'intro';
 
@@ -8,7 +10,7 @@ const BASE = 'intro';
  * The intro as stored, or null. An intro with no cover field and no section is stored as null, so
  * "has an intro" means one thing (a kind change checks it). Empty optional texts are left out.
  */
-export async function writeIntro(intro: ChapterIntro | null, rules: ChapterRules): Promise<ChapterIntro | null> {
+export async function normaliseIntro(intro: ChapterIntro | null, rules: ChapterRules): Promise<ChapterIntro | null> {
   if (intro === null) return null;
   const out: ChapterIntro = { sections: [] };
   const coverKicker = filled(intro.coverKicker);

@@ -1,7 +1,7 @@
 import { clearable } from '../../shared/text.ts';
-import type { PreparedTrack } from '../hikes/index.ts';
+import type { PreparedTrack } from '../../shared/tracks/index.ts';
 import type { Hike, HikeFields } from './hike.schema.ts';
-import { linkedFields, type PatchRules, patchRecord } from './route.patch.ts';
+import { linkedFields, type PatchRules, patchRecord } from './record.patch.ts';
 import type { RouteWrite, StoredRoute } from './route.store.ts';
 
 /** What a hike holds beyond its name, as stored in its record. */
@@ -35,7 +35,7 @@ const rules: PatchRules<HikeRecord> = {
  * A hike after a write, by update_hike's rules: only the fields sent change; descentM is never
  * derived from gainM; transit rows with an empty note are dropped. `current` is absent when creating.
  */
-export function writeHike(
+export function applyHikeFields(
   current: StoredRoute | undefined,
   input: Partial<HikeFields>,
   prepared: PreparedTrack | undefined,

@@ -1,6 +1,38 @@
+import type { ChapterFields } from './chapter.schema.ts';
 import type { ChapterState } from './chapter.store.ts';
-import { creditFor, droppedWithoutPhoto, filled } from './chapter-rules.ts';
-import type { ChapterFields } from './chapter-writer.ts';
+import { filled } from './input-text.ts';
+
+/** `name` at `path` (`intro.sections[0].photoCredit`), or alone for a top-level field. */
+const fieldAt = (path: string, name: string) => (path === '' ? name : `${path}.${name}`);
+
+/** The warning for a credit field sent without its photo: it is not kept, and says so. */
+export function droppedWithoutPhoto(path: string, field: string, photo: string): string {
+  return `${fieldAt(path, field)} was dropped: a credit is kept only with a photo (send ${photo} with it).`;
+}
+
+/**
+ * A photo credit next to its photo: without a photo it is dropped with a warning (never kept
+ * silently); a photo without one is accepted with a warning, since credits are never invented.
+ */
+export function creditFor(
+  path: string,
+  photo: string | undefined,
+  credit: string | undefined,
+  warn: (message: string) => void,
+  names = { photo: 'photoStorageId', credit: 'photoCredit' },
+): string | undefined {
+  const given = filled(credit);
+  if (photo === undefined) {
+    if (given !== undefined) warn(droppedWithoutPhoto(path, names.credit, names.photo));
+    return undefined;
+  }
+  if (given === undefined) {
+    warn(
+      `${fieldAt(path, names.photo)} has no ${names.credit}: ask the creator who took it (shown as "Photo: <name>").`,
+    );
+  }
+  return given;
+}
 
 const CREDIT_FIELDS = ['coverCredit', 'coverCreditUrl', 'coverLicence'] as const;
 const NAMES = { photo: 'coverStorageId', credit: 'coverCredit' };
