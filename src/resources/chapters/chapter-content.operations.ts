@@ -3,6 +3,7 @@ import { refuse } from '../../core/errors.ts';
 import { defineOperation } from '../../core/operation.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { openChapter, requireFresh } from './chapter.access.ts';
+import { chapterAnswer } from './chapter.answer.ts';
 import { chapterRules } from './chapter.rules.ts';
 import {
   chapterSchema,
@@ -12,7 +13,6 @@ import {
   spotKeyRefSchema,
 } from './chapter.schema.ts';
 import { chaptersExamples } from './examples.ts';
-import { chapterAnswer } from './images.ts';
 import { normaliseIntro } from './intro.input.ts';
 import { chapterIntroSchema } from './intro.schema.ts';
 import { normaliseMembers } from './member.input.ts';

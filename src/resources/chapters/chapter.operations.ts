@@ -5,6 +5,7 @@ import { STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/id-fields.ts';
 import { type GuideList, guidePage, pageFields } from '../guides/index.ts';
 import { openChapter, requireFresh } from './chapter.access.ts';
+import { chapterAnswer, chapterAnswers } from './chapter.answer.ts';
 import { applyChapterFields, emptyChapter } from './chapter.input.ts';
 import { chapterRules } from './chapter.rules.ts';
 import {
@@ -19,7 +20,6 @@ import {
 } from './chapter.schema.ts';
 import { contentOperations } from './chapter-content.operations.ts';
 import { chaptersExamples } from './examples.ts';
-import { chapterAnswer, chapterAnswers } from './images.ts';
 
 const kinds =
   'kind chapter is prose and front matter (body, intro, pages); kind collection (the default) is a plain set of spots.';

@@ -7,11 +7,10 @@ import { groupedBy } from '../../db/grouped.ts';
 import { keysetPage, nameContains } from '../../db/keyset.ts';
 import type { Database } from '../../db/tables.ts';
 import { GuideOrder } from '../../shared/guide-order.ts';
-import type { Chapter, ChapterKind, Member } from './chapter.schema.ts';
+import type { ChapterKind, Member } from './chapter.schema.ts';
 import type { ChaptersTable } from './chapter.tables.ts';
-import { withoutChapter } from './intro.input.ts';
+import { withoutChapter, withoutPhoto, withoutSpot } from './content-rewrites.ts';
 import type { ChapterIntro } from './intro.schema.ts';
-import { withoutPhoto, withoutSpot } from './page.input.ts';
 import type { Page } from './page.schema.ts';
 
 /** What a chapter holds, as the writers see it: ids, order, members and times aside. */
@@ -83,31 +82,6 @@ function toChapter(row: Selectable<ChaptersTable>, members: Member[]): OwnedChap
     members,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
-  };
-}
-
-/** The record buyers' editors read, keys in the specification's order. */
-export function publicChapter(chapter: OwnedChapter, coverUrls: ReadonlyMap<string, string>): Chapter {
-  return {
-    collectionId: chapter.id,
-    productId: chapter.guideId,
-    name: chapter.name,
-    slug: chapter.slug,
-    description: chapter.description,
-    kind: chapter.kind,
-    body: chapter.body,
-    intro: chapter.intro,
-    pages: chapter.pages,
-    order: chapter.order,
-    coverUrl: chapter.coverStorageId === null ? null : (coverUrls.get(chapter.coverStorageId) ?? null),
-    coverStorageId: chapter.coverStorageId,
-    coverCredit: chapter.coverCredit ?? null,
-    coverCreditUrl: chapter.coverCreditUrl ?? null,
-    coverLicence: chapter.coverLicence ?? null,
-    members: chapter.members,
-    memberCount: chapter.members.length,
-    createdAt: chapter.createdAt,
-    updatedAt: chapter.updatedAt,
   };
 }
 

@@ -115,15 +115,3 @@ async function writeItems(
   }
   return out;
 }
-
-/** The intro without items naming a deleted chapter; the same object when none did. */
-export function withoutChapter(intro: ChapterIntro, chapterId: string): ChapterIntro {
-  const named = intro.sections.some((s) => s.items?.some((i) => i.collectionId === chapterId));
-  if (!named) return intro;
-  return {
-    ...intro,
-    sections: intro.sections.map((s) =>
-      s.items === undefined ? s : { ...s, items: s.items.filter((i) => i.collectionId !== chapterId) },
-    ),
-  };
-}

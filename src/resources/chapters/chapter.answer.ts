@@ -1,7 +1,32 @@
 import type { OperationContext } from '../../core/operation.ts';
 import { fileUrl, mediaPath } from '../media/index.ts';
 import { type Chapter, MEMBERS_SHOWN } from './chapter.schema.ts';
-import { type OwnedChapter, publicChapter } from './chapter.store.ts';
+import type { OwnedChapter } from './chapter.store.ts';
+
+/** The record buyers' editors read, keys in the specification's order. */
+function publicChapter(chapter: OwnedChapter, coverUrls: ReadonlyMap<string, string>): Chapter {
+  return {
+    collectionId: chapter.id,
+    productId: chapter.guideId,
+    name: chapter.name,
+    slug: chapter.slug,
+    description: chapter.description,
+    kind: chapter.kind,
+    body: chapter.body,
+    intro: chapter.intro,
+    pages: chapter.pages,
+    order: chapter.order,
+    coverUrl: chapter.coverStorageId === null ? null : (coverUrls.get(chapter.coverStorageId) ?? null),
+    coverStorageId: chapter.coverStorageId,
+    coverCredit: chapter.coverCredit ?? null,
+    coverCreditUrl: chapter.coverCreditUrl ?? null,
+    coverLicence: chapter.coverLicence ?? null,
+    members: chapter.members,
+    memberCount: chapter.members.length,
+    createdAt: chapter.createdAt,
+    updatedAt: chapter.updatedAt,
+  };
+}
 
 /** Where buyers load each cover from: the large rendition of the stored image, by storageId. */
 export async function coverUrlsOf(
