@@ -12,7 +12,7 @@ import { loadConfig } from '../src/config.ts';
 import { systemClock } from '../src/core/clock.ts';
 import { KeyStore } from '../src/core/keys.ts';
 import { loadObservability } from '../src/observability/index.ts';
-import { CreatorsStore } from '../src/resources/profile/creators.store.ts';
+import { CreatorsStore } from '../src/resources/profile/creator.store.ts';
 import { openStore } from '../src/store.ts';
 import { onStop, type ReadyMessage } from './ipc.ts';
 

@@ -35,7 +35,7 @@ async function withStudio(action: (ctx: StudioContext) => Promise<unknown>): Pro
       import('../core/clock.ts'),
       import('../core/keys.ts'),
       import('../store.ts'),
-      import('../resources/profile/creators.store.ts'),
+      import('../resources/profile/creator.store.ts'),
       import('./studio.store.ts'),
       import('./go-live.ts'),
     ]);

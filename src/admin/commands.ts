@@ -1,6 +1,6 @@
 import type { KeyScope, Role } from '../core/auth.ts';
 import type { KeyStore } from '../core/keys.ts';
-import type { CreatorsStore } from '../resources/profile/creators.store.ts';
+import type { CreatorsStore } from '../resources/profile/creator.store.ts';
 import { type AccountsStore, FIRST_PASSWORD_LINK_MS } from '../studio/accounts/accounts.store.ts';
 import type { Mailer } from '../studio/accounts/mailer.ts';
 import { hashPassword, passwordProblem } from '../studio/accounts/passwords.ts';

@@ -2,7 +2,7 @@ import type { Clock } from '../core/clock.ts';
 import { KeyStore } from '../core/keys.ts';
 import { oneAtATime } from '../db/coordination.ts';
 import type { Store } from '../db/database.ts';
-import { CreatorsStore } from '../resources/profile/creators.store.ts';
+import { CreatorsStore } from '../resources/profile/creator.store.ts';
 
 export const DEMO_EMAIL = 'demo@example.com';
 

@@ -33,7 +33,10 @@ export async function putOnSale(
     const moved = await studio.setStatus(guideId, 'published');
     if (!moved) return undefined;
     const creatorId = await studio.creatorOf(guideId);
-    const result = await publishRelease(createStores()(scope), guideId, creatorId, clock.today(), null, false);
+    const result = await publishRelease(createStores()(scope), guideId, creatorId, clock.today(), {
+      keyId: null,
+      needsLive: false,
+    });
     return {
       productId: moved.productId,
       status: 'published' as const,

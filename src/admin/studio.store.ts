@@ -1,4 +1,4 @@
-import { newId } from '../core/ids.ts';
+import { newId } from '../core/new-id.ts';
 import { ScopedStore } from '../core/stores.ts';
 import type { GuidesTable } from '../db/tables.ts';
 import { updateGuideRow } from '../resources/guides/guide-row.ts';

@@ -53,11 +53,11 @@ export class CredentialCache<T> {
         now - known.readAt < this.ttlMs &&
         (known.expiresAt === null || known.expiresAt > now)
       ) {
-        if (this.name) countCache(this.name, true);
+        if (this.name) countCache(this.name, { hit: true });
         return known.value;
       }
     }
-    if (this.watch && this.name) countCache(this.name, false);
+    if (this.watch && this.name) countCache(this.name, { hit: false });
     const credential = await read();
     // Kept only when no revocation was heard while it was read: a read that began before one
     // landed may have seen the row as it was.

@@ -95,19 +95,25 @@ async function run(
   };
   // Reads outside the transaction: what prepare reads, the handler reads again after opening the guide.
   const prepared = operation.prepare
-    ? await operation.prepare(input, contextOn(runtime, base, runtime.db, false, []))
+    ? await operation.prepare(input, contextOn(runtime, base, { db: runtime.db, writes: false, committed: [] }))
     : undefined;
   let result: Record<string, unknown>;
   const committed: Array<() => Promise<unknown>> = [];
   if (operation.readOnly) {
-    result = await operation.handler(input, contextOn(runtime, base, runtime.db, false, committed), prepared);
+    result = await operation.handler(
+      input,
+      contextOn(runtime, base, { db: runtime.db, writes: false, committed }),
+      prepared,
+    );
   } else {
     try {
       result = await retryingStalePlans(() => {
         committed.length = 0;
         return runtime.db
           .transaction()
-          .execute((trx) => operation.handler(input, contextOn(runtime, base, trx, true, committed), prepared));
+          .execute((trx) =>
+            operation.handler(input, contextOn(runtime, base, { db: trx, writes: true, committed }), prepared),
+          );
       });
     } catch (err) {
       if (operation.discard)
@@ -128,9 +134,7 @@ function scopeOn(runtime: Runtime, db: Kysely<Database>): StoreScope {
 function contextOn(
   runtime: Runtime,
   base: CallContext,
-  db: Kysely<Database>,
-  writes: boolean,
-  committed: Array<() => Promise<unknown>>,
+  { db, writes, committed }: { db: Kysely<Database>; writes: boolean; committed: Array<() => Promise<unknown>> },
 ): OperationContext {
   const { creatorId } = base.principal;
   const opened = new Map<string, Promise<OwnedGuide>>();

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { CreatorsStore } from '../resources/profile/creators.store.ts';
+import { CreatorsStore } from '../resources/profile/creator.store.ts';
 import { openStore, type Store } from '../store.ts';
 import { ManualClock } from './clock.ts';
 import type { ApiError } from './errors.ts';

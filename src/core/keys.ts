@@ -6,7 +6,7 @@ import { generateKey, hashesMatch, hashKey, type KeyScope, looksLikeKey, type Pr
 import type { Clock } from './clock.ts';
 import { CredentialCache, type ReadCredential, type RevocationWatch } from './credential-cache.ts';
 import { ApiError } from './errors.ts';
-import { newId } from './ids.ts';
+import { newId } from './new-id.ts';
 
 export interface KeySummary {
   keyId: string;

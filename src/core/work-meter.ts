@@ -30,7 +30,7 @@ export function attachWorkSink(sink: WorkSink): () => void {
   };
 }
 
-export function countCache(name: CacheName, hit: boolean): void {
+export function countCache(name: CacheName, { hit }: { hit: boolean }): void {
   if (sinks.length === 0) return;
   for (const sink of sinks) sink.cache(name, hit);
 }

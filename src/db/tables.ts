@@ -1,7 +1,9 @@
 /**
  * Row types of the store. Booleans are 0/1 integers and JSON is text in both dialects, so a row
  * reads back the same from SQLite and PostgreSQL; stores convert rows to records and never let
- * these types out.
+ * these types out. These are the core's tables (creators, keys, guides and what a guide is sold
+ * with); each resource declares its own in its folder (`<entity>.tables.ts`) and merges them into
+ * `Database` from its index.ts.
  */
 export interface CreatorsTable {
   id: string;
@@ -80,103 +82,10 @@ export interface PurchasesTable {
   created_at: number;
 }
 
-export interface SpotsTable {
-  id: string;
-  guide_id: string;
-  spot_key: string;
-  name: string;
-  description: string | null;
-  lat: number | null;
-  lon: number | null;
-  time_zone: string | null;
-  pins: string;
-  map_links: string;
-  links: string;
-  status: string | null;
-  fees: string;
-  schedule: string | null;
-  hours: string | null;
-  sources: string;
-  area_id: string | null;
-  archived: number;
-  custom_values: string;
-  custom_notes: string;
-  review_notes: string | null;
-  facts_checked_on: string | null;
-  review_by: string | null;
-  order_key: number;
-  created_at: number;
-  updated_at: number;
-}
-
-export interface PropertyDefsTable {
-  id: string;
-  guide_id: string;
-  key: string;
-  label: string;
-  kind: 'shortLabel' | 'longSection' | 'number' | 'date' | 'checkbox' | 'singleSelect';
-  order_key: number;
-  required: number;
-  filterable: number;
-  placeholder: string | null;
-  num_unit: string | null;
-  options: string;
-  archived: number;
-  schema_version: number;
-  created_at: number;
-  updated_at: number;
-}
-
-export interface AreasTable {
-  id: string;
-  guide_id: string;
-  name: string;
-  kind: string | null;
-  note: string | null;
-  season: string | null;
-  rules: string;
-  fees: string;
-  links: string;
-  status: string | null;
-  sources: string;
-  /** 1, 2, 3… in the order the guide's areas were made. */
-  position: number;
-  created_at: number;
-  updated_at: number;
-}
-
-/** A place: the columns the store filters or joins on, and the rest of the record as JSON. */
-export interface FacilitiesTable {
-  id: string;
-  guide_id: string;
-  kind: string;
-  type: string | null;
-  name: string;
-  record: string;
-  lat: number | null;
-  lon: number | null;
-  inside_id: string | null;
-  /** The name as people sort it (nameSortKey), which list_facilities pages by. */
-  name_key: string;
-  created_at: number;
-  updated_at: number;
-}
-
-export interface FacilitySpotsTable {
-  facility_id: string;
-  spot_id: string;
-  position: number;
-}
-
 export interface Database {
   creators: CreatorsTable;
   api_keys: ApiKeysTable;
   guides: GuidesTable;
   guide_prices: GuidePricesTable;
   purchases: PurchasesTable;
-  spots: SpotsTable;
-  property_defs: PropertyDefsTable;
-  areas: AreasTable;
-  facilities: FacilitiesTable;
-  facility_spots: FacilitySpotsTable;
 }

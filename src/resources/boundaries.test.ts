@@ -69,3 +69,37 @@ test('handlers reach stores through ctx.stores: no resource builds a store by ha
     .map((file) => relative(src, file));
   assert.deepEqual(byHand, [], "build stores in the resource's index.ts factory; handlers use ctx.stores");
 });
+
+/** Every import circle among one resource's files, each as the path round it (a -> b -> a). */
+function circlesWithin(files: readonly string[]): string[][] {
+  const inFolder = new Set(files);
+  const edges = new Map(
+    files.map((file) => [
+      file,
+      importsOf(file)
+        .map((t) => join(src, t))
+        .filter((t) => inFolder.has(t)),
+    ]),
+  );
+  const circles: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (file: string, path: string[]): void => {
+    state.set(file, 'open');
+    for (const next of edges.get(file) ?? []) {
+      if (state.get(next) === 'open')
+        circles.push([...(next === file ? [] : path.slice(path.indexOf(next))), file, next]);
+      else if (!state.has(next)) visit(next, [...path, file]);
+    }
+    state.set(file, 'done');
+  };
+  for (const file of files) if (!state.has(file)) visit(file, []);
+  return circles;
+}
+
+test('no import circle inside a resource: each file stands on the ones below it', () => {
+  const circles = readdirSync(resources, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .flatMap((entry) => circlesWithin(sourceFiles(join(resources, entry.name))))
+    .map((circle) => circle.map((file) => relative(src, file)).join(' -> '));
+  assert.deepEqual(circles, [], 'move what both sides need into a module of its own (type imports count too)');
+});

@@ -7,11 +7,11 @@ import { lazyStores, type StoreFactories, type StoreScope, type Stores } from '.
 import { areasResource } from './areas/index.ts';
 import { authoringResource } from './authoring/index.ts';
 import { chaptersResource } from './chapters/index.ts';
+import { facilitiesResource } from './facilities/index.ts';
 import { guideAccess, guidesResource } from './guides/index.ts';
 import { itinerariesResource } from './itineraries/index.ts';
 import { linksResource } from './links/index.ts';
 import { mediaResource } from './media/index.ts';
-import { placesResource } from './places/index.ts';
 import { previewResource } from './preview/index.ts';
 import { profileResource } from './profile/index.ts';
 import { propertiesResource } from './properties/index.ts';
@@ -29,7 +29,7 @@ export const resources: readonly Resource[] = [
   spotsResource,
   areasResource,
   chaptersResource,
-  placesResource,
+  facilitiesResource,
   routesResource,
   itinerariesResource,
   mediaResource,

@@ -10,7 +10,7 @@ import {
   playbookTopics,
   sectionsOf,
 } from '../../src/resources/authoring/playbook.ts';
-import { placeKinds, placeTypes } from '../../src/resources/places/place.schema.ts';
+import { placeKinds, placeTypes } from '../../src/resources/facilities/facility.schema.ts';
 import { type Api, apiFor, assertError, assertOk, transports } from '../helpers/api.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
 import { rest } from '../helpers/http.ts';

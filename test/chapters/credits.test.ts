@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { creditFor } from '../../src/resources/chapters/chapter-rules.ts';
+import { creditFor } from '../../src/resources/chapters/photo-credit.ts';
 
 // Until photos can be looked up, no chapter write reaches a photo; the credit rule is checked here.
 test('a credit is kept with its photo, dropped with a warning without one, and a photo without one warns', () => {

@@ -10,7 +10,7 @@ import { loadObservability } from '../../src/observability/index.ts';
 import { LinkChecker } from '../../src/resources/links/link-checker.ts';
 import type { Resolver } from '../../src/resources/links/safe-fetch.ts';
 import { type BlobStore, openBlobStore } from '../../src/resources/media/index.ts';
-import { CreatorsStore } from '../../src/resources/profile/creators.store.ts';
+import { CreatorsStore } from '../../src/resources/profile/creator.store.ts';
 import { openStore, type Store } from '../../src/store.ts';
 import { bucketEnv, type TestBlobStore } from './blob-stores.ts';
 import { freshPostgresSchema, type TestDialect, whileNoSchemaIsDropped } from './dialects.ts';

@@ -1,5 +1,5 @@
 import { seededRandom } from '../../bench/spot-content.ts';
-import type { Position } from '../../src/resources/hikes/track.schema.ts';
+import type { Position } from '../../src/shared/tracks/track.schema.ts';
 
 /** Roughly normal noise (sum of uniforms), mean 0, deviation 1. */
 function gaussian(random: () => number): number {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError } from '../../src/core/errors.ts';
-import { parseGpx } from '../../src/resources/hikes/gpx.ts';
-import { INPUT_POINTS_MAX } from '../../src/resources/hikes/track.schema.ts';
+import { parseGpx } from '../../src/shared/tracks/gpx.ts';
+import { INPUT_POINTS_MAX } from '../../src/shared/tracks/track.schema.ts';
 
 const PATH = 'track.gpx';
 

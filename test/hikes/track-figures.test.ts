@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError } from '../../src/core/errors.ts';
-import { simplifyToCap } from '../../src/resources/hikes/simplify-track.ts';
-import { type Position, STORED_POINTS_MAX, type TrackFigures } from '../../src/resources/hikes/track.schema.ts';
-import { prepareTrack } from '../../src/resources/hikes/track.ts';
+import { simplifyToCap } from '../../src/shared/tracks/simplify-track.ts';
+import { type Position, STORED_POINTS_MAX, type TrackFigures } from '../../src/shared/tracks/track.schema.ts';
+import { prepareTrack } from '../../src/shared/tracks/track.ts';
 import {
   bboxOf,
   climbOf,
   figureWarnings,
   haversineMeters,
   measureTrack,
-} from '../../src/resources/hikes/track-figures.ts';
+} from '../../src/shared/tracks/track-figures.ts';
 import { generateHike, toGpx } from './generated-track.ts';
 
 const within = (actual: number, expected: number, share: number, what: string) =>

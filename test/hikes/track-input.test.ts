@@ -5,8 +5,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { z } from 'zod';
 import { ApiError } from '../../src/core/errors.ts';
 import { parseInput } from '../../src/core/validation.ts';
-import { hikeLineSchema, hikeTrackInputSchema, trackFiguresSchema } from '../../src/resources/hikes/track.schema.ts';
-import { prepareTrack } from '../../src/resources/hikes/track.ts';
+import { hikeLineSchema, hikeTrackInputSchema, trackFiguresSchema } from '../../src/shared/tracks/track.schema.ts';
+import { prepareTrack } from '../../src/shared/tracks/track.ts';
 import { jsonSchemaOf } from '../../src/transports/tool-list.ts';
 
 /** The field as an operation will carry it: `track`, HikeTrack or null (null removes the line). */

@@ -10,7 +10,7 @@ import { ManualClock } from '../../src/core/clock.ts';
 import type { ApiError } from '../../src/core/errors.ts';
 import { KeyStore } from '../../src/core/keys.ts';
 import { APPLICATION_NAME } from '../../src/db/pg-coordination.ts';
-import { CreatorsStore } from '../../src/resources/profile/creators.store.ts';
+import { CreatorsStore } from '../../src/resources/profile/creator.store.ts';
 import { openStore, type Store } from '../../src/store.ts';
 import { freshPostgresSchema, POSTGRES_URL, testDialects, whileNoSchemaIsDropped } from '../helpers/dialects.ts';
 

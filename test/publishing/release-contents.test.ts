@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LinksStore } from '../../src/resources/links/links.store.ts';
+import { LinksStore } from '../../src/resources/links/link.store.ts';
 import { type Api, apiFor, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
+import { placeKinds, placeTypes } from '../../src/resources/facilities/facility.schema.ts';
 import { createRegistry } from '../../src/resources/index.ts';
-import { placeKinds, placeTypes } from '../../src/resources/places/place.schema.ts';
 import { socialHosts } from '../../src/resources/profile/profile.schema.ts';
 import { isFixedListNote } from '../../src/shared/notes.ts';
 import { buildOpenApi } from '../../src/transports/openapi.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { areasExamples } from '../../src/resources/areas/examples.ts';
-import { placesExamples } from '../../src/resources/places/examples.ts';
+import { facilitiesExamples } from '../../src/resources/facilities/examples.ts';
 import { routesExamples } from '../../src/resources/routes/examples.ts';
 import { type Api, assertOk } from '../helpers/api.ts';
 import type { Harness } from '../helpers/harness.ts';
@@ -21,7 +21,7 @@ export async function fullGuide(h: Harness, api: Api, name = 'Lakes of Slovenia'
   const area = areasExamples.set_area?.input as Record<string, unknown>;
   const setArea = await api.call('set_area', { ...area, productId });
   assertOk(setArea);
-  const place = placesExamples.create_facility?.input as Record<string, unknown>;
+  const place = facilitiesExamples.create_facility?.input as Record<string, unknown>;
   const { reviewNotes: _notes, ...buyerPlace } = place;
   const facility = await api.call('create_facility', { ...buyerPlace, productId, spotKeys: ['bohinj'] });
   assert.equal(facility.status, 201, JSON.stringify(facility.body));

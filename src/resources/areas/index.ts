@@ -1,10 +1,17 @@
 import type { Resource } from '../../core/resource.ts';
-import { AreasStore } from './areas.store.ts';
-import { areaOperations } from './operations.ts';
+import { areaOperations } from './area.operations.ts';
+import { AreasStore } from './area.store.ts';
+import type { AreasTable } from './area.tables.ts';
 
 declare module '../../core/stores.ts' {
   interface Stores {
     areas: AreasStore;
+  }
+}
+
+declare module '../../db/tables.ts' {
+  interface Database {
+    areas: AreasTable;
   }
 }
 
@@ -18,4 +25,4 @@ export const areasResource: Resource = {
 };
 
 export { type Area, areaSchema } from './area.schema.ts';
-export { areasFromJson, areasOfGuide } from './areas.store.ts';
+export { areasFromJson, areasOfGuide } from './area.store.ts';

@@ -1,5 +1,5 @@
 import type { Resource } from '../../core/resource.ts';
-import { authoringOperations } from './operations.ts';
+import { authoringOperations } from './authoring.operations.ts';
 
 export const authoringResource: Resource = {
   tag: { name: 'authoring', description: 'The playbook assistants read before editing' },

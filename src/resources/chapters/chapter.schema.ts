@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { creditFields } from '../../shared/credit.ts';
-import { idSchema } from '../../shared/ids.ts';
+import { idSchema } from '../../shared/id-fields.ts';
 import { requiredText, slugSchema, text } from '../../shared/text.ts';
 
 export const chapterKinds = ['chapter', 'collection'] as const;
@@ -109,3 +109,5 @@ export type CompactChapter = z.infer<typeof compactChapterSchema>;
 
 export type Member = z.infer<typeof memberSchema>;
 export type Chapter = z.infer<typeof chapterSchema>;
+/** The fields a create or update sent, as the schema hands them over. */
+export type ChapterFields = Partial<z.output<typeof chapterFieldsSchema>>;

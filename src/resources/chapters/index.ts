@@ -1,9 +1,9 @@
 import type { Resource } from '../../core/resource.ts';
+import * as chaptersMigration from './chapter.migration.ts';
+import { chapterOperations } from './chapter.operations.ts';
+import { ChaptersStore } from './chapter.store.ts';
 import type { ChapterMembersTable, ChaptersTable } from './chapter.tables.ts';
-import * as chaptersMigration from './chapters.migration.ts';
-import { ChaptersStore } from './chapters.store.ts';
-import * as coverCreditMigration from './cover-credit.migration.ts';
-import { chapterOperations } from './operations.ts';
+import * as coverCreditMigration from './chapter-cover-credit.migration.ts';
 
 declare module '../../core/stores.ts' {
   interface Stores {
@@ -24,4 +24,4 @@ export const chaptersResource: Resource = {
   stores: { chapters: (scope) => new ChaptersStore(scope) },
   migrations: { '0007-chapters': chaptersMigration, '0017-chapter-cover-credit': coverCreditMigration },
 };
-export { chapterCountOfGuide } from './chapters.store.ts';
+export { chapterCountOfGuide } from './chapter.store.ts';

@@ -4,7 +4,7 @@ import { areasFromJson } from '../areas/index.ts';
 import { fileUrl } from '../media/index.ts';
 import { propertiesFromJson } from '../properties/index.ts';
 import type { Guide, GuideWithCounts, MapRegion } from './guide.schema.ts';
-import type { GuideRecordRow, GuideRow } from './guides.store.ts';
+import type { GuideRecordRow, GuideRow } from './guide.store.ts';
 
 /** A guide's record from its row and what the row read of other tables in the same statement. */
 export function recordOf(row: GuideRecordRow, urls: Urls): Guide {

@@ -42,7 +42,7 @@ async function currentRevision(db: Kysely<Database>, creatorId: string, productI
   if (stamp !== undefined) {
     const known = confirmed.get(key);
     const hit = known !== undefined && known.db === db && known.stamp === stamp;
-    countCache('guide_revisions', hit);
+    countCache('guide_revisions', { hit });
     if (hit) return known.row;
   }
   const [row] = await revisionOf(db, productId, creatorId);
@@ -75,7 +75,7 @@ async function viewOf<T extends object>(
 ): Promise<T> {
   const key = `${row.id}@${row.revision} ${view}`;
   const cached = views.get(key) as T | undefined;
-  countCache('guide_views', cached !== undefined);
+  countCache('guide_views', { hit: cached !== undefined });
   if (cached) return cached;
   const built = Object.freeze(await build(row.id, (other, make) => viewOf(row, other, make)));
   views.set(key, built);

@@ -1,6 +1,6 @@
 import type { Resource } from '../../core/resource.ts';
-import { GuidesStore } from './guides.store.ts';
-import { guideOperations } from './operations.ts';
+import { guideOperations } from './guide.operations.ts';
+import { GuidesStore } from './guide.store.ts';
 
 declare module '../../core/stores.ts' {
   interface Stores {

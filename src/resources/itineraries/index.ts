@@ -1,10 +1,10 @@
 import type { Resource } from '../../core/resource.ts';
-import * as itinerariesMigration from './itineraries.migration.ts';
-import { ItinerariesStore } from './itineraries.store.ts';
+import * as itinerariesMigration from './itinerary.migration.ts';
+import { itineraryOperations } from './itinerary.operations.ts';
+import { ItinerariesStore } from './itinerary.store.ts';
 import type { ItinerariesTable } from './itinerary.tables.ts';
-import { itineraryOperations } from './operations.ts';
 
-export type { ItinerariesStore } from './itineraries.store.ts';
+export type { ItinerariesStore } from './itinerary.store.ts';
 export type { StopTarget } from './stop-targets.ts';
 
 declare module '../../core/stores.ts' {

@@ -2,9 +2,9 @@ import type { z } from 'zod';
 import { ApiError, refuse } from '../../core/errors.ts';
 import type { OperationContext } from '../../core/operation.ts';
 import { clearable } from '../../shared/text.ts';
-import { checkDays, type DayRules, hasOpenableStop } from './days-writer.ts';
-import type { ItineraryState, OwnedItinerary } from './itineraries.store.ts';
+import { checkDays, type DayRules, hasOpenableStop } from './day.input.ts';
 import type { itineraryFieldsSchema, Season } from './itinerary.schema.ts';
+import type { ItineraryState, OwnedItinerary } from './itinerary.store.ts';
 
 export type ItineraryFields = Partial<z.output<typeof itineraryFieldsSchema>> & { archived?: boolean };
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema } from '../../shared/ids.ts';
+import { idSchema } from '../../shared/id-fields.ts';
 import { nameText, text } from '../../shared/text.ts';
 import { routeModes } from '../routes/index.ts';
 

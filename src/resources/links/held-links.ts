@@ -31,7 +31,7 @@ interface Holder {
 export interface LinkHolderRecords {
   spots: Awaited<ReturnType<Stores['spots']['list']>>;
   areas: Awaited<ReturnType<Stores['areas']['listForGuide']>>;
-  places: Awaited<ReturnType<Stores['places']['listForGuide']>>;
+  places: Awaited<ReturnType<Stores['facilities']['listForGuide']>>;
   /** Routes and hikes, each kind in its order. */
   routes: Awaited<ReturnType<Stores['routes']['list']>>;
   chapters: Awaited<ReturnType<Stores['chapters']['list']>>;
@@ -69,9 +69,9 @@ export async function readLinkHolders(stores: Stores, guideId: string): Promise<
   const [spots, areas, places, routes, hikes, chapters, photos] = await Promise.all([
     stores.spots.list(guideId, { includeArchived: true }),
     stores.areas.listForGuide(guideId),
-    stores.places.listForGuide(guideId),
-    stores.routes.list(guideId, 'route', false),
-    stores.routes.list(guideId, 'hike', false),
+    stores.facilities.listForGuide(guideId),
+    stores.routes.list(guideId, 'route', { includeTrack: false }),
+    stores.routes.list(guideId, 'hike', { includeTrack: false }),
     stores.chapters.list(guideId),
     stores.media.listForGuide(guideId),
   ]);

@@ -1,9 +1,9 @@
 import type { Resource } from '../../core/resource.ts';
+import * as linksMigration from './link.migration.ts';
+import { linkOperations } from './link.operations.ts';
+import { LinksStore } from './link.store.ts';
 import type { LinkChecksTable } from './link.tables.ts';
 import { LinkChecker } from './link-checker.ts';
-import * as linksMigration from './links.migration.ts';
-import { LinksStore } from './links.store.ts';
-import { linkOperations } from './operations.ts';
 
 declare module '../../core/stores.ts' {
   interface Stores {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Stores } from '../../core/stores.ts';
 import { type HeldLink, heldLinks, type LinkHolderKind } from './held-links.ts';
+import type { LinkRecord } from './link.store.ts';
 import type { LinkStatus } from './link-checker.ts';
-import type { LinkRecord } from './links.store.ts';
 
 export const linkStatuses = ['ok', 'redirected', 'broken', 'blocked', 'error'] as const satisfies readonly LinkStatus[];
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { newId } from '../../core/ids.ts';
+import { newId } from '../../core/new-id.ts';
 
 /** What is known of a stored file without reading it. */
 export interface BlobInfo {

@@ -1,11 +1,11 @@
 import type { Resource } from '../../core/resource.ts';
 import type { BlobStore } from './blob-store.ts';
 import { up } from './media.migration.ts';
+import { mediaOperations } from './media.operations.ts';
 import { MediaStore } from './media.store.ts';
 import type { MediaTable } from './media.tables.ts';
 import { MEDIA_PREFIX, openMediaFile } from './media-files.ts';
 import { openBlobStore } from './open-blob-store.ts';
-import { mediaOperations } from './operations.ts';
 
 declare module '../../core/stores.ts' {
   interface Stores {

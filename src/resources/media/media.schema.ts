@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { creditFields } from '../../shared/credit.ts';
 import { dateSchema } from '../../shared/dates.ts';
 import { latitudeSchema, longitudeSchema } from '../../shared/geo.ts';
-import { idSchema } from '../../shared/ids.ts';
+import { idSchema } from '../../shared/id-fields.ts';
 import { text } from '../../shared/text.ts';
 import { webUrlSchema } from '../../shared/urls.ts';
 

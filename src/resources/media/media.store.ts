@@ -1,6 +1,6 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
-import { newId } from '../../core/ids.ts';
+import { newId } from '../../core/new-id.ts';
 import type { PageRequest } from '../../core/paging.ts';
 import { ScopedStore } from '../../core/stores.ts';
 import { keysetPage } from '../../db/keyset.ts';
@@ -269,8 +269,10 @@ export class MediaStore extends ScopedStore {
     return id;
   }
 
-  async get(mediaId: string): Promise<MediaRecord> {
-    const row = await this.selectMedia().where('media.id', '=', mediaId).executeTakeFirstOrThrow();
+  /** The photo, or not_found. */
+  async require(mediaId: string): Promise<MediaRecord> {
+    const row = await this.selectMedia().where('media.id', '=', mediaId).executeTakeFirst();
+    if (!row) throw notFound('photo', mediaId);
     return toRecord(row);
   }
 

@@ -1,8 +1,8 @@
 import type { Resource } from '../../core/resource.ts';
-import { previewOperations } from './operations.ts';
-import { up } from './preview-links.migration.ts';
-import { PreviewLinksStore } from './preview-links.store.ts';
-import type { PreviewLinksTable } from './preview-links.tables.ts';
+import { previewOperations } from './preview.operations.ts';
+import { up } from './preview-link.migration.ts';
+import { PreviewLinksStore } from './preview-link.store.ts';
+import type { PreviewLinksTable } from './preview-link.tables.ts';
 
 declare module '../../core/stores.ts' {
   interface Stores {

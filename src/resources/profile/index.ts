@@ -1,6 +1,6 @@
 import type { Resource } from '../../core/resource.ts';
-import { CreatorsStore } from './creators.store.ts';
-import { profileOperations } from './operations.ts';
+import { CreatorsStore } from './creator.store.ts';
+import { profileOperations } from './profile.operations.ts';
 
 declare module '../../core/stores.ts' {
   interface Stores {
@@ -14,4 +14,4 @@ export const profileResource: Resource = {
   stores: { creators: (s) => new CreatorsStore(s) },
 };
 
-export { type Creator, CreatorsStore } from './creators.store.ts';
+export { type Creator, CreatorsStore } from './creator.store.ts';

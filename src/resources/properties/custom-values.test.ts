@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { thrown } from '../../../test/helpers/refusals.ts';
 import { CustomValuesWriter } from './custom-values.ts';
-import type { OwnedProperty } from './properties.store.ts';
 import type { PropertyKind } from './property.schema.ts';
+import type { OwnedProperty } from './property.store.ts';
 
 function property(key: string, kind: PropertyKind, extra: Partial<OwnedProperty> = {}): OwnedProperty {
   return {

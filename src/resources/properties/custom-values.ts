@@ -1,8 +1,8 @@
 import { ApiError, refuse } from '../../core/errors.ts';
 import { longerThan, tooManyCharacters } from '../../core/validation.ts';
 import { isCalendarDate } from '../../shared/dates.ts';
-import type { OwnedProperty } from './properties.store.ts';
 import { LONG_SECTION_MAX, type PropertyKind, SHORT_LABEL_MAX } from './property.schema.ts';
+import type { OwnedProperty } from './property.store.ts';
 
 export type CustomValue = string | number | string[];
 export type CustomValues = Record<string, CustomValue>;

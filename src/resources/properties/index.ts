@@ -1,10 +1,17 @@
 import type { Resource } from '../../core/resource.ts';
-import { propertyOperations } from './operations.ts';
-import { PropertiesStore } from './properties.store.ts';
+import { propertyOperations } from './property.operations.ts';
+import { PropertiesStore } from './property.store.ts';
+import type { PropertyDefsTable } from './property.tables.ts';
 
 declare module '../../core/stores.ts' {
   interface Stores {
     properties: PropertiesStore;
+  }
+}
+
+declare module '../../db/tables.ts' {
+  interface Database {
+    property_defs: PropertyDefsTable;
   }
 }
 
@@ -15,5 +22,5 @@ export const propertiesResource: Resource = {
 };
 
 export { type CustomValues, CustomValuesWriter } from './custom-values.ts';
-export { propertiesFromJson, propertiesOfGuide } from './properties.store.ts';
 export { propertySchema } from './property.schema.ts';
+export { propertiesFromJson, propertiesOfGuide } from './property.store.ts';

@@ -5,7 +5,7 @@ import { linksHeldBy } from '../links/index.ts';
 import type { MediaRecord } from '../media/index.ts';
 
 export type SpotRow = Awaited<ReturnType<Stores['spots']['list']>>[number];
-export type PlaceRow = Awaited<ReturnType<Stores['places']['listForGuide']>>[number];
+export type PlaceRow = Awaited<ReturnType<Stores['facilities']['listForGuide']>>[number];
 export type ChapterRow = Awaited<ReturnType<Stores['chapters']['list']>>[number];
 export type RouteRow = Awaited<ReturnType<Stores['routes']['list']>>[number];
 export type PropertyRow = Awaited<ReturnType<Stores['properties']['listForGuide']>>[number];
@@ -42,9 +42,9 @@ export async function readGuideContents(stores: Stores, guideId: string, creator
     await Promise.all([
       guideRecord(stores, guideId, PATHS_ONLY),
       stores.spots.list(guideId, { includeArchived: true }),
-      stores.places.listForGuide(guideId),
-      stores.routes.list(guideId, 'route', true),
-      stores.routes.list(guideId, 'hike', true),
+      stores.facilities.listForGuide(guideId),
+      stores.routes.list(guideId, 'route', { includeTrack: true }),
+      stores.routes.list(guideId, 'hike', { includeTrack: true }),
       stores.chapters.list(guideId),
       stores.media.listForGuide(guideId),
       stores.properties.listForGuide(guideId),

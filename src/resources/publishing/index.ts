@@ -1,11 +1,11 @@
 import type { Resource } from '../../core/resource.ts';
-import { publishingOperations } from './operations.ts';
-import { publishOperations } from './publish-operations.ts';
-import * as publishingMigration from './publishing.migration.ts';
+import { publishOperations } from './publishing.operations.ts';
+import * as publishingMigration from './release.migration.ts';
+import { ReleasesStore } from './release.store.ts';
 import type { ReleaseFilesTable, ReleasesTable } from './release.tables.ts';
 import * as releaseFilesMigration from './release-files.migration.ts';
 import * as releasePartsMigration from './release-parts.migration.ts';
-import { ReleasesStore } from './releases.store.ts';
+import { publishingOperations } from './stale-notice.operations.ts';
 
 declare module '../../core/stores.ts' {
   interface Stores {
@@ -36,8 +36,8 @@ export const publishingResource: Resource = {
 
 export { type GuideContents, readGuideContents } from './guide-contents.ts';
 export { blockingGates, type Gate, type PublishResult, publishRelease } from './publish-gates.ts';
+export { readinessRules } from './readiness.rules.ts';
 export { blockingCodes, type Finding, type FindingCode, findingCodes, readinessOf } from './readiness.ts';
 export type { ReadinessRule } from './readiness-rule.ts';
-export { readinessRules } from './readiness-rules.ts';
-export type { Release, ReleaseInfo, ReleasesStore } from './releases.store.ts';
+export type { Release, ReleaseInfo, ReleasesStore } from './release.store.ts';
 export { type Snapshot, serializeSnapshot, snapshotRows } from './snapshot.ts';

@@ -3,7 +3,7 @@ import type { SortValue } from '../../core/paging.ts';
 import type { Stores } from '../../core/stores.ts';
 import { type GuideContents, readGuideContents } from './guide-contents.ts';
 import { type Finding, findingSortKey, readinessOf } from './readiness.ts';
-import type { ReleaseInfo } from './releases.store.ts';
+import type { ReleaseInfo } from './release.store.ts';
 import { diffRowHashes, type KindChanges, serializeSnapshot, snapshotRows } from './snapshot.ts';
 
 export interface Gate {
@@ -27,7 +27,16 @@ export interface PublishEntry extends Gate {
  * What stands before a publish, in order: `not_live` (when a live guide is needed and this one is
  * not), then every finding, blocking ones first.
  */
-export function publishEntries(c: GuideContents, findings: readonly Finding[], needsLive: boolean): PublishEntry[] {
+/** Whether a guide that is not on sale yet is a gate: yes for publish_changes, no when going live. */
+export interface GateOptions {
+  needsLive: boolean;
+}
+
+export function publishEntries(
+  c: GuideContents,
+  findings: readonly Finding[],
+  { needsLive }: GateOptions,
+): PublishEntry[] {
   const entries: PublishEntry[] = [];
   if (needsLive && c.guide.status !== 'published') {
     entries.push({
@@ -45,8 +54,8 @@ export function publishEntries(c: GuideContents, findings: readonly Finding[], n
 }
 
 /** The open gates of a publish: a guide that is not live, then every blocking finding. */
-export function blockingGates(c: GuideContents, findings: readonly Finding[], needsLive: boolean): Gate[] {
-  return publishEntries(c, findings, needsLive)
+export function blockingGates(c: GuideContents, findings: readonly Finding[], options: GateOptions): Gate[] {
+  return publishEntries(c, findings, options)
     .filter((entry) => entry.blocking)
     .map(({ code, message }) => ({ code, message }));
 }
@@ -83,11 +92,10 @@ export async function publishRelease(
   guideId: string,
   creatorId: string,
   today: string,
-  keyId: string | null,
-  needsLive: boolean,
+  { keyId, needsLive }: GateOptions & { keyId: string | null },
 ): Promise<PublishResult> {
   const contents = await readGuideContents(stores, guideId, creatorId);
-  const gates = blockingGates(contents, readinessOf(contents, today), needsLive);
+  const gates = blockingGates(contents, readinessOf(contents, today), { needsLive });
   if (gates.length > 0) throw notPublishable(gates);
   const working = serializeSnapshot(snapshotRows(contents));
   const current = await stores.releases.latestHashes(guideId);

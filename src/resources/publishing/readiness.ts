@@ -1,8 +1,8 @@
 import type { SortValue } from '../../core/paging.ts';
 import { compareSortKeys } from '../../core/paging-sorted.ts';
 import type { GuideContents } from './guide-contents.ts';
+import { readinessRules } from './readiness.rules.ts';
 import { GuideUnderReview, type Severity, type Where } from './readiness-rule.ts';
-import { readinessRules } from './readiness-rules.ts';
 
 export { type FindingKind, findingKinds, type Severity } from './readiness-rule.ts';
 

@@ -1,14 +1,14 @@
 import type { Resource } from '../../core/resource.ts';
-import { hikeOperations } from './hike-operations.ts';
-import { linkOperations } from './link-operations.ts';
-import { routeMigrations } from './migrations.ts';
+import { hikeOperations } from './hike.operations.ts';
+import { routeMigrations } from './route.migration.ts';
+import { routeOperations } from './route.operations.ts';
+import { RoutesStore } from './route.store.ts';
 import type { RouteFacilitiesTable, RouteSpotsTable, RoutesTable } from './route.tables.ts';
-import { routeOperations } from './route-operations.ts';
-import { RoutesStore } from './routes.store.ts';
+import { connectionOperations } from './route-connection.operations.ts';
 
 export { routeModes } from './route.schema.ts';
-export type { RouteKind, RouteRef, RoutesStore } from './routes.store.ts';
-export { routeDatedFacts } from './routes.store.ts';
+export type { RouteKind, RouteRef, RoutesStore } from './route.store.ts';
+export { routeDatedFacts } from './route.store.ts';
 
 declare module '../../core/stores.ts' {
   interface Stores {
@@ -30,7 +30,7 @@ export const routesResource: Resource = {
     name: 'routes',
     description: 'Routes and hikes (with their GPX tracks), the spots they link and the facilities on them',
   },
-  operations: [...routeOperations, ...linkOperations, ...hikeOperations],
+  operations: [...routeOperations, ...connectionOperations, ...hikeOperations],
   stores: { routes: (scope) => new RoutesStore(scope) },
   migrations: routeMigrations,
 };

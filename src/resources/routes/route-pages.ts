@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { OperationContext } from '../../core/operation.ts';
 import { nameContainsField, pageInputShape, viewField } from '../../core/paging.ts';
-import { productIdSchema } from '../../shared/ids.ts';
+import { productIdSchema } from '../../shared/id-fields.ts';
 import { type GuideList, guidePage, pageFields } from '../guides/index.ts';
 import { includeTrackSchema } from './route.schema.ts';
-import type { RouteKind, StoredRoute } from './routes.store.ts';
+import type { RouteKind, StoredRoute } from './route.store.ts';
 
 /** Routes or hikes a page holds: without lines a record is about 1 KB; a line can be 60 KB, and pages end early then. */
 const ROUTE_PAGE = { default: 25, max: 200 };

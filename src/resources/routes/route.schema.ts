@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { dateSchema } from '../../shared/dates.ts';
 import { feesSchema } from '../../shared/fees.ts';
-import { idSchema } from '../../shared/ids.ts';
+import { idSchema } from '../../shared/id-fields.ts';
 import { guideLinksSchema } from '../../shared/links.ts';
 import { sourcesSchema } from '../../shared/sources.ts';
 import { statusNoticeSchema } from '../../shared/status.ts';
 import { requiredText, text } from '../../shared/text.ts';
-import { hikeLineSchema, hikeTrackInputSchema, trackFiguresSchema } from '../hikes/index.ts';
+import { hikeLineSchema, hikeTrackInputSchema, trackFiguresSchema } from '../../shared/tracks/index.ts';
 
 export const routeIdSchema = idSchema('From list_routes; a hikeId works too (a hike is a kind of route)');
 

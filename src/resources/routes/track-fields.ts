@@ -7,7 +7,7 @@ import {
   type PreparedTrack,
   prepareTrack,
   type TrackFigures,
-} from '../hikes/index.ts';
+} from '../../shared/tracks/index.ts';
 
 /**
  * Reading a track (parsing GPX, measuring, simplifying) takes time on a long one: it runs in the

@@ -1,7 +1,7 @@
 import type { Resource } from '../../core/resource.ts';
 import { buyersPage } from './buyers-page.ts';
-import { salesPageOperations } from './operations.ts';
 import { up } from './sales-page.migration.ts';
+import { salesPageOperations } from './sales-page.operations.ts';
 import { SalesPageStore } from './sales-page.store.ts';
 import type { SalesPagesTable } from './sales-page.tables.ts';
 

@@ -15,14 +15,14 @@ export function credit(photo: PagePhoto): Markup {
   return html`<span class="credit">Photo: ${name}</span>`;
 }
 
-function image(photo: PagePhoto, sizes: string, eager = false): Markup {
+function image(photo: PagePhoto, sizes: string, { eager = false } = {}): Markup {
   const loading = eager ? html`fetchpriority="high"` : html`loading="lazy"`;
   return html`<img src="${photo.src}" srcset="${photo.srcset}" sizes="${sizes}" width="${photo.width}" height="${photo.height}" alt="${photo.alt}" decoding="async" ${loading}>`;
 }
 
 export function hero(photo: PagePhoto | null): Markup {
   if (!photo) return html``;
-  return html`<figure class="hero">${image(photo, COLUMN, true)}<figcaption>${credit(photo)}</figcaption></figure>`;
+  return html`<figure class="hero">${image(photo, COLUMN, { eager: true })}<figcaption>${credit(photo)}</figcaption></figure>`;
 }
 
 /** Who made the guide, under its headline. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema } from '../../shared/ids.ts';
+import { idSchema } from '../../shared/id-fields.ts';
 import { requiredText, text } from '../../shared/text.ts';
 
 /** Bounds of the sales page (docs/decisions/sales-page.md, "Sales page"). */

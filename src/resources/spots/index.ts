@@ -1,10 +1,17 @@
 import type { Resource } from '../../core/resource.ts';
-import { spotOperations } from './operations.ts';
-import { SpotsStore } from './spots.store.ts';
+import { spotOperations } from './spot.operations.ts';
+import { SpotsStore } from './spot.store.ts';
+import type { SpotsTable } from './spot.tables.ts';
 
 declare module '../../core/stores.ts' {
   interface Stores {
     spots: SpotsStore;
+  }
+}
+
+declare module '../../db/tables.ts' {
+  interface Database {
+    spots: SpotsTable;
   }
 }
 
@@ -13,4 +20,4 @@ export const spotsResource: Resource = {
   operations: spotOperations,
   stores: { spots: (s) => new SpotsStore(s) },
 };
-export { spotCountOfGuide } from './spots.store.ts';
+export { spotCountOfGuide } from './spot.store.ts';

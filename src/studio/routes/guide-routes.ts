@@ -79,7 +79,7 @@ export function registerGuideRoutes(app: FastifyInstance, deps: StudioDeps): voi
       if (note.refused?.id === guide.productId) gates.set(guide.productId, note.refused.gates);
       else if (guide.status === 'draft') {
         const contents = await readGuideContents(stores, guide.productId, who.creator.creatorId);
-        gates.set(guide.productId, blockingGates(contents, readinessOf(contents, today), false));
+        gates.set(guide.productId, blockingGates(contents, readinessOf(contents, today), { needsLive: false }));
       }
     }
     const agreement = who.creator.agreementAccepted

@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { refuse } from '../../core/errors.ts';
+import { defineOperation } from '../../core/operation.ts';
+import { STABLE_SINCE } from '../../core/versions.ts';
+import { openChapter, requireFresh } from './chapter.access.ts';
+import { chapterAnswer } from './chapter.answer.ts';
+import { chapterRules } from './chapter.rules.ts';
+import {
+  chapterSchema,
+  collectionIdSchema,
+  expectedUpdatedAtSchema,
+  MEMBERS_MAX,
+  spotKeyRefSchema,
+} from './chapter.schema.ts';
+import { chaptersExamples } from './examples.ts';
+import { normaliseIntro } from './intro.input.ts';
+import { chapterIntroSchema } from './intro.schema.ts';
+import { normaliseMembers } from './member.input.ts';
+import { normalisePages } from './page.input.ts';
+import { pagesSchema } from './page.schema.ts';
+
+const memberInputSchema = z.strictObject({
+  spotKey: spotKeyRefSchema.optional().describe('A spot of this guide (archived allowed)'),
+  memberCollectionId: collectionIdSchema
+    .optional()
+    .describe('Another chapter of this guide, shown as a card; collections only'),
+  order: z.number().optional().describe('Ascending; give it on every member or on none (then the list order counts)'),
+});
+
+export const setChapterMembers = defineOperation({
+  name: 'set_chapter_members',
+  title: 'Set the members of a chapter or collection',
+  method: 'PUT',
+  path: '/chapters/{collectionId}/members',
+  scope: 'write',
+  stability: 'stable',
+  since: STABLE_SINCE,
+  description:
+    `Replaces the members whole, in order: each is a spotKey or a memberCollectionId, each once, at most ${MEMBERS_MAX}. ` +
+    'A chapter cannot contain itself. [] removes every member.',
+  input: z.strictObject({
+    collectionId: collectionIdSchema,
+    members: z.array(memberInputSchema).max(MEMBERS_MAX).describe(`At most ${MEMBERS_MAX}, full replacement`),
+  }),
+  output: chapterSchema,
+  example: chaptersExamples.set_chapter_members,
+  async handler({ collectionId, members }, ctx) {
+    const chapter = await openChapter(ctx, collectionId);
+    const refs = await normaliseMembers(chapter, members, chapterRules(ctx, chapter.guideId));
+    await ctx.stores.chapters.setMembers(chapter.id, refs);
+    return chapterAnswer(ctx, await ctx.stores.chapters.require(chapter.id));
+  },
+});
+
+export const setChapterIntro = defineOperation({
+  name: 'set_chapter_intro',
+  title: "Set a chapter's intro",
+  method: 'PUT',
+  path: '/chapters/{collectionId}/intro',
+  scope: 'write',
+  stability: 'stable',
+  since: STABLE_SINCE,
+  description:
+    "Replaces a chapter's front matter whole: cover fields and up to 20 sections in reading order. prose sections " +
+    'carry paragraphs, or cells (then no paragraphs, no photo), and a photo; chapters and collections sections list ' +
+    "the guide's rows and cards, and their items only restyle them. Chapters only. intro null, or one with no cover " +
+    'field and no section, removes it. A photoCredit without a photo is dropped with a warning.',
+  input: z.strictObject({
+    collectionId: collectionIdSchema,
+    intro: chapterIntroSchema.nullable().describe('ChapterIntro, or null to remove it'),
+  }),
+  output: chapterSchema,
+  example: chaptersExamples.set_chapter_intro,
+  async handler({ collectionId, intro }, ctx) {
+    const chapter = await openChapter(ctx, collectionId);
+    const written = await normaliseIntro(intro, chapterRules(ctx, chapter.guideId));
+    if (written !== null && chapter.kind !== 'chapter') {
+      throw refuse(
+        'intro',
+        'only chapters carry an intro; make this collection a chapter first (update_chapter kind "chapter").',
+      );
+    }
+    await ctx.stores.chapters.write(chapter.id, { ...chapter, intro: written });
+    return chapterAnswer(ctx, await ctx.stores.chapters.require(chapter.id));
+  },
+});
+
+export const setChapterPages = defineOperation({
+  name: 'set_chapter_pages',
+  title: "Set a chapter's pages",
+  method: 'PUT',
+  path: '/chapters/{collectionId}/pages',
+  scope: 'write',
+  stability: 'stable',
+  since: STABLE_SINCE,
+  errors: ['stale_editor'],
+  description:
+    'Replaces the long-form pages of a chapter whole: pages a buyer turns through, each an ordered list of blocks ' +
+    '(heading, paragraph, spot card, photo, map of spots, tip or warning callout, table of facts). Chapters only; ' +
+    '[] clears. Send expectedUpdatedAt from your last read; on stale_editor read again and merge, never overwrite.',
+  input: z.strictObject({
+    collectionId: collectionIdSchema,
+    pages: pagesSchema,
+    expectedUpdatedAt: expectedUpdatedAtSchema.optional(),
+  }),
+  output: chapterSchema,
+  example: chaptersExamples.set_chapter_pages,
+  async handler({ collectionId, pages, expectedUpdatedAt }, ctx) {
+    const chapter = await openChapter(ctx, collectionId);
+    requireFresh(chapter, expectedUpdatedAt);
+    if (pages.length > 0 && chapter.kind !== 'chapter') {
+      throw refuse(
+        'pages',
+        'only chapters have pages; make this collection a chapter first (update_chapter kind "chapter").',
+      );
+    }
+    const written = await normalisePages(pages, chapterRules(ctx, chapter.guideId));
+    await ctx.stores.chapters.write(chapter.id, { ...chapter, pages: written });
+    return chapterAnswer(ctx, await ctx.stores.chapters.require(chapter.id));
+  },
+});
+
+export const contentOperations = [setChapterMembers, setChapterIntro, setChapterPages];

@@ -1,0 +1,327 @@
+import type { ExpressionBuilder, Selectable } from 'kysely';
+import { notFound } from '../../core/errors.ts';
+import { newId } from '../../core/new-id.ts';
+import type { PageRequest } from '../../core/paging.ts';
+import { ScopedStore } from '../../core/stores.ts';
+import { groupedBy } from '../../db/grouped.ts';
+import { keysetPage, nameContains } from '../../db/keyset.ts';
+import type { Database } from '../../db/tables.ts';
+import { GuideOrder } from '../../shared/guide-order.ts';
+import type { ChapterKind, Member } from './chapter.schema.ts';
+import type { ChaptersTable } from './chapter.tables.ts';
+import { withoutChapter, withoutPhoto, withoutSpot } from './content-rewrites.ts';
+import type { ChapterIntro } from './intro.schema.ts';
+import type { Page } from './page.schema.ts';
+
+/** What a chapter holds, as the writers see it: ids, order, members and times aside. */
+export interface ChapterState {
+  kind: ChapterKind;
+  name: string;
+  slug: string | null;
+  description: string | null;
+  body: string[];
+  intro: ChapterIntro | null;
+  pages: Page[];
+  coverStorageId: string | null;
+  /**
+   * The cover's credit, link and licence, absent while unset: so a chapter without them reads (and
+   * hashes into a release) exactly as before they existed.
+   */
+  coverCredit?: string;
+  coverCreditUrl?: string;
+  coverLicence?: string;
+}
+
+export interface OwnedChapter extends ChapterState {
+  id: string;
+  guideId: string;
+  order: number;
+  members: Member[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A member to store: a spot, or another chapter shown as a card. */
+export type MemberRef = { spotId: string; chapterId?: undefined } | { chapterId: string; spotId?: undefined };
+
+/** Rows per insert: well under both dialects' limits on bound parameters. */
+const CHUNK = 500;
+
+function toColumns(state: ChapterState) {
+  return {
+    kind: state.kind,
+    name: state.name,
+    slug: state.slug,
+    description: state.description,
+    body: JSON.stringify(state.body),
+    intro: state.intro === null ? null : JSON.stringify(state.intro),
+    pages: JSON.stringify(state.pages),
+    cover_storage_id: state.coverStorageId,
+    cover_credit: state.coverCredit ?? null,
+    cover_credit_url: state.coverCreditUrl ?? null,
+    cover_licence: state.coverLicence ?? null,
+  };
+}
+
+function toChapter(row: Selectable<ChaptersTable>, members: Member[]): OwnedChapter {
+  return {
+    id: row.id,
+    guideId: row.guide_id,
+    kind: row.kind,
+    name: row.name,
+    slug: row.slug,
+    description: row.description,
+    body: JSON.parse(row.body) as string[],
+    intro: row.intro === null ? null : (JSON.parse(row.intro) as ChapterIntro),
+    pages: JSON.parse(row.pages) as Page[],
+    coverStorageId: row.cover_storage_id,
+    ...(row.cover_credit !== null && { coverCredit: row.cover_credit }),
+    ...(row.cover_credit_url !== null && { coverCreditUrl: row.cover_credit_url }),
+    ...(row.cover_licence !== null && { coverLicence: row.cover_licence }),
+    order: Number(row.order_key),
+    members,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+/** Chapters, collections and their members. All SQL about them lives here. */
+/** Reading order: the order key, then creation, then the id, which is unique. */
+const CHAPTER_ORDER = ['order_key', 'created_at', 'id'] as const;
+
+export class ChaptersStore extends ScopedStore {
+  /** Where the guide's chapters stand in its list, and moves between them. */
+  readonly order = new GuideOrder(this.db, this.clock, 'chapters');
+
+  /** The chapter's guide if this creator owns it; not_found alike for a missing and a foreign one. */
+  async requireOwned(creatorId: string, chapterId: string): Promise<{ guideId: string }> {
+    const row = await this.db
+      .selectFrom('chapters')
+      .innerJoin('guides', 'guides.id', 'chapters.guide_id')
+      .select('chapters.guide_id')
+      .where('chapters.id', '=', chapterId)
+      .where('guides.creator_id', '=', creatorId)
+      .executeTakeFirst();
+    if (!row) throw notFound('chapter', chapterId);
+    return { guideId: row.guide_id };
+  }
+
+  /** The chapter, or not_found when it is gone (deleted by a call that committed first). */
+  async require(chapterId: string): Promise<OwnedChapter> {
+    const row = await this.db.selectFrom('chapters').selectAll().where('id', '=', chapterId).executeTakeFirst();
+    if (!row) throw notFound('chapter', chapterId);
+    return toChapter(row, (await this.membersOf([row.id])).get(row.id) ?? []);
+  }
+
+  /** The guide's chapters and collections in order, with their members. */
+  async list(guideId: string): Promise<OwnedChapter[]> {
+    const rows = await this.db
+      .selectFrom('chapters')
+      .selectAll()
+      .where('guide_id', '=', guideId)
+      .orderBy('order_key')
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    const members = await this.membersOf(rows.map((r) => r.id));
+    return rows.map((row) => toChapter(row, members.get(row.id) ?? []));
+  }
+
+  private inGuide(guideId: string, nameText: string | undefined) {
+    const query = this.db.selectFrom('chapters').where('guide_id', '=', guideId);
+    return nameText === undefined ? query : query.where(nameContains(this.dialect, 'name', nameText));
+  }
+
+  /** One page of the guide's chapters and collections in reading order, by keyset, with their members. */
+  async page(guideId: string, nameText: string | undefined, request: PageRequest): Promise<OwnedChapter[]> {
+    const rows = await keysetPage(this.inGuide(guideId, nameText).selectAll(), CHAPTER_ORDER, request).execute();
+    const members = await this.membersOf(rows.map((r) => r.id));
+    return rows.map((row) => toChapter(row, members.get(row.id) ?? []));
+  }
+
+  async count(guideId: string, nameText: string | undefined): Promise<number> {
+    const row = await this.inGuide(guideId, nameText)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  private async membersOf(chapterIds: readonly string[]): Promise<Map<string, Member[]>> {
+    if (chapterIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('chapter_members')
+      .leftJoin('spots', 'spots.id', 'chapter_members.spot_id')
+      .select([
+        'chapter_members.chapter_id',
+        'chapter_members.position',
+        'chapter_members.member_chapter_id',
+        'spots.spot_key',
+      ])
+      .where('chapter_members.chapter_id', 'in', chapterIds)
+      .orderBy('chapter_members.position')
+      .execute();
+    return groupedBy(
+      chapterIds,
+      rows,
+      (row) => row.chapter_id,
+      (row) => ({ spotKey: row.spot_key, memberCollectionId: row.member_chapter_id, order: Number(row.position) }),
+    );
+  }
+
+  async countByGuide(guideIds: readonly string[]): Promise<Map<string, number>> {
+    if (guideIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('chapters')
+      .select((eb) => ['guide_id', eb.fn.countAll().as('n')])
+      .where('guide_id', 'in', guideIds)
+      .groupBy('guide_id')
+      .execute();
+    return new Map(rows.map((r) => [r.guide_id as string, Number(r.n)]));
+  }
+
+  /** The chapter of this guide holding the slug, if any. */
+  async slugHolder(guideId: string, slug: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('chapters')
+      .select('id')
+      .where('guide_id', '=', guideId)
+      .where('slug', '=', slug)
+      .executeTakeFirst();
+    return row?.id;
+  }
+
+  /** The kinds of the given ids that are chapters of this guide; others are absent. */
+  async kindsIn(guideId: string, ids: readonly string[]): Promise<Map<string, ChapterKind>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('chapters')
+      .select(['id', 'kind'])
+      .where('guide_id', '=', guideId)
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
+    return new Map(rows.map((r) => [r.id, r.kind]));
+  }
+
+  async insert(guideId: string, state: ChapterState): Promise<string> {
+    const id = newId('col');
+    const now = this.clock.now();
+    await this.db
+      .insertInto('chapters')
+      .values({
+        id,
+        guide_id: guideId,
+        ...toColumns(state),
+        order_key: await this.order.next(guideId),
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    return id;
+  }
+
+  async write(chapterId: string, state: ChapterState): Promise<void> {
+    await this.db
+      .updateTable('chapters')
+      .set({ ...toColumns(state), updated_at: this.nextUpdatedAt() })
+      .where('id', '=', chapterId)
+      .execute();
+  }
+
+  /** Replaces the members, in order (positions 1, 2, 3…). */
+  async setMembers(chapterId: string, members: readonly MemberRef[]): Promise<void> {
+    await this.db.deleteFrom('chapter_members').where('chapter_id', '=', chapterId).execute();
+    for (let i = 0; i < members.length; i += CHUNK) {
+      await this.db
+        .insertInto('chapter_members')
+        .values(
+          members.slice(i, i + CHUNK).map((m, j) => ({
+            chapter_id: chapterId,
+            position: i + j + 1,
+            spot_id: m.spotId ?? null,
+            member_chapter_id: m.chapterId ?? null,
+          })),
+        )
+        .execute();
+    }
+    await this.touch([chapterId]);
+  }
+
+  /** Whether any of the chapter's members is another chapter (a card). */
+  async hasCards(chapterId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('chapter_members')
+      .select('position')
+      .where('chapter_id', '=', chapterId)
+      .where('member_chapter_id', 'is not', null)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Deletes the chapter with its members, its cards in collections and its items in intros. */
+  async delete(guideId: string, chapterId: string): Promise<void> {
+    await this.dropMember('member_chapter_id', chapterId);
+    await this.rewriteEach(guideId, 'intro', (intro) => withoutChapter(intro as ChapterIntro, chapterId));
+    await this.db.deleteFrom('chapters').where('id', '=', chapterId).execute();
+  }
+
+  /** A spot about to be deleted leaves every member list and page of its guide. */
+  async removeSpot(guideId: string, spotId: string, spotKey: string): Promise<void> {
+    await this.dropMember('spot_id', spotId);
+    await this.rewriteEach(guideId, 'pages', (pages) => withoutSpot(pages as Page[], spotKey));
+  }
+
+  /** A photo about to be deleted leaves every page of its guide. */
+  async removePhoto(guideId: string, mediaId: string): Promise<void> {
+    await this.rewriteEach(guideId, 'pages', (pages) => withoutPhoto(pages as Page[], mediaId));
+  }
+
+  /** Takes a spot or a chapter out of every member list holding it; those chapters are touched. */
+  private async dropMember(column: 'spot_id' | 'member_chapter_id', id: string): Promise<void> {
+    const holders = await this.db
+      .selectFrom('chapter_members')
+      .select('chapter_id')
+      .distinct()
+      .where(column, '=', id)
+      .execute();
+    await this.db.deleteFrom('chapter_members').where(column, '=', id).execute();
+    await this.touch(holders.map((h) => h.chapter_id));
+  }
+
+  /**
+   * Rewrites a JSON column (intro or pages) of every chapter of the guide that has one; `rewrite`
+   * answers the very value it was given when nothing in it changes, and only changed rows are written.
+   */
+  private async rewriteEach(guideId: string, column: 'intro' | 'pages', rewrite: (value: unknown) => unknown) {
+    const rows = await this.db
+      .selectFrom('chapters')
+      .select(['id', column])
+      .where('guide_id', '=', guideId)
+      .where(column, 'is not', null)
+      .where(column, '<>', '[]')
+      .execute();
+    for (const row of rows) {
+      const value = JSON.parse((row as Record<string, string>)[column] as string) as unknown;
+      const kept = rewrite(value);
+      if (kept !== value) await this.touch([row.id], { [column]: JSON.stringify(kept) });
+    }
+  }
+
+  /** Moves the chapters' updatedAt on, writing the JSON columns given. */
+  private async touch(chapterIds: readonly string[], columns: { intro?: string; pages?: string } = {}): Promise<void> {
+    if (chapterIds.length === 0) return;
+    await this.db
+      .updateTable('chapters')
+      .set({ ...columns, updated_at: this.nextUpdatedAt() })
+      .where('id', 'in', chapterIds)
+      .execute();
+  }
+}
+
+/** The guide's chapter count, as a subquery of a query over `guides` (see spotCountOfGuide). */
+export function chapterCountOfGuide(eb: ExpressionBuilder<Database, 'guides'>) {
+  return eb
+    .selectFrom('chapters')
+    .select((e) => e.fn.countAll<number>().as('n'))
+    .whereRef('chapters.guide_id', '=', 'guides.id');
+}

@@ -1,0 +1,23 @@
+import type { Resource } from '../../core/resource.ts';
+import { facilityOperations } from './facility.operations.ts';
+import { FacilitiesStore } from './facility.store.ts';
+import type { FacilitiesTable, FacilitySpotsTable } from './facility.tables.ts';
+
+declare module '../../core/stores.ts' {
+  interface Stores {
+    facilities: FacilitiesStore;
+  }
+}
+
+declare module '../../db/tables.ts' {
+  interface Database {
+    facilities: FacilitiesTable;
+    facility_spots: FacilitySpotsTable;
+  }
+}
+
+export const facilitiesResource: Resource = {
+  tag: { name: 'facilities', description: 'Places that serve spots: huts, cable cars, activities, food, parking' },
+  operations: facilityOperations,
+  stores: { facilities: (s) => new FacilitiesStore(s) },
+};

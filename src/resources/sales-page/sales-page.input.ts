@@ -1,0 +1,79 @@
+import type { z } from 'zod';
+import { refuse } from '../../core/errors.ts';
+import type { OperationContext } from '../../core/operation.ts';
+import type { SalesPageContent, salesPageFields } from './sales-page.schema.ts';
+
+type Fields = { [K in keyof typeof salesPageFields]?: z.output<(typeof salesPageFields)[K]> };
+
+/** Text the creator left empty (or only spaces) is stored as absent. */
+function filled(value: string | undefined): string | null {
+  return value === undefined || value.trim() === '' ? null : value;
+}
+
+/** The index of the first earlier occurrence of `value`, if `list` holds it before `i`. */
+function repeatOf<T>(list: readonly T[], i: number, same: (a: T) => boolean): number | undefined {
+  const first = list.findIndex(same);
+  return first < i ? first : undefined;
+}
+
+/**
+ * The draft as stored: every photo a photo of this guide, every sample spot a spot of it, each
+ * once; empty texts left out. Things a buyer would miss are warned about, never refused: a photo
+ * without a credit (the page shows none until the creator gives one; readiness blocks a publish
+ * on it) and an archived sample spot (buyers do not see it).
+ */
+export async function normaliseSalesPage(
+  ctx: OperationContext,
+  guideId: string,
+  input: Fields,
+): Promise<SalesPageContent> {
+  const sampleSpotKeys = input.sampleSpotKeys ?? [];
+  const gallery = (input.gallery ?? []).map((p) => (filled(p.caption) === null ? { mediaId: p.mediaId } : p));
+  const heroMediaId = input.heroMediaId ?? null;
+
+  if (heroMediaId !== null) await requireCreditedPhoto(ctx, guideId, 'heroMediaId', heroMediaId);
+  for (const [i, photo] of gallery.entries()) {
+    const seen = repeatOf(gallery, i, (p) => p.mediaId === photo.mediaId);
+    if (seen !== undefined) throw refuse(`gallery[${i}].mediaId`, `this photo is already gallery[${seen}].`);
+    await requireCreditedPhoto(ctx, guideId, `gallery[${i}].mediaId`, photo.mediaId);
+  }
+
+  const spots = await ctx.stores.spots.findByKeys(guideId, [...new Set(sampleSpotKeys)]);
+  for (const [i, key] of sampleSpotKeys.entries()) {
+    const path = `sampleSpotKeys[${i}]`;
+    const seen = repeatOf(sampleSpotKeys, i, (k) => k === key);
+    if (seen !== undefined) throw refuse(path, `"${key}" is already sampleSpotKeys[${seen}].`);
+    const spot = spots.get(key);
+    if (!spot) throw refuse(path, `no spot of this guide has the key "${key}".`);
+    if (spot.archived) ctx.warn(`${path}: the spot "${key}" is archived; buyers will not see it on the sales page.`);
+  }
+
+  return {
+    heroMediaId,
+    headline: filled(input.headline),
+    promise: filled(input.promise),
+    sections: (input.sections ?? []).map((s) => ({
+      heading: s.heading,
+      paragraphs: s.paragraphs.filter((p) => p.trim() !== ''),
+    })),
+    highlights: input.highlights ?? [],
+    included: input.included ?? [],
+    sampleSpotKeys,
+    gallery,
+    faq: input.faq ?? [],
+    searchTitle: filled(input.searchTitle),
+    searchDescription: filled(input.searchDescription),
+  };
+}
+
+/** A photo of this guide, or invalid_request naming `path`; one without a credit is warned about. */
+async function requireCreditedPhoto(ctx: OperationContext, guideId: string, path: string, mediaId: string) {
+  const photo = await ctx.stores.media.photoOf(guideId, mediaId);
+  if (!photo) throw refuse(path, 'no photo of this guide has this mediaId.');
+  if (photo.meta.credit === null || photo.meta.credit.trim() === '') {
+    ctx.warn(
+      `${path}: this photo has no credit, so the page cannot show "Photo: <name>" and publishing is blocked; ` +
+        'ask the creator who took it and set it with update_media (never invent one).',
+    );
+  }
+}

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { ApiError } from '../../core/errors.ts';
+import { defineOperation } from '../../core/operation.ts';
+import { STABLE_SINCE } from '../../core/versions.ts';
+import { productIdSchema } from '../../shared/id-fields.ts';
+import { salesPageExamples } from './examples.ts';
+import { normaliseSalesPage } from './sales-page.input.ts';
+import { salesPageDraftSchema, salesPageFields, salesPageSchema } from './sales-page.schema.ts';
+
+export const getSalesPage = defineOperation({
+  name: 'get_sales_page',
+  title: 'Get the sales page',
+  method: 'GET',
+  path: '/guides/{productId}/sales-page',
+  scope: 'read',
+  stability: 'stable',
+  since: STABLE_SINCE,
+  example: salesPageExamples.get_sales_page,
+  description:
+    'Reads the sales page: live is what buyers see (from the current release; null before the first publish), ' +
+    'draft the working copy with its updatedAt (null before the first save). Read it before saving the draft.',
+  input: z.strictObject({ productId: productIdSchema }),
+  output: salesPageSchema,
+  async handler({ productId }, ctx) {
+    const guide = await ctx.guide(productId);
+    const [live, draft] = await Promise.all([
+      // Buyers see the sales page the current release carries; none before the first publish.
+      ctx.stores.releases.currentSalesPage(guide.id) as Promise<z.input<typeof salesPageSchema>['live']>,
+      ctx.stores.salesPage.draftOf(guide.id),
+    ]);
+    return { productId: guide.id, live, draft };
+  },
+});
+
+export const saveSalesPageDraft = defineOperation({
+  name: 'save_sales_page_draft',
+  title: 'Save the sales page draft',
+  method: 'PUT',
+  path: '/guides/{productId}/sales-page/draft',
+  scope: 'write',
+  stability: 'stable',
+  since: STABLE_SINCE,
+  errors: ['stale_editor'],
+  example: salesPageExamples.save_sales_page_draft,
+  description:
+    'Replaces the sales page draft whole (a field left out is cleared); never publishes: buyers see it after the ' +
+    'next publish. Photos are mediaIds of this guide and show their own credit as "Photo: <name>"; sample spots are ' +
+    'spotKeys of this guide. Send expectedUpdatedAt from get_sales_page (null when draft was null); on stale_editor ' +
+    'read again and merge, never overwrite. Warns about photos without a credit and archived sample spots.',
+  input: z.strictObject({
+    productId: productIdSchema,
+    ...salesPageFields,
+    expectedUpdatedAt: z
+      .number()
+      .int()
+      .min(0)
+      .nullable()
+      .optional()
+      .describe(
+        "The draft's updatedAt from your last read or save, or null if there was no draft; on a change since: 409",
+      ),
+  }),
+  output: z.object({ productId: z.string(), draft: salesPageDraftSchema }),
+  async handler({ productId, expectedUpdatedAt, ...fields }, ctx) {
+    const guide = await ctx.guide(productId);
+    const current = await ctx.stores.salesPage.draftOf(guide.id);
+    if (expectedUpdatedAt !== undefined && expectedUpdatedAt !== (current?.updatedAt ?? null)) {
+      throw new ApiError(
+        'stale_editor',
+        `The sales page draft changed after your read (updatedAt ${current?.updatedAt ?? 'null: no draft'}, you sent ` +
+          `${expectedUpdatedAt}). Read it again with get_sales_page, merge your change into what is there now, and ` +
+          'save with the new updatedAt.',
+      );
+    }
+    await ctx.stores.salesPage.save(guide.id, await normaliseSalesPage(ctx, guide.id, fields));
+    return { productId: guide.id, draft: (await ctx.stores.salesPage.draftOf(guide.id))! };
+  },
+});
+
+export const salesPageOperations = [getSalesPage, saveSalesPageDraft];
