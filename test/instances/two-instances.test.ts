@@ -72,6 +72,7 @@ describe('two instances on one PostgreSQL and one Redis', { skip: postgres?.skip
     );
     creatorId = (await admin<{ creatorId: string }>('creator', 'create', '--email', 'two@example.com', '--name', 'Two'))
       .creatorId;
+    await admin('agreement', 'accept', '--creator', creatorId);
   });
   after(async () => {
     await Promise.all(clients.map((c) => c.close().catch(() => {})));
