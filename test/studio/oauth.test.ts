@@ -11,7 +11,7 @@ import { browserSkip, launchBrowser, TEST_RESULTS, type TestBrowser } from '../h
 import { testDialects } from '../helpers/dialects.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
 import { rest } from '../helpers/http.ts';
-import { type Callback, MemoryOAuthClient, startCallback } from '../helpers/oauth-client.ts';
+import { authorizeThroughStudio, type Callback, MemoryOAuthClient, startCallback } from '../helpers/oauth-client.ts';
 import { csrfOf, signedInAs } from '../helpers/studio.ts';
 
 const PASSWORD = 'studio password 123';
@@ -284,6 +284,31 @@ for (const { dialect, skip } of await testDialects()) {
       assert.equal(url.searchParams.get('code_challenge_method'), 'S256');
       assert.equal(url.searchParams.get('resource'), h.mcpUrl);
       assert.ok((oauth.client as { client_id?: string }).client_id, 'registered by DCR');
+    });
+
+    it('a token written under an authorization after it was disconnected (a refresh racing the disconnect) is refused', async () => {
+      const studio = await signedInAs(h, h.bob.creatorId);
+      const { accessToken } = await authorizeThroughStudio(h.origin, studio, {
+        clientName: 'Racing (test)',
+        resource: h.baseUrl,
+      });
+      assert.equal((await rest(h.baseUrl, accessToken, 'GET', '/me')).status, 200);
+      const page = await studio.get('/studio/assistants');
+      const grantId = /data-grant-id="([^"]+)"/.exec(page.text)?.[1] as string;
+      const written = await h.store.db
+        .selectFrom('oauth_records')
+        .selectAll()
+        .where('grant_id', '=', grantId)
+        .execute();
+      assert.ok(written.some((r) => r.model === 'AccessToken'));
+      const disconnected = await studio.post(`/studio/assistants/${grantId}/revoke`, { _csrf: csrfOf(page.text) });
+      assert.equal(disconnected.status, 303);
+      assert.equal((await rest(h.baseUrl, accessToken, 'GET', '/me')).status, 401);
+      // The racing refresh read its token before the disconnect and writes its new ones after it.
+      await h.store.db.insertInto('oauth_records').values(written).execute();
+      const after = await rest(h.baseUrl, accessToken, 'GET', '/me');
+      assert.equal(after.status, 401, 'the studio says disconnected: no token of it works');
+      assert.equal(after.body.error.code, 'invalid_api_key');
     });
   });
 }
