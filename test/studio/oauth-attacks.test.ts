@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
+import { type AddressInfo, createServer, isIP, type Server } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { buildConnector } from 'undici';
+import type { GuardOptions, Resolver } from '../../src/resources/links/safe-fetch.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
 import { csrfOf, signedInAs } from '../helpers/studio.ts';
@@ -40,15 +43,64 @@ function authorizeUrl(h: Harness, params: Record<string, string>): string {
   return `${h.origin}/oauth/authorize?${query}`;
 }
 
+/** Names the test's resolver knows, each to an address no document may be fetched from. */
+const PRIVATE_NAMES: Record<string, string> = {
+  'loopback.test': '127.0.0.1',
+  'private.test': '10.0.0.7',
+  'metadata.test': '169.254.169.254',
+  'v6.test': '::1',
+};
+
+/** A local listener that counts the connections it is offered. */
+async function listener(): Promise<{ server: Server; port: number; connections: () => number }> {
+  let connections = 0;
+  const server = createServer((socket) => {
+    connections += 1;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as AddressInfo).port, connections: () => connections };
+}
+
+/**
+ * How the server fetches client metadata documents, watched: every socket it asks for is recorded
+ * before it is opened, and only sockets to 127.0.0.1 are really opened, so nothing leaves this
+ * machine whatever the guard decides. `allowed.test` at `allowedPort` is the one address the guard
+ * lets through (a test-only loopback port): it shows the watch sees a connection when one is made.
+ */
+function watchedGuard(allowedPort: number): { guard: Partial<GuardOptions>; dialed: string[] } {
+  const dialed: string[] = [];
+  const names: Record<string, string> = { ...PRIVATE_NAMES, 'allowed.test': '127.0.0.1' };
+  const lookup: Resolver = async (hostname) => {
+    const address = names[hostname];
+    if (!address) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    return [{ address, family: isIP(address) }];
+  };
+  const connect = buildConnector({ timeout: 2000 });
+  const openSocket: GuardOptions['openSocket'] = (target, callback) => {
+    dialed.push(`${target.hostname}:${target.port}`);
+    if (target.hostname !== '127.0.0.1') return callback(new Error('the test dialer never leaves this machine'), null);
+    connect(target, callback);
+  };
+  return { guard: { lookup, openSocket, testOnlyLoopbackPorts: [allowedPort] }, dialed };
+}
+
 for (const { dialect, skip } of await testDialects()) {
   describe(`MCP authorization refuses what it must (${dialect})`, { skip }, () => {
     let h: Harness;
+    let trap: Awaited<ReturnType<typeof listener>>;
+    let allowed: Awaited<ReturnType<typeof listener>>;
+    let dialed: string[];
     before(async () => {
-      // Names resolve nowhere here: a client metadata document at a made-up host is never fetched.
-      h = await startServer({ dialect });
+      trap = await listener();
+      allowed = await listener();
+      const watched = watchedGuard(allowed.port);
+      dialed = watched.dialed;
+      h = await startServer({ dialect, clientMetadataGuard: watched.guard });
     });
     after(async () => {
       await h?.close();
+      for (const local of [trap, allowed]) await new Promise((resolve) => local?.server.close(resolve));
     });
 
     it('a redirect URI other than the registered one is refused on the server, never followed (exact match)', async () => {
@@ -97,20 +149,36 @@ for (const { dialect, skip } of await testDialects()) {
       assert.equal(refused.status, 400);
     });
 
-    it('a client metadata document at a private, loopback or unknown address is never fetched', async () => {
-      for (const clientId of [
-        'https://10.0.0.7/client.json',
-        'https://127.0.0.1:9/client.json',
-        'https://169.254.169.254/latest/meta-data',
-        'https://[::1]/client.json',
-        'https://client.invalid/oauth/client.json',
-      ]) {
+    it('a client metadata document at a private, loopback or unknown address is refused before any socket is opened', async () => {
+      const authorize = async (clientId: string) => {
         const res = await fetch(authorizeUrl(h, { client_id: clientId, redirect_uri: 'https://client.invalid/cb' }), {
           redirect: 'manual',
         });
         assert.equal(res.status, 400, `${clientId}: refused`);
         assert.match(await res.text(), /invalid_client/, clientId);
+      };
+      // The control: the one address the guard lets through is dialed and its listener reached (no
+      // TLS there, so the document is still refused).
+      await authorize(`https://allowed.test:${allowed.port}/client.json`);
+      assert.ok(dialed.length > 0, 'the allowed address was dialed');
+      assert.deepEqual(new Set(dialed), new Set([`127.0.0.1:${allowed.port}`]));
+      assert.ok(allowed.connections() > 0, 'and its listener saw the connection');
+      dialed.length = 0;
+      for (const clientId of [
+        `https://loopback.test:${trap.port}/client.json`,
+        `https://127.0.0.1:${trap.port}/client.json`,
+        'https://private.test/client.json',
+        'https://10.0.0.7/client.json',
+        'https://metadata.test/latest/meta-data',
+        'https://169.254.169.254/latest/meta-data',
+        'https://v6.test/client.json',
+        'https://[::1]/client.json',
+        'https://client.invalid/oauth/client.json',
+      ]) {
+        await authorize(clientId);
       }
+      assert.deepEqual(dialed, [], 'no socket was asked for');
+      assert.equal(trap.connections(), 0, 'the local listener at the loopback address saw no connection');
     });
 
     it('the consent and disconnect forms need their token and the studio session', async () => {
