@@ -103,8 +103,8 @@ const ROLES: readonly Role[] = ['owner', 'editor'];
 /** Every command, by its two words. */
 export const commands: Record<string, Command> = {
   'creator create': {
-    usage: 'creator create --email E --name NAME [--no-agreement]',
-    options: { email: { type: 'string' }, name: { type: 'string' }, 'no-agreement': { type: 'boolean' } },
+    usage: 'creator create --email E --name NAME   # the creator accepts the agreement in the studio',
+    options: { email: { type: 'string' }, name: { type: 'string' } },
     prepare(flags) {
       const email = requireText(flags, 'email').toLowerCase();
       if (!EMAIL.test(email)) throw new UsageError(`--email is not an email address: ${JSON.stringify(email)}`);
@@ -112,12 +112,12 @@ export const commands: Record<string, Command> = {
       if (displayName.length > DISPLAY_NAME_MAX) {
         throw new UsageError(`--name must be at most ${DISPLAY_NAME_MAX} characters`);
       }
-      const agreementAccepted = flags['no-agreement'] !== true;
       return async (ctx) => {
         if (await ctx.creators.findByEmail(email)) {
           throw new UsageError(`a creator with the email ${JSON.stringify(email)} already exists`);
         }
-        const creator = await ctx.creators.create({ email, displayName, agreementAccepted });
+        // Only the creator accepts the agreement (docs/decisions.md, "Accounts the operator made").
+        const creator = await ctx.creators.create({ email, displayName, agreementAccepted: false });
         return { creatorId: creator.creatorId };
       };
     },
@@ -174,14 +174,13 @@ export const commands: Record<string, Command> = {
   },
 
   'agreement accept': {
-    usage: 'agreement accept --creator ID   # accepts the current version for the creator',
+    usage: 'agreement accept --creator ID   # records that the creator accepted the current version outside the studio',
     options: { creator: { type: 'string' } },
     prepare(flags) {
       const creatorId = requireText(flags, 'creator');
       return async (ctx) => {
         await requireCreator(ctx, creatorId);
-        const { version } = await ctx.agreement.current();
-        await ctx.agreement.accept(creatorId, version);
+        const version = await ctx.agreement.acceptCurrent(creatorId);
         return { creatorId, agreementAccepted: true, version };
       };
     },

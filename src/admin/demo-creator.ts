@@ -3,6 +3,7 @@ import { KeyStore } from '../core/keys.ts';
 import { oneAtATime } from '../db/coordination.ts';
 import type { Store } from '../db/database.ts';
 import { CreatorsStore } from '../resources/profile/creator.store.ts';
+import { AgreementStore } from '../studio/agreement.store.ts';
 
 export const DEMO_EMAIL = 'demo@example.com';
 
@@ -27,8 +28,11 @@ export async function seedDemoCreator(store: Store, clock: Clock): Promise<DemoS
     const creator = await new CreatorsStore({ db: trx, clock, dialect }).create({
       email: DEMO_EMAIL,
       displayName: 'Demo Creator',
-      agreementAccepted: true,
+      agreementAccepted: false,
     });
+    // No person stands behind the demo creator: it may price and publish at once, its acceptance
+    // recorded with the version like anyone's.
+    await new AgreementStore({ db: trx, clock, dialect }).acceptCurrent(creator.creatorId);
     const { key } = await new KeyStore(trx, clock).create({
       creatorId: creator.creatorId,
       scope: 'write',

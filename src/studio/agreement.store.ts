@@ -66,6 +66,16 @@ export class AgreementStore extends ScopedStore {
     return true;
   }
 
+  /**
+   * Records that the creator accepted the version current now, outside the studio's form: an
+   * acceptance the operator holds (`admin agreement accept`), the demo creator's. Answers it.
+   */
+  async acceptCurrent(creatorId: string): Promise<number> {
+    const { version } = await this.current();
+    await this.accept(creatorId, version);
+    return version;
+  }
+
   /** A new current version: every creator must accept it before changing a price or publishing again. */
   async publish(title: string, body: string): Promise<AgreementVersion> {
     const { version } = await this.current();

@@ -4,6 +4,7 @@ import type { KeyStore } from '../core/keys.ts';
 import type { StoreScope, Stores } from '../core/stores.ts';
 import type { Creator } from '../resources/profile/index.ts';
 import { AccountsStore } from './accounts/accounts.store.ts';
+import { EmailConfirmationsStore } from './accounts/email-confirmations.store.ts';
 import type { Mailer } from './accounts/mailer.ts';
 import { SessionsStore } from './accounts/sessions.store.ts';
 import { AgreementStore } from './agreement.store.ts';
@@ -29,6 +30,7 @@ export interface StudioStores {
   accounts: AccountsStore;
   sessions: SessionsStore;
   agreement: AgreementStore;
+  emailConfirmations: EmailConfirmationsStore;
 }
 
 export function studioStores(runtime: Runtime, db: StoreScope['db'] = runtime.db): StudioStores {
@@ -38,6 +40,7 @@ export function studioStores(runtime: Runtime, db: StoreScope['db'] = runtime.db
     accounts: new AccountsStore(scope),
     sessions: new SessionsStore(scope),
     agreement: new AgreementStore(scope),
+    emailConfirmations: new EmailConfirmationsStore(scope),
   };
 }
 
@@ -45,6 +48,8 @@ export function studioStores(runtime: Runtime, db: StoreScope['db'] = runtime.db
 export interface SignedIn {
   creator: Creator;
   csrf: string;
+  /** Whether the creator confirmed their address; until then every page says so. */
+  emailConfirmed: boolean;
 }
 
 /** Runs `work` in one transaction with the studio's stores on it: all of it is written, or none. */
@@ -77,9 +82,18 @@ export async function requireSignedIn(
     await reply.header('Cache-Control', 'no-store').redirect(`/studio/sign-in?next=${encodeURIComponent(next)}`, 303);
     return undefined;
   }
-  return { creator, csrf: reply.generateCsrf() };
+  const emailConfirmed = await studioStores(deps.runtime).emailConfirmations.isConfirmed(
+    creator.creatorId,
+    creator.email,
+  );
+  return { creator, csrf: reply.generateCsrf(), emailConfirmed };
 }
 
 export function signedInLayout(who: SignedIn, section: Section) {
-  return { displayName: who.creator.displayName, csrf: who.csrf, section };
+  return {
+    displayName: who.creator.displayName,
+    csrf: who.csrf,
+    section,
+    ...(!who.emailConfirmed && { unconfirmedEmail: who.creator.email }),
+  };
 }

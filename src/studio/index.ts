@@ -9,6 +9,7 @@ import type { StudioDeps } from './context.ts';
 import { registerAccountRoutes } from './routes/account-routes.ts';
 import { registerAgreementRoutes } from './routes/agreement-routes.ts';
 import { registerAssistantRoutes } from './routes/assistant-routes.ts';
+import { registerEmailRoutes } from './routes/email-routes.ts';
 import { registerGuideRoutes } from './routes/guide-routes.ts';
 import { registerKeyRoutes } from './routes/key-routes.ts';
 import { registerPreviewRoutes } from './routes/preview-routes.ts';
@@ -68,6 +69,7 @@ export function registerStudio(app: FastifyInstance, deps: StudioDeps): void {
         scope.csrfProtection(request, reply, done);
       });
       registerAccountRoutes(scope, deps);
+      registerEmailRoutes(scope, deps);
       registerKeyRoutes(scope, deps);
       registerAgreementRoutes(scope, deps);
       registerGuideRoutes(scope, deps);

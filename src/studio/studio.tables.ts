@@ -39,6 +39,22 @@ export interface AgreementAcceptancesTable {
   accepted_at: number;
 }
 
+/** The address a creator confirmed by opening a mailed link; an address changed since is not confirmed. */
+export interface ConfirmedEmailsTable {
+  creator_id: string;
+  email: string;
+  confirmed_at: number;
+}
+
+/** A link that confirms an address: stored as a hash, for the address it was mailed to. */
+export interface EmailConfirmationsTable {
+  token_hash: string;
+  creator_id: string;
+  email: string;
+  created_at: number;
+  expires_at: number;
+}
+
 declare module '../db/tables.ts' {
   interface Database {
     creator_passwords: CreatorPasswordsTable;
@@ -46,5 +62,7 @@ declare module '../db/tables.ts' {
     password_resets: PasswordResetsTable;
     agreement_versions: AgreementVersionsTable;
     agreement_acceptances: AgreementAcceptancesTable;
+    confirmed_emails: ConfirmedEmailsTable;
+    email_confirmations: EmailConfirmationsTable;
   }
 }

@@ -14,6 +14,7 @@ describe('admin command line: the studio moves on guides', () => {
 
   test('guide status: publishedAt is set on the first move to published and kept after', async () => {
     const creatorId = await newCreator();
+    await ok('agreement', 'accept', '--creator', creatorId);
     const { key } = await newKey(creatorId, '--scope', 'read');
     const { key: writeKey } = await newKey(creatorId, '--scope', 'write');
     const guideId = await newGuide(writeKey);

@@ -1,3 +1,5 @@
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -6,6 +8,7 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { csrfOf, type StudioBrowser } from './studio.ts';
 
 /** Where the authorization server sends the browser back: a local page that keeps each code. */
 export interface Callback {
@@ -92,4 +95,74 @@ export class MemoryOAuthClient implements OAuthClientProvider {
   codeVerifier() {
     return this.verifier;
   }
+}
+
+/**
+ * An assistant authorized through the studio without Chromium: registered by DCR, the consent form
+ * posted by a signed-in StudioBrowser, the code exchanged with its PKCE verifier. `base` is the
+ * instance's own address; `resource` the protected resource the token is for.
+ */
+export async function authorizeThroughStudio(
+  base: string,
+  studio: StudioBrowser,
+  options: { clientName: string; resource: string; scope?: string },
+): Promise<{ accessToken: string; refreshToken: string; clientId: string }> {
+  // Behind an https PUBLIC_URL the provider reads the scheme from the proxy's header.
+  const proxied = { 'x-forwarded-proto': 'https' };
+  const redirectUri = 'http://127.0.0.1:9/callback';
+  const registered = await fetch(`${base}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...proxied },
+    body: JSON.stringify({
+      client_name: options.clientName,
+      redirect_uris: [redirectUri],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    }),
+  });
+  assert.equal(registered.status, 201, await registered.clone().text());
+  const clientId = ((await registered.json()) as { client_id: string }).client_id;
+  const verifier = randomBytes(32).toString('base64url');
+  const query = new URLSearchParams({
+    client_id: clientId,
+    response_type: 'code',
+    redirect_uri: redirectUri,
+    scope: options.scope ?? 'read write',
+    resource: options.resource,
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+    state: randomBytes(8).toString('hex'),
+  });
+  const here = (location: string | null) => {
+    assert.ok(location, 'a redirect');
+    const url = new URL(location, base);
+    return url.pathname + url.search;
+  };
+  const toConsent = await studio.get(`/oauth/authorize?${query}`, proxied);
+  assert.equal(toConsent.status, 303, toConsent.text.slice(0, 300));
+  const consentPath = here(toConsent.location);
+  const consent = await studio.get(consentPath, proxied);
+  assert.equal(consent.status, 200, consent.text.slice(0, 300));
+  const allowed = await studio.post(consentPath, { _csrf: csrfOf(consent.text), decision: 'allow', scope_write: 'on' });
+  assert.equal(allowed.status, 303, allowed.text.slice(0, 300));
+  const back = await studio.get(here(allowed.location), proxied);
+  assert.equal(back.status, 303, back.text.slice(0, 300));
+  const code = new URL(back.location as string).searchParams.get('code');
+  assert.ok(code, `a code came back: ${back.location}`);
+  const exchanged = await fetch(`${base}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...proxied },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      code_verifier: verifier,
+      resource: options.resource,
+    }),
+  });
+  assert.equal(exchanged.status, 200, await exchanged.clone().text());
+  const tokens = (await exchanged.json()) as { access_token: string; refresh_token: string };
+  return { accessToken: tokens.access_token, refreshToken: tokens.refresh_token, clientId };
 }

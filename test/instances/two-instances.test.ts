@@ -9,7 +9,9 @@ import type { Client } from '@modelcontextprotocol/client';
 import { freshPostgresSchema, testDialects, whileNoSchemaIsDropped } from '../helpers/dialects.ts';
 import { rest } from '../helpers/http.ts';
 import { callTool, mcpClient } from '../helpers/mcp.ts';
+import { authorizeThroughStudio } from '../helpers/oauth-client.ts';
 import { type Started, startService } from '../helpers/service.ts';
+import { csrfOf, StudioBrowser } from '../helpers/studio.ts';
 
 /**
  * Two real instances (`node src/main.ts`, two processes) behind one public address, on one
@@ -72,6 +74,7 @@ describe('two instances on one PostgreSQL and one Redis', { skip: postgres?.skip
     );
     creatorId = (await admin<{ creatorId: string }>('creator', 'create', '--email', 'two@example.com', '--name', 'Two'))
       .creatorId;
+    await admin('agreement', 'accept', '--creator', creatorId);
   });
   after(async () => {
     await Promise.all(clients.map((c) => c.close().catch(() => {})));
@@ -154,6 +157,34 @@ describe('two instances on one PostgreSQL and one Redis', { skip: postgres?.skip
     return took;
   }
 
+  /** The creator signed in to the studio on `instance`, through the first-password link the operator hands over. */
+  async function signedInStudio(instance: Started, creator: string): Promise<StudioBrowser> {
+    const { link } = await admin<{ link: string }>('creator', 'password', '--creator', creator);
+    const studio = new StudioBrowser(instance.base);
+    const url = new URL(link);
+    const form = await studio.get(url.pathname + url.search);
+    const token = url.searchParams.get('token') as string;
+    const set = await studio.post('/studio/reset', { _csrf: csrfOf(form.text), token, password: 'across instances 1' });
+    assert.equal(set.status, 303, set.text.slice(0, 300));
+    return studio;
+  }
+
+  /** A REST access token of `creator`'s, granted in the studio on instance A. */
+  const assistantToken = async (studio: StudioBrowser, clientName: string) =>
+    (await authorizeThroughStudio(a.base, studio, { clientName, resource: `${PUBLIC_URL}/api/v1` })).accessToken;
+
+  it('an assistant disconnected in the studio on one instance is refused by both within a second', async () => {
+    const studio = await signedInStudio(a, creatorId);
+    const token = await assistantToken(studio, 'Across (test)');
+    for (const instance of [a, b]) assert.equal((await rest(api(instance), token, 'GET', '/me')).status, 200);
+    const page = await studio.get('/studio/assistants');
+    const grantId = /data-grant-id="([^"]+)"><td data-label="Assistant"><strong>Across \(test\)/.exec(page.text)?.[1];
+    assert.ok(grantId, 'the studio lists the assistant');
+    const revoked = await studio.post(`/studio/assistants/${grantId}/revoke`, { _csrf: csrfOf(page.text) });
+    assert.equal(revoked.status, 303);
+    await refusedEverywhereWithin(token, 'invalid_api_key', []);
+  });
+
   it('a key revoked by the admin command line is refused by both instances within a second', async () => {
     const { key, keyId } = await newKey();
     const both = [await mcp(a, key), await mcp(b, key)];
@@ -173,9 +204,13 @@ describe('two instances on one PostgreSQL and one Redis', { skip: postgres?.skip
       'Leaving',
     );
     const { key } = await admin<{ key: string }>('key', 'create', '--creator', other, '--scope', 'read');
-    for (const instance of [a, b]) assert.equal((await rest(api(instance), key, 'GET', '/me')).status, 200);
+    const token = await assistantToken(await signedInStudio(a, other), 'Leaving (test)');
+    for (const credential of [key, token]) {
+      for (const instance of [a, b]) assert.equal((await rest(api(instance), credential, 'GET', '/me')).status, 200);
+    }
     await admin('creator', 'deactivate', '--creator', other);
-    await refusedEverywhereWithin(key, 'forbidden', []);
+    // Its keys and its assistants' tokens alike.
+    await Promise.all([key, token].map((credential) => refusedEverywhereWithin(credential, 'forbidden', [])));
   });
 
   it('a publish on one instance shows on the other’s buyers’ page at once, byte for byte', async () => {

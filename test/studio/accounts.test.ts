@@ -42,6 +42,9 @@ for (const { dialect, skip } of await testDialects()) {
       const account = await b.get('/studio/account');
       assert.equal(account.status, 200);
       assert.match(account.text, /maya@example\.com/);
+      const confirmation = await mail.next();
+      assert.equal(confirmation.to, 'maya@example.com');
+      assert.match(confirmation.body, /\/studio\/confirm-email\?token=/, 'a link that confirms the address');
     });
 
     it('refuses a second account with the same email, a short password, and a bad address', async () => {
@@ -146,6 +149,8 @@ for (const { dialect, skip } of await testDialects()) {
         '/studio/sign-out',
         '/studio/sign-out-everywhere',
         '/studio/account/password',
+        '/studio/confirm-email',
+        '/studio/account/confirm-email',
       ];
       for (const form of forms) {
         const none = await b.post(form, { email: 'maya@example.com', password: PASSWORD });
@@ -209,7 +214,7 @@ for (const { dialect, skip } of await testDialects()) {
       );
       const message = await mail.next();
       assert.equal(message.to, 'maya@example.com');
-      assert.equal(mail.messages.length, 1, 'no mail for an unknown address');
+      assert.equal(mail.messages.length, 2, 'the confirmation at sign-up and this one: no mail for an unknown address');
       assert.doesNotMatch(message.body, new RegExp(PASSWORD));
       const link = new URL(linkIn(message.body));
       const form = await b.get(link.pathname + link.search);

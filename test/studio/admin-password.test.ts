@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { fails, newCreator, newGuide, newKey, ok, useAdminServer, world } from '../helpers/admin-cli.ts';
+import { creatorsMade, fails, newCreator, newGuide, newKey, ok, useAdminServer, world } from '../helpers/admin-cli.ts';
 import { rest } from '../helpers/http.ts';
 import { csrfOf, StudioBrowser } from '../helpers/studio.ts';
 
@@ -67,10 +67,43 @@ describe('admin command line: a first password for accounts the operator made', 
     await fails(/no creator/, 'creator', 'password', '--creator', 'cr_nobody');
   });
 
-  test('agreement publish makes a new version every creator accepts before pricing again', async () => {
+  test('an account the operator made has accepted nothing: prices answer agreement_outdated until the creator accepts in the studio', async () => {
     const creatorId = await newCreator();
+    const email = `creator${creatorsMade()}@example.com`;
     const { key } = await newKey(creatorId, '--scope', 'write');
     const guideId = await newGuide(key);
+    assert.equal((await rest(world.baseUrl, key, 'GET', '/me')).body.agreementAccepted, false);
+    const price = () =>
+      rest(world.baseUrl, key, 'PUT', `/guides/${guideId}/price`, { amountMinor: 2900, currency: 'EUR' });
+    const refused = await price();
+    assert.equal(refused.status, 409);
+    assert.equal(refused.body.error.code, 'agreement_outdated');
+
+    const set = await withStdin('first studio password\n', 'creator', 'password', '--creator', creatorId, '--stdin');
+    assert.equal(set.code, 0, set.stderr);
+    const b = new StudioBrowser(origin());
+    const signedIn = await b.signIn(email, 'first studio password');
+    assert.equal(signedIn.status, 303);
+    const home = await b.get(signedIn.location as string);
+    assert.match(home.text, /Accept the <a href="\/studio\/agreement">creator agreement<\/a> before you set prices/);
+    const agreement = await b.get('/studio/agreement');
+    assert.match(agreement.text, /You have not accepted the agreement yet/);
+    const accepted = await b.post('/studio/agreement', { _csrf: csrfOf(agreement.text), version: '1', accept: 'yes' });
+    assert.equal(accepted.status, 303, accepted.text);
+    assert.match((await b.get('/studio/agreement')).text, /You accepted version 1 on /, 'on record, with its date');
+    assert.equal((await price()).status, 200);
+  });
+
+  test('agreement publish makes a new version every creator accepts before pricing again', async () => {
+    const creatorId = await newCreator();
+    await ok('agreement', 'accept', '--creator', creatorId);
+    const { key } = await newKey(creatorId, '--scope', 'write');
+    const guideId = await newGuide(key);
+    const before = await rest(world.baseUrl, key, 'PUT', `/guides/${guideId}/price`, {
+      amountMinor: 1900,
+      currency: 'EUR',
+    });
+    assert.equal(before.status, 200, 'version 1 accepted: pricing is open');
     const file = join(world.dataDir, 'agreement-v2.md');
     writeFileSync(file, 'Version two of the terms.\n');
     const published = await ok<{ version: number }>(

@@ -7,7 +7,7 @@ export interface Mail {
   text: string;
 }
 
-/** Sends the studio's mail: reset and first-password links. */
+/** Sends the studio's mail: reset, first-password and address confirmation links. */
 export interface Mailer {
   send(mail: Mail): Promise<void>;
   /** Whether mail leaves through SMTP (false: it is written to the log). */

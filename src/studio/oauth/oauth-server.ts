@@ -2,6 +2,7 @@ import type Provider from 'oidc-provider';
 import type { Principal } from '../../core/auth.ts';
 import { ApiError } from '../../core/errors.ts';
 import type { Runtime } from '../../core/invoke.ts';
+import { announceRevocation } from '../../db/coordination.ts';
 import type { GuardOptions } from '../../resources/links/index.ts';
 import { guardedMetadataFetch } from './metadata-fetch.ts';
 import { createProvider, OAUTH_SCOPES, type Resources } from './provider.ts';
@@ -96,12 +97,18 @@ export class OAuthServer {
         `This access token was issued for another resource; ask for one with resource=${this.resources()[resource]}.`,
       );
     }
-    const creator = await this.runtime.db
-      .selectFrom('creators')
-      .select('active')
-      .where('id', '=', found.accountId)
+    // The authorization as the studio lists it, not only the token's row: a refresh that read its
+    // token just before a disconnect may write a new one just after.
+    const standing = await this.runtime.db
+      .selectFrom('assistant_authorizations')
+      .innerJoin('creators', 'creators.id', 'assistant_authorizations.creator_id')
+      .select(['assistant_authorizations.revoked_at', 'creators.id', 'creators.active'])
+      .where('assistant_authorizations.grant_id', '=', found.grantId)
       .executeTakeFirst();
-    if (creator?.active !== 1) {
+    if (!standing || standing.revoked_at !== null || standing.id !== found.accountId) {
+      throw new ApiError('invalid_api_key', 'This assistant was disconnected in the studio: authorize again.');
+    }
+    if (standing.active !== 1) {
       throw new ApiError('forbidden', 'The creator account behind this authorization is no longer active.');
     }
     await this.touch(found.grantId);
@@ -129,15 +136,21 @@ export class OAuthServer {
       .execute();
   }
 
-  /** Ends an authorization: its grant and every token issued under it stop working at once. */
+  /**
+   * Ends an authorization: its grant and every token issued under it stop working at once, on
+   * every instance (the revocation is announced with the commit, as a key's is).
+   */
   async revoke(grantId: string): Promise<void> {
-    await this.runtime.db.deleteFrom('oauth_records').where('grant_id', '=', grantId).execute();
-    await this.runtime.db.deleteFrom('oauth_records').where('model', '=', 'Grant').where('id', '=', grantId).execute();
-    await this.runtime.db
-      .updateTable('assistant_authorizations')
-      .set({ revoked_at: this.runtime.clock.now() })
-      .where('grant_id', '=', grantId)
-      .where('revoked_at', 'is', null)
-      .execute();
+    await this.runtime.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('assistant_authorizations')
+        .set({ revoked_at: this.runtime.clock.now() })
+        .where('grant_id', '=', grantId)
+        .where('revoked_at', 'is', null)
+        .execute();
+      await trx.deleteFrom('oauth_records').where('grant_id', '=', grantId).execute();
+      await trx.deleteFrom('oauth_records').where('model', '=', 'Grant').where('id', '=', grantId).execute();
+      await announceRevocation(trx);
+    });
   }
 }

@@ -14,6 +14,7 @@ import {
 import { sendPage } from '../web/page.ts';
 import { cookieNames, field, HOME, safeNext, seeOther } from '../web/security.ts';
 import { accountPage, deadLink, forgotForm, resetForm, signInForm, signUpForm } from './account-pages.ts';
+import { sendConfirmation } from './email-routes.ts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@.]+$/;
 const DISPLAY_NAME_MAX = 80;
@@ -26,6 +27,7 @@ const NOTICES: Record<string, string> = {
   'signed-out-everywhere': 'Every session of your account has ended.',
   'password-changed': 'Your password is changed; other browsers were signed out.',
   'key-revoked': 'The key is revoked: it stops working at once.',
+  'confirmation-sent': 'A new link to confirm your address is on its way. It works for 7 days.',
 };
 
 export function noticeOf(request: FastifyRequest): string | undefined {
@@ -135,6 +137,10 @@ export function registerAccountRoutes(app: FastifyInstance, deps: StudioDeps): v
       return refuse('An account with this email exists: sign in, or reset its password.', 409);
     }
     await startSession(request, reply, creatorId);
+    // The account stands without it: the banner on every page sends the link again.
+    await sendConfirmation(deps, { creatorId, email }).catch((err) =>
+      request.log.warn({ err }, 'the mail that confirms a new address could not be sent'),
+    );
     return seeOther(reply, next);
   });
 

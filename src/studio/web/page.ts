@@ -86,7 +86,7 @@ export type Section = 'guides' | 'keys' | 'agreement' | 'assistants' | 'account'
 export interface Layout {
   title: string;
   /** The signed-in creator's menu; absent on the sign-in pages. */
-  signedIn?: { displayName: string; csrf: string; section?: Section };
+  signedIn?: { displayName: string; csrf: string; section?: Section; unconfirmedEmail?: string };
   body: Markup;
 }
 
@@ -114,6 +114,13 @@ function header(signedIn: Layout['signedIn']): Markup {
 <form method="post" action="/studio/sign-out">${csrfField(signedIn.csrf)}<button type="submit">Sign out</button></form></header>`;
 }
 
+/** Until the creator confirms their address: where reset links go, and a way to get the link again. */
+function confirmBanner(signedIn: Layout['signedIn']): Markup {
+  if (!signedIn?.unconfirmedEmail) return html``;
+  return html`<form class="notice" method="post" action="/studio/account/confirm-email" role="status">${csrfField(signedIn.csrf)}
+Confirm that <strong>${signedIn.unconfirmedEmail}</strong> is your address: open the link we mailed to it. Password reset links go there. <button class="quiet" type="submit">Send the link again</button></form>`;
+}
+
 export function layout(page: Layout): string {
   return html`<!doctype html>
 <html lang="en">
@@ -127,7 +134,7 @@ export function layout(page: Layout): string {
 <body>
 ${header(page.signedIn)}
 <main>
-${page.body}
+${confirmBanner(page.signedIn)}${page.body}
 </main>
 </body>
 </html>
