@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { AnyOperation } from '../src/core/operation.ts';
-import { withoutRequestId } from './helpers/api.ts';
+import { withoutRequestId } from './helpers/answers.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { type Harness, startServer } from './helpers/harness.ts';
 import { type HttpAnswer, rest } from './helpers/http.ts';

@@ -1,5 +1,5 @@
+import { assertOk } from '../helpers/answers.ts';
 import type { Api } from '../helpers/api.ts';
-import { assertOk } from '../helpers/api.ts';
 
 /** A chapter (or collection) of the guide, as create_chapter answers it. */
 export async function newChapter(api: Api, productId: string, fields: Record<string, unknown> = {}): Promise<any> {

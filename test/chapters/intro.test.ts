@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { newGuide, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { chaptersOf, many, newChapter } from './helpers.ts';
 

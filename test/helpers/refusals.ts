@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { z } from 'zod';
-import type { ApiError } from '../../src/core/errors.ts';
+import { ApiError } from '../../src/core/errors.ts';
 import { parseInput } from '../../src/core/validation.ts';
 
 /** The ApiError a rule throws, for its code, path and message; fails when it throws nothing. */
@@ -8,7 +8,8 @@ export function thrown(run: () => unknown): ApiError {
   try {
     run();
   } catch (error) {
-    return error as ApiError;
+    assert.ok(error instanceof ApiError, String(error));
+    return error;
   }
   assert.fail('nothing was refused');
 }

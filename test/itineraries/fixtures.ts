@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { type Api, assertOk } from '../helpers/api.ts';
+import { assertOk } from '../helpers/answers.ts';
+import type { Api } from '../helpers/api.ts';
 
 /** What a trip can stop at, in one guide: two spots, a stay, a restaurant, a route and a hike. */
 export interface TripParts {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type Answer, type Api, assertError, assertOk, newGuide, useServer } from '../helpers/api.ts';
+import { type Answer, assertError, assertOk } from '../helpers/answers.ts';
+import { type Api, newGuide, useServer } from '../helpers/api.ts';
 import { clientFor, clientLines, withClient } from '../helpers/clients.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { checkerFor, serve } from './servers.ts';

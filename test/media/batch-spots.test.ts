@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type Api, assertOk, newGuide, useServer } from '../helpers/api.ts';
+import { assertOk } from '../helpers/answers.ts';
+import { type Api, newGuide, useServer } from '../helpers/api.ts';
 import { testSetups } from '../helpers/blob-stores.ts';
 import { flat } from './images.ts';
 import { type FilePart, storedFiles, type UploadAnswer, uploadForm } from './uploads.ts';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Api, apiFor, assertOk, newGuide, transports } from '../helpers/api.ts';
+import { assertOk } from '../helpers/answers.ts';
+import { type Api, apiFor, newGuide, transports } from '../helpers/api.ts';
 import { bucketEnv, testBlobStores } from '../helpers/blob-stores.ts';
 import { browserSkip, launchBrowser } from '../helpers/browser.ts';
 import { testDialects } from '../helpers/dialects.ts';

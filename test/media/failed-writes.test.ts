@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { apiFor, assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { apiFor, newGuide, transports, useServer } from '../helpers/api.ts';
 import { bucketEnv, type RefusingProxy, refusingProxy, testBlobStores, testSetups } from '../helpers/blob-stores.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';

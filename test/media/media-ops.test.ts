@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import sharp from 'sharp';
-import { apiFor, assertError, assertOk, guideOf, newGuide, transports, useServer } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { apiFor, guideOf, newGuide, transports, useServer } from '../helpers/api.ts';
 import { testSetups } from '../helpers/blob-stores.ts';
 import { flat, phoneJpeg } from './images.ts';
 import { fetchImage, storedFiles, uploadRaw } from './uploads.ts';

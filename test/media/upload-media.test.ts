@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import exifr from 'exifr';
-import { assertError, assertOk, newGuide, useServer } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { newGuide, useServer } from '../helpers/api.ts';
 import { testSetups } from '../helpers/blob-stores.ts';
 import { assertRefusalHeaders } from '../helpers/http.ts';
 import { flat, heicStart, metadataContainers, phoneJpeg, pngBomb } from './images.ts';

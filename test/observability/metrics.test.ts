@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
-import { type Api, apiFor, assertError, assertOk, newGuide } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { type Api, apiFor, newGuide } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
 import { callTool, mcpClient } from '../helpers/mcp.ts';

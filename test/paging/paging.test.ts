@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { type Api, assertError, assertOk, newGuide, noRateLimits, transports, useServer } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { type Api, newGuide, noRateLimits, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { flat } from '../media/images.ts';
 import { uploadForm } from '../media/uploads.ts';

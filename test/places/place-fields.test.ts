@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { type Answer, assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
+import { type Answer, assertError, assertOk } from '../helpers/answers.ts';
+import { newGuide, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { fullPlace } from './fixtures.ts';
 

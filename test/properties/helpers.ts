@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { type Api, assertOk, guideOf } from '../helpers/api.ts';
+import { assertOk } from '../helpers/answers.ts';
+import { type Api, guideOf } from '../helpers/api.ts';
 
 /**
  * The calls the property suites make through one transport's client; `apiOf` is read at each call,

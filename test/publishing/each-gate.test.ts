@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { blockingCodes } from '../../src/resources/publishing/readiness.ts';
-import { type Api, apiFor, assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { type Api, apiFor, newGuide, transports, useServer } from '../helpers/api.ts';
 import { testSetups } from '../helpers/blob-stores.ts';
 import type { Harness } from '../helpers/harness.ts';
 import { phoneJpeg } from '../media/images.ts';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type Api, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
+import { assertOk } from '../helpers/answers.ts';
+import { type Api, newGuide, transports, useServer } from '../helpers/api.ts';
 import { testSetups } from '../helpers/blob-stores.ts';
 import { flat } from '../media/images.ts';
 import { uploadRaw } from '../media/uploads.ts';

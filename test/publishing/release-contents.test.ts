@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { LinksStore } from '../../src/resources/links/links.store.ts';
-import { type Api, apiFor, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
+import { assertOk } from '../helpers/answers.ts';
+import { type Api, apiFor, newGuide, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
 
 /**

@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
 import { fillReleaseParts } from '../../src/resources/publishing/release-parts.migration.ts';
-import { type Api, apiFor, assertOk, newGuide, useServer } from '../helpers/api.ts';
+import { assertOk } from '../helpers/answers.ts';
+import { type Api, apiFor, newGuide, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
 
 /**

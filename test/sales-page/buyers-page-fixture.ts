@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { goLive } from '../../src/admin/go-live.ts';
-import { type Api, assertOk, newGuide } from '../helpers/api.ts';
+import { assertOk } from '../helpers/answers.ts';
+import { type Api, newGuide } from '../helpers/api.ts';
 import type { Harness } from '../helpers/harness.ts';
 import { flat } from '../media/images.ts';
 import { uploadRaw } from '../media/uploads.ts';

@@ -3,7 +3,8 @@ import { request } from 'node:http';
 import { describe, it } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { StudioStore } from '../../src/admin/studio.store.ts';
-import { apiFor, assertOk, newGuide, useServer } from '../helpers/api.ts';
+import { assertOk } from '../helpers/answers.ts';
+import { apiFor, newGuide, useServer } from '../helpers/api.ts';
 import { testSetups } from '../helpers/blob-stores.ts';
 import { openPage, putOnSale, saleGuide } from './buyers-page-fixture.ts';
 

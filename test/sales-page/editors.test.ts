@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type Answer, apiFor, assertError, assertOk, newGuide, useServer } from '../helpers/api.ts';
+import { type Answer, assertError, assertOk } from '../helpers/answers.ts';
+import { apiFor, newGuide, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { salesPageOf } from './helpers.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
+import { assertOk } from '../helpers/answers.ts';
 import type { Api } from '../helpers/api.ts';
-import { assertOk } from '../helpers/api.ts';
 import type { Harness } from '../helpers/harness.ts';
 import { flat } from '../media/images.ts';
 import { uploadRaw } from '../media/uploads.ts';

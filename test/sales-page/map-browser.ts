@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { type Api, assertOk, newGuide } from '../helpers/api.ts';
+import { assertOk } from '../helpers/answers.ts';
+import { type Api, newGuide } from '../helpers/api.ts';
 import type { Harness } from '../helpers/harness.ts';
 import { putOnSale } from './buyers-page-fixture.ts';
 import { MADEIRA } from './madeira.ts';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { assertError } from '../helpers/answers.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import {
   assertOk,
-  assertRefused,
   assertWriteRefused,
   chars,
   createAndRead,
@@ -314,7 +314,7 @@ for (const { dialect, skip } of await testDialects()) {
             fees: [fee(0), fee(1), fee(2), { label: 'Bad', amount: 3 }],
             sources: [{ title: 'A book' }],
           });
-          assertRefused(refused, 'invalid_request', 'fees[3].currency');
+          assertError(refused, 'invalid_request', 'fees[3].currency', { pathInDetails: true });
           const now = await apis[t].call('get_spot', { spotId: start.spotId });
           assert.deepEqual(now.body, start);
           const list = await apis[t].call('list_spots', { productId: ids[t].productId });

@@ -1,40 +1,11 @@
 import assert from 'node:assert/strict';
 import { before } from 'node:test';
-import { errorCatalogue } from '../../src/core/errors.ts';
-import {
-  type Answer,
-  type Api,
-  assertOk,
-  type ServerSuite,
-  type Transport,
-  transports,
-  useServer,
-} from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { type Api, type ServerSuite, type Transport, transports, useServer } from '../helpers/api.ts';
 import type { TestDialect } from '../helpers/dialects.ts';
 
-export { type Answer, type Api, apiFor, assertOk, type Transport, transports } from '../helpers/api.ts';
-
-/**
- * A 400 refusal with the given code whose message starts with the exact field path, and whose
- * details name the same path; `hint` checks that the sentence says what would be accepted.
- */
-export function assertRefused(
-  a: Answer,
-  code: 'invalid_argument' | 'invalid_request',
-  path: string,
-  hint?: RegExp,
-): void {
-  assert.equal(a.ok, false, `expected ${code} at ${path}, got success ${JSON.stringify(a.body)}`);
-  const error = a.body?.error;
-  assert.equal(error?.code, code, `at ${path}: ${JSON.stringify(a.body)}`);
-  if (a.status !== undefined) assert.equal(a.status, errorCatalogue[code].status);
-  assert.ok(
-    typeof error.message === 'string' && error.message.startsWith(`${path}: `),
-    `message should start with "${path}: ", got ${JSON.stringify(error.message)}`,
-  );
-  assert.equal(error.details?.path, path, JSON.stringify(error.details));
-  if (hint) assert.match(error.message, hint);
-}
+export { type Answer, assertOk } from '../helpers/answers.ts';
+export { type Api, apiFor, type Transport, transports } from '../helpers/api.ts';
 
 /** A fresh guide and one plain spot in it. */
 export async function guideWithSpot(api: Api, name = 'Field types'): Promise<{ productId: string; spotId: string }> {
@@ -84,13 +55,10 @@ export interface Refusal {
 export async function assertWriteRefused(api: Api, ids: SpotIds, c: Refusal): Promise<void> {
   const before = await api.call('get_spot', { spotId: ids.spotId });
   assertOk(before);
-  assertRefused(
-    await api.call('create_spot', { productId: ids.productId, name: 'Refused', ...c.fields }),
-    c.code,
-    c.path,
-    c.hint,
-  );
-  assertRefused(await api.call('update_spot', { spotId: ids.spotId, ...c.fields }), c.code, c.path, c.hint);
+  const words = { hint: c.hint, pathInDetails: true };
+  const create = await api.call('create_spot', { productId: ids.productId, name: 'Refused', ...c.fields });
+  assertError(create, c.code, c.path, words);
+  assertError(await api.call('update_spot', { spotId: ids.spotId, ...c.fields }), c.code, c.path, words);
   const after = await api.call('get_spot', { spotId: ids.spotId });
   assert.deepEqual(after.body, before.body, 'a refused update changes nothing');
 }

@@ -1,16 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { withoutRequestId } from '../helpers/api.ts';
+import { assertError, withoutRequestId } from '../helpers/answers.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import {
-  assertOk,
-  assertRefused,
-  assertWriteRefused,
-  createAndRead,
-  type Transport,
-  transports,
-  useFieldServer,
-} from './helpers.ts';
+import { assertOk, assertWriteRefused, createAndRead, type Transport, transports, useFieldServer } from './helpers.ts';
 
 type Fields = Record<string, unknown>;
 type Code = 'invalid_argument' | 'invalid_request';
@@ -84,7 +76,10 @@ for (const { dialect, skip } of await testDialects()) {
 
     /** update_spot alone: the refusal, its code and its path. */
     const refusedByUpdate = async (t: Transport, fields: Fields, code: Code, path: string, hint?: RegExp) =>
-      assertRefused(await apis[t].call('update_spot', { spotId: ids[t].spotId, ...fields }), code, path, hint);
+      assertError(await apis[t].call('update_spot', { spotId: ids[t].spotId, ...fields }), code, path, {
+        hint,
+        pathInDetails: true,
+      });
 
     for (const t of transports) {
       describe(`over ${t}`, () => {
@@ -195,7 +190,7 @@ for (const { dialect, skip } of await testDialects()) {
           assert.equal(ok.body.country, 'NZ');
           for (const country of ['XX', 'NZL', 'new zealand']) {
             const a = await apis[t].call('update_guide', { productId, country });
-            assertRefused(a, 'invalid_argument', 'country', /ISO 3166-1/);
+            assertError(a, 'invalid_argument', 'country', { hint: /ISO 3166-1/, pathInDetails: true });
           }
           assert.equal((await apis[t].call('get_guide', { productId })).body.country, 'NZ');
         });

@@ -1,15 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  apiFor,
-  assertError,
-  assertOk,
-  guideOf,
-  newGuide,
-  recordPurchase,
-  transports,
-  useServer,
-} from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { apiFor, guideOf, newGuide, recordPurchase, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
 
 const defaults = {
