@@ -6,8 +6,8 @@ import { withoutRequestId } from './helpers/answers.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { type Harness, startServer } from './helpers/harness.ts';
 import { type HttpAnswer, rest } from './helpers/http.ts';
+import { flat } from './helpers/images.ts';
 import { callTool, mcpClient } from './helpers/mcp.ts';
-import { flat } from './media/images.ts';
 import { ID as EXAMPLE_ID } from './schemas/story.ts';
 
 /**

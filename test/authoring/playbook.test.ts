@@ -15,7 +15,7 @@ import { assertError, assertOk } from '../helpers/answers.ts';
 import { type Api, apiFor, transports } from '../helpers/api.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
 import { rest } from '../helpers/http.ts';
-import { phoneJpeg } from '../media/images.ts';
+import { phoneJpeg } from '../helpers/images.ts';
 
 const file = readFileSync(new URL('../../docs/authoring-playbook.md', import.meta.url), 'utf8');
 const playbook = parsePlaybook(file);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
-import { type Answer, assertOk } from './answers.ts';
+import type { Answer } from './answers.ts';
 import { type Harness, type HarnessOptions, startServer } from './harness.ts';
 import { rest } from './http.ts';
 import { callTool, mcpClient } from './mcp.ts';
@@ -48,28 +48,6 @@ export function apiFor(h: Harness, transport: Transport, key: string): Api {
       await client?.close();
     },
   };
-}
-
-/** A fresh guide of the caller; its productId. */
-export async function newGuide(api: Api, name = 'Spots guide'): Promise<string> {
-  const a = await api.call('create_guide', { name });
-  assertOk(a, 201);
-  return a.body.productId as string;
-}
-
-/** The guide as get_guide reads it. */
-export async function guideOf(api: Api, productId: string): Promise<any> {
-  const a = await api.call('get_guide', { productId });
-  assertOk(a);
-  return a.body;
-}
-
-/** Someone bought the guide: the studio records a purchase row. */
-export async function recordPurchase(h: Harness, guideId: string): Promise<void> {
-  await h.store.db
-    .insertInto('purchases')
-    .values({ id: `pur_${Math.random().toString(36).slice(2)}`, guide_id: guideId, created_at: h.clock.now() })
-    .execute();
 }
 
 /** Rate limits out of the way of a test that makes many calls with one key. */

@@ -6,8 +6,9 @@ import { ManualClock } from '../../src/core/clock.ts';
 import { LinkChecker } from '../../src/resources/links/link-checker.ts';
 import { openStore } from '../../src/store.ts';
 import { assertError, assertOk } from '../helpers/answers.ts';
-import { type Api, apiFor, newGuide, transports, useServer } from '../helpers/api.ts';
+import { type Api, apiFor, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
+import { newGuide } from '../helpers/fixtures.ts';
 import { assertRefusalHeaders, rest } from '../helpers/http.ts';
 import { recordingOpener, serve } from './servers.ts';
 

@@ -21,7 +21,7 @@ import {
   png16,
   pngBomb,
   tiff16,
-} from './images.ts';
+} from '../helpers/images.ts';
 
 /** The upload is refused: invalid_request about the file, its message matching `hint` (naming what is accepted). */
 async function assertUploadRefused(work: Promise<unknown>, hint: RegExp): Promise<void> {

@@ -9,8 +9,8 @@ import { assertOk } from '../helpers/answers.ts';
 import { apiFor, transports, useServer } from '../helpers/api.ts';
 import { testSetups } from '../helpers/blob-stores.ts';
 import type { Harness } from '../helpers/harness.ts';
+import { flat } from '../helpers/images.ts';
 import { openPage, photo, putOnSale, saleGuide } from '../sales-page/buyers-page-fixture.ts';
-import { flat } from './images.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 

@@ -3,8 +3,8 @@ import type { FindingCode, FindingKind } from '../../src/resources/publishing/re
 import { assertOk } from '../helpers/answers.ts';
 import type { Api } from '../helpers/api.ts';
 import type { Harness } from '../helpers/harness.ts';
-import { flat } from '../media/images.ts';
-import { uploadRaw } from '../media/uploads.ts';
+import { flat } from '../helpers/images.ts';
+import { uploadRaw } from '../helpers/uploads.ts';
 
 export const TODAY = '2026-11-23';
 

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assertError, assertOk } from '../helpers/answers.ts';
-import { newGuide, transports, useServer } from '../helpers/api.ts';
+import { transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
+import { newGuide } from '../helpers/fixtures.ts';
 import { rest } from '../helpers/http.ts';
 import { generateHike, toGpx } from '../hikes/generated-track.ts';
 

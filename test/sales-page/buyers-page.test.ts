@@ -4,8 +4,9 @@ import { describe, it } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { StudioStore } from '../../src/admin/studio.store.ts';
 import { assertOk } from '../helpers/answers.ts';
-import { apiFor, newGuide, useServer } from '../helpers/api.ts';
+import { apiFor, useServer } from '../helpers/api.ts';
 import { testSetups } from '../helpers/blob-stores.ts';
+import { newGuide } from '../helpers/fixtures.ts';
 import { openPage, putOnSale, saleGuide } from './buyers-page-fixture.ts';
 
 /** The content of one meta tag (by name or property), unescaped as a browser reads it. */

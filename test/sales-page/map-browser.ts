@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { assertOk } from '../helpers/answers.ts';
-import { type Api, newGuide } from '../helpers/api.ts';
+import type { Api } from '../helpers/api.ts';
+import { newGuide } from '../helpers/fixtures.ts';
 import type { Harness } from '../helpers/harness.ts';
 import { putOnSale } from './buyers-page-fixture.ts';
 import { MADEIRA } from './madeira.ts';

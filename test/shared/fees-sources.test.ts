@@ -1,17 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { assertError } from '../helpers/answers.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { transports } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import {
-  assertOk,
-  assertWriteRefused,
-  chars,
-  createAndRead,
-  type Refusal,
-  times,
-  transports,
-  useFieldServer,
-} from './helpers.ts';
+import { chars, createAndRead, times } from '../helpers/fixtures.ts';
+import { assertWriteRefused, type Refusal, useFieldServer } from './helpers.ts';
 
 const fee = (i: number) => ({ label: `Fee ${i}`, amount: 10 + i, currency: 'EUR' });
 /** Three good fees, then the one under test at index 3. */

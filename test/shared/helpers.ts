@@ -3,44 +3,7 @@ import { before } from 'node:test';
 import { assertError, assertOk } from '../helpers/answers.ts';
 import { type Api, type ServerSuite, type Transport, transports, useServer } from '../helpers/api.ts';
 import type { TestDialect } from '../helpers/dialects.ts';
-
-export { type Answer, assertOk } from '../helpers/answers.ts';
-export { type Api, apiFor, type Transport, transports } from '../helpers/api.ts';
-
-/** A fresh guide and one plain spot in it. */
-export async function guideWithSpot(api: Api, name = 'Field types'): Promise<{ productId: string; spotId: string }> {
-  const guide = await api.call('create_guide', { name });
-  assertOk(guide, 201);
-  const spot = await api.call('create_spot', { productId: guide.body.productId, name: 'Base spot' });
-  assertOk(spot, 201);
-  return { productId: guide.body.productId, spotId: spot.body.spotId };
-}
-
-/**
- * Creates a spot with the fields, checks the answer has no warnings, then reads it back through
- * get_spot and returns that record.
- */
-export async function createAndRead(api: Api, productId: string, fields: Record<string, unknown>): Promise<any> {
-  const created = await api.call('create_spot', { productId, name: 'Spot', ...fields });
-  assertOk(created, 201);
-  assert.equal('warnings' in created.body, false, `no warnings expected: ${JSON.stringify(created.body.warnings)}`);
-  const read = await api.call('get_spot', { spotId: created.body.spotId });
-  assertOk(read);
-  assert.equal('warnings' in read.body, false, 'a read never carries warnings');
-  return read.body;
-}
-
-/** n copies of an item made from its index. */
-export function times<T>(n: number, make: (i: number) => T): T[] {
-  return Array.from({ length: n }, (_, i) => make(i));
-}
-
-export const chars = (n: number, c = 'x') => c.repeat(n);
-
-export interface SpotIds {
-  productId: string;
-  spotId: string;
-}
+import { guideWithSpot, type SpotIds } from '../helpers/fixtures.ts';
 
 /** A refusal case: the fields sent, the code, the exact path the message starts with. */
 export interface Refusal {

@@ -1,15 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { transports } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import {
-  assertWriteRefused,
-  chars,
-  createAndRead,
-  type Refusal,
-  times,
-  transports,
-  useFieldServer,
-} from './helpers.ts';
+import { chars, createAndRead, times } from '../helpers/fixtures.ts';
+import { assertWriteRefused, type Refusal, useFieldServer } from './helpers.ts';
 
 const pin = (i: number) => ({ kind: 'viewpoint', label: `Pin ${i}`, lat: 46 + i / 100, lon: 11 + i / 100 });
 const mapLink = (i: number) => ({ label: `Map ${i}`, url: `https://www.openstreetmap.org/#map=15/46.6/12.${i}` });

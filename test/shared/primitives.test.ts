@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { assertError, withoutRequestId } from '../helpers/answers.ts';
+import { assertError, assertOk, withoutRequestId } from '../helpers/answers.ts';
+import { type Transport, transports } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { assertOk, assertWriteRefused, createAndRead, type Transport, transports, useFieldServer } from './helpers.ts';
+import { createAndRead } from '../helpers/fixtures.ts';
+import { assertWriteRefused, useFieldServer } from './helpers.ts';
 
 type Fields = Record<string, unknown>;
 type Code = 'invalid_argument' | 'invalid_request';

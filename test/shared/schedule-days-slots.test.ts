@@ -1,16 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { assertOk } from '../helpers/answers.ts';
+import { transports } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import {
-  assertOk,
-  assertWriteRefused,
-  chars,
-  createAndRead,
-  type Refusal,
-  times,
-  transports,
-  useFieldServer,
-} from './helpers.ts';
+import { chars, createAndRead, times } from '../helpers/fixtures.ts';
+import { assertWriteRefused, type Refusal, useFieldServer } from './helpers.ts';
 
 const slots = (s: Record<string, unknown>) => ({ schedule: { slots: s } });
 /** Special days whose second entry is the one under test. */

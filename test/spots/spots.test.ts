@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assertError, assertOk } from '../helpers/answers.ts';
-import { apiFor, guideOf, newGuide, recordPurchase, transports, useServer } from '../helpers/api.ts';
+import { apiFor, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
+import { guideOf, newGuide, recordPurchase } from '../helpers/fixtures.ts';
 
 const defaults = {
   description: null,

@@ -1,4 +1,4 @@
-import type { Harness } from '../helpers/harness.ts';
+import type { Harness } from './harness.ts';
 
 export interface UploadAnswer {
   status: number;
