@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { it } from 'node:test';
 import type { z } from 'zod';
 import { ApiError } from '../../src/core/errors.ts';
 import { parseInput } from '../../src/core/validation.ts';
@@ -23,4 +24,18 @@ export function refusals(schema: z.ZodType, value: unknown): string[] {
     const issues = (error as ApiError).details?.issues as Array<{ path: string; message: string }>;
     return issues.map((i) => `${i.path}: ${i.message}`);
   }
+}
+
+/** A case of a refusal table: the fields sent, the code, the exact path the message starts with. */
+export interface Refusal {
+  title: string;
+  fields: Record<string, unknown>;
+  code: 'invalid_argument' | 'invalid_request';
+  path: string;
+  hint?: RegExp;
+}
+
+/** The table runner: one test per case, titled "label: title → code at path", checked by `check`. */
+export function itRefusesEach(label: string, cases: readonly Refusal[], check: (c: Refusal) => Promise<void>): void {
+  for (const c of cases) it(`${label}: ${c.title} → ${c.code} at ${c.path}`, () => check(c));
 }

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { it } from 'node:test';
 import { assertError, assertOk } from '../helpers/answers.ts';
-import { transports } from '../helpers/api.ts';
-import { testDialects } from '../helpers/dialects.ts';
 import { chars, createAndRead, times } from '../helpers/fixtures.ts';
-import { assertWriteRefused, type Refusal, useFieldServer } from './helpers.ts';
+import { itRefusesEach, type Refusal } from '../helpers/refusals.ts';
+import { assertWriteRefused, describeOnSpots } from '../helpers/spot-fields.ts';
 
 const fee = (i: number) => ({ label: `Fee ${i}`, amount: 10 + i, currency: 'EUR' });
 /** Three good fees, then the one under test at index 3. */
@@ -225,124 +224,102 @@ const sourceRefusals: Refusal[] = [
   },
 ];
 
-for (const { dialect, skip } of await testDialects()) {
-  describe(`Fee and SourceRef on spots (${dialect})`, { skip }, () => {
-    const suite = useFieldServer(dialect, 'Fees and sources');
-    const { apis, ids } = suite;
+await describeOnSpots('Fee and SourceRef', 'Fees and sources', (suite, t) => {
+  const { apis, ids } = suite;
 
-    for (const t of transports) {
-      describe(`over ${t}`, () => {
-        it('Fee: a full example reads back identical, the currency upper-cased', async () => {
-          const full = {
-            label: chars(80, 'A'),
-            amount: 12.5,
-            currency: 'chf',
-            per: 'person',
-            audience: 'adult',
-            paidWhere: 'on_site',
-            payment: 'cash_or_card',
-            note: chars(300, 'n'),
-            validFrom: '2026-01-01',
-            validUntil: '2026-01-01',
-            sourceUrl: 'https://example.com/prices',
-            checkedOn: '2024-02-29',
-          };
-          const fees = [
-            full,
-            { label: 'Children', free: true, audience: 'child' },
-            { label: 'Boat', seeOfficial: true },
-          ];
-          const spot = await createAndRead(apis[t], ids[t].productId, { fees });
-          assert.deepEqual(spot.fees, [{ ...full, currency: 'CHF' }, fees[1], fees[2]]);
-        });
-
-        it('Fee: 30 fees are accepted, amount 0 and every value of each list', async () => {
-          const lists: Array<[string, string[]]> = [
-            ['per', ['person', 'vehicle', 'night', 'group', 'entry', 'day', 'hour']],
-            ['audience', ['all', 'adult', 'child', 'foreign', 'domestic', 'resident', 'student', 'senior']],
-            ['paidWhere', ['online', 'on_site', 'in_tour']],
-            ['payment', ['cash_only', 'card_only', 'cash_or_card']],
-          ];
-          const fees: Array<Record<string, unknown>> = [{ label: 'Zero', amount: 0, currency: 'USD' }];
-          for (const [field, values] of lists)
-            for (const v of values) fees.push({ label: `${field} ${v}`, [field]: v });
-          while (fees.length < 30) fees.push(fee(fees.length));
-          const spot = await createAndRead(apis[t], ids[t].productId, { fees });
-          assert.equal(spot.fees.length, 30);
-          assert.deepEqual(spot.fees, fees);
-        });
-
-        it('Fee: an http sourceUrl is accepted with a warning at fees[i].sourceUrl', async () => {
-          const a = await apis[t].call('create_spot', {
-            productId: ids[t].productId,
-            name: 'Http fee',
-            fees: [fee(0), { ...fee(1), sourceUrl: 'http://example.com/prices' }],
-          });
-          assertOk(a, 201);
-          assert.deepEqual(a.body.warnings, [
-            'fees[1].sourceUrl: plain http link; prefer https if the site offers it.',
-          ]);
-        });
-
-        for (const c of feeRefusals) {
-          it(`Fee refused: ${c.title} → ${c.code} at ${c.path}`, async () => {
-            await assertWriteRefused(apis[t], ids[t], c);
-          });
-        }
-
-        it('a failed write changes nothing: one bad fee among good fields leaves the spot as it was', async () => {
-          const start = await createAndRead(apis[t], ids[t].productId, {
-            description: 'Before',
-            fees: [fee(0)],
-            links: [{ kind: 'website', url: 'https://example.com' }],
-            status: { state: 'open' },
-          });
-          suite.h.clock.advance(60_000);
-          const refused = await apis[t].call('update_spot', {
-            spotId: start.spotId,
-            name: 'Renamed',
-            description: 'After',
-            links: [],
-            status: { state: 'closed' },
-            fees: [fee(0), fee(1), fee(2), { label: 'Bad', amount: 3 }],
-            sources: [{ title: 'A book' }],
-          });
-          assertError(refused, 'invalid_request', 'fees[3].currency', { pathInDetails: true });
-          const now = await apis[t].call('get_spot', { spotId: start.spotId });
-          assert.deepEqual(now.body, start);
-          const list = await apis[t].call('list_spots', { productId: ids[t].productId });
-          assert.equal(
-            list.body.spots.filter((s: { name: string }) => s.name === 'Refused').length,
-            0,
-            'no refused create left a spot behind',
-          );
-        });
-
-        it('SourceRef: a full example at every bound reads back identical', async () => {
-          const sources = [
-            {
-              url: 'https://example.com/source',
-              title: chars(200, 'T'),
-              kind: 'archive',
-              capturedOn: '2026-02-28',
-              note: chars(500, 'n'),
-              supports: times(12, (i) => `${i}`.padEnd(60, 'f')),
-              conflict: true,
-            },
-            { title: 'A printed leaflet', kind: 'document', conflict: false },
-            ...times(38, source),
-          ];
-          assert.equal(sources.length, 40);
-          const spot = await createAndRead(apis[t], ids[t].productId, { sources });
-          assert.deepEqual(spot.sources, sources);
-        });
-
-        for (const c of sourceRefusals) {
-          it(`SourceRef refused: ${c.title} → ${c.code} at ${c.path}`, async () => {
-            await assertWriteRefused(apis[t], ids[t], c);
-          });
-        }
-      });
-    }
+  it('Fee: a full example reads back identical, the currency upper-cased', async () => {
+    const full = {
+      label: chars(80, 'A'),
+      amount: 12.5,
+      currency: 'chf',
+      per: 'person',
+      audience: 'adult',
+      paidWhere: 'on_site',
+      payment: 'cash_or_card',
+      note: chars(300, 'n'),
+      validFrom: '2026-01-01',
+      validUntil: '2026-01-01',
+      sourceUrl: 'https://example.com/prices',
+      checkedOn: '2024-02-29',
+    };
+    const fees = [full, { label: 'Children', free: true, audience: 'child' }, { label: 'Boat', seeOfficial: true }];
+    const spot = await createAndRead(apis[t], ids[t].productId, { fees });
+    assert.deepEqual(spot.fees, [{ ...full, currency: 'CHF' }, fees[1], fees[2]]);
   });
-}
+
+  it('Fee: 30 fees are accepted, amount 0 and every value of each list', async () => {
+    const lists: Array<[string, string[]]> = [
+      ['per', ['person', 'vehicle', 'night', 'group', 'entry', 'day', 'hour']],
+      ['audience', ['all', 'adult', 'child', 'foreign', 'domestic', 'resident', 'student', 'senior']],
+      ['paidWhere', ['online', 'on_site', 'in_tour']],
+      ['payment', ['cash_only', 'card_only', 'cash_or_card']],
+    ];
+    const fees: Array<Record<string, unknown>> = [{ label: 'Zero', amount: 0, currency: 'USD' }];
+    for (const [field, values] of lists) for (const v of values) fees.push({ label: `${field} ${v}`, [field]: v });
+    while (fees.length < 30) fees.push(fee(fees.length));
+    const spot = await createAndRead(apis[t], ids[t].productId, { fees });
+    assert.equal(spot.fees.length, 30);
+    assert.deepEqual(spot.fees, fees);
+  });
+
+  it('Fee: an http sourceUrl is accepted with a warning at fees[i].sourceUrl', async () => {
+    const a = await apis[t].call('create_spot', {
+      productId: ids[t].productId,
+      name: 'Http fee',
+      fees: [fee(0), { ...fee(1), sourceUrl: 'http://example.com/prices' }],
+    });
+    assertOk(a, 201);
+    assert.deepEqual(a.body.warnings, ['fees[1].sourceUrl: plain http link; prefer https if the site offers it.']);
+  });
+
+  itRefusesEach('Fee refused', feeRefusals, (c) => assertWriteRefused(apis[t], ids[t], c));
+
+  it('a failed write changes nothing: one bad fee among good fields leaves the spot as it was', async () => {
+    const start = await createAndRead(apis[t], ids[t].productId, {
+      description: 'Before',
+      fees: [fee(0)],
+      links: [{ kind: 'website', url: 'https://example.com' }],
+      status: { state: 'open' },
+    });
+    suite.h.clock.advance(60_000);
+    const refused = await apis[t].call('update_spot', {
+      spotId: start.spotId,
+      name: 'Renamed',
+      description: 'After',
+      links: [],
+      status: { state: 'closed' },
+      fees: [fee(0), fee(1), fee(2), { label: 'Bad', amount: 3 }],
+      sources: [{ title: 'A book' }],
+    });
+    assertError(refused, 'invalid_request', 'fees[3].currency', { pathInDetails: true });
+    const now = await apis[t].call('get_spot', { spotId: start.spotId });
+    assert.deepEqual(now.body, start);
+    const list = await apis[t].call('list_spots', { productId: ids[t].productId });
+    assert.equal(
+      list.body.spots.filter((s: { name: string }) => s.name === 'Refused').length,
+      0,
+      'no refused create left a spot behind',
+    );
+  });
+
+  it('SourceRef: a full example at every bound reads back identical', async () => {
+    const sources = [
+      {
+        url: 'https://example.com/source',
+        title: chars(200, 'T'),
+        kind: 'archive',
+        capturedOn: '2026-02-28',
+        note: chars(500, 'n'),
+        supports: times(12, (i) => `${i}`.padEnd(60, 'f')),
+        conflict: true,
+      },
+      { title: 'A printed leaflet', kind: 'document', conflict: false },
+      ...times(38, source),
+    ];
+    assert.equal(sources.length, 40);
+    const spot = await createAndRead(apis[t], ids[t].productId, { sources });
+    assert.deepEqual(spot.sources, sources);
+  });
+
+  itRefusesEach('SourceRef refused', sourceRefusals, (c) => assertWriteRefused(apis[t], ids[t], c));
+});

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { it } from 'node:test';
 import { assertOk } from '../helpers/answers.ts';
-import { transports } from '../helpers/api.ts';
-import { testDialects } from '../helpers/dialects.ts';
 import { chars, createAndRead, times } from '../helpers/fixtures.ts';
-import { assertWriteRefused, type Refusal, useFieldServer } from './helpers.ts';
+import { itRefusesEach, type Refusal } from '../helpers/refusals.ts';
+import { assertWriteRefused, describeOnSpots } from '../helpers/spot-fields.ts';
 
 const link = (i: number) => ({ kind: 'website', url: `https://example.com/${i}` });
 
@@ -145,118 +144,100 @@ const statusRefusals: Refusal[] = [
   },
 ];
 
-for (const { dialect, skip } of await testDialects()) {
-  describe(`GuideLink and StatusNotice on spots (${dialect})`, { skip }, () => {
-    const { apis, ids } = useFieldServer(dialect, 'Links and status');
-
-    for (const t of transports) {
-      describe(`over ${t}`, () => {
-        it('GuideLink: a full example at every bound reads back identical, without warnings', async () => {
-          const links = [
-            { kind: 'official', label: chars(60, 'L'), url: 'https://example.com/park', note: chars(300, 'n') },
-            { kind: 'social', label: 'WhatsApp', value: chars(200, '4') },
-            { kind: 'tickets', url: 'https://tickets.example.com/', value: '+41 00 000 00 00' },
-            ...times(9, link),
-          ];
-          assert.equal(links.length, 12);
-          const spot = await createAndRead(apis[t], ids[t].productId, { links });
-          assert.deepEqual(spot.links, links);
-        });
-
-        it('GuideLink: every kind of the list is accepted', async () => {
-          const kinds = [
-            'official',
-            'website',
-            'tickets',
-            'booking',
-            'status',
-            'timetable',
-            'tide',
-            'listing',
-            'social',
-            'authority',
-            'app',
-            'other',
-          ];
-          const links = kinds.map((kind) => ({ kind, value: kind }));
-          const spot = await createAndRead(apis[t], ids[t].productId, { links });
-          assert.deepEqual(spot.links, links);
-        });
-
-        it('GuideLink: plain http is accepted with a warning naming the path; https has no warnings key', async () => {
-          const created = await apis[t].call('update_spot', {
-            spotId: ids[t].spotId,
-            links: [link(0), { kind: 'booking', url: 'http://booking.example.com/x' }],
-          });
-          assertOk(created);
-          assert.deepEqual(created.body.warnings, [
-            'links[1].url: plain http link; prefer https if the site offers it.',
-          ]);
-          assert.equal(created.body.links[1].url, 'http://booking.example.com/x');
-          const read = await apis[t].call('get_spot', { spotId: ids[t].spotId });
-          assert.equal(read.body.links[1].url, 'http://booking.example.com/x');
-          assert.equal('warnings' in read.body, false);
-          const secure = await apis[t].call('update_spot', { spotId: ids[t].spotId, links: [link(0)] });
-          assertOk(secure);
-          assert.equal('warnings' in secure.body, false, JSON.stringify(secure.body.warnings));
-        });
-
-        it('GuideLink: an empty list clears the links', async () => {
-          const spot = await createAndRead(apis[t], ids[t].productId, { links: [link(0)] });
-          const cleared = await apis[t].call('update_spot', { spotId: spot.spotId, links: [] });
-          assertOk(cleared);
-          assert.deepEqual((await apis[t].call('get_spot', { spotId: spot.spotId })).body.links, []);
-        });
-
-        for (const c of linkRefusals) {
-          it(`GuideLink refused: ${c.title} → ${c.code} at ${c.path}`, async () => {
-            await assertWriteRefused(apis[t], ids[t], c);
-          });
-        }
-
-        it('StatusNotice: a full example at every bound reads back identical', async () => {
-          const status = {
-            state: 'reopening',
-            note: chars(500, 'w'),
-            since: '2026-03-01',
-            until: '2026-03-01',
-            sourceUrl: 'https://example.com/status',
-            checkedOn: '2026-02-28',
-          };
-          const spot = await createAndRead(apis[t], ids[t].productId, { status });
-          assert.deepEqual(spot.status, status);
-        });
-
-        it('StatusNotice: every state is accepted; update replaces it, null clears it', async () => {
-          const spot = await createAndRead(apis[t], ids[t].productId, { status: { state: 'open' } });
-          for (const state of ['partly_closed', 'closed', 'reopening', 'open']) {
-            const a = await apis[t].call('update_spot', {
-              spotId: spot.spotId,
-              status: { state, since: '2026-01-01' },
-            });
-            assertOk(a);
-            assert.deepEqual(a.body.status, { state, since: '2026-01-01' });
-          }
-          assertOk(await apis[t].call('update_spot', { spotId: spot.spotId, status: null }));
-          assert.equal((await apis[t].call('get_spot', { spotId: spot.spotId })).body.status, null);
-        });
-
-        it('StatusNotice: an http sourceUrl is accepted with a warning at status.sourceUrl', async () => {
-          const a = await apis[t].call('create_spot', {
-            productId: ids[t].productId,
-            name: 'Http status',
-            status: { state: 'closed', sourceUrl: 'http://example.com/news' },
-          });
-          assertOk(a, 201);
-          assert.deepEqual(a.body.warnings, ['status.sourceUrl: plain http link; prefer https if the site offers it.']);
-        });
-
-        for (const c of statusRefusals) {
-          it(`StatusNotice refused: ${c.title} → ${c.code} at ${c.path}`, async () => {
-            await assertWriteRefused(apis[t], ids[t], c);
-          });
-        }
-      });
-    }
+await describeOnSpots('GuideLink and StatusNotice', 'Links and status', ({ apis, ids }, t) => {
+  it('GuideLink: a full example at every bound reads back identical, without warnings', async () => {
+    const links = [
+      { kind: 'official', label: chars(60, 'L'), url: 'https://example.com/park', note: chars(300, 'n') },
+      { kind: 'social', label: 'WhatsApp', value: chars(200, '4') },
+      { kind: 'tickets', url: 'https://tickets.example.com/', value: '+41 00 000 00 00' },
+      ...times(9, link),
+    ];
+    assert.equal(links.length, 12);
+    const spot = await createAndRead(apis[t], ids[t].productId, { links });
+    assert.deepEqual(spot.links, links);
   });
-}
+
+  it('GuideLink: every kind of the list is accepted', async () => {
+    const kinds = [
+      'official',
+      'website',
+      'tickets',
+      'booking',
+      'status',
+      'timetable',
+      'tide',
+      'listing',
+      'social',
+      'authority',
+      'app',
+      'other',
+    ];
+    const links = kinds.map((kind) => ({ kind, value: kind }));
+    const spot = await createAndRead(apis[t], ids[t].productId, { links });
+    assert.deepEqual(spot.links, links);
+  });
+
+  it('GuideLink: plain http is accepted with a warning naming the path; https has no warnings key', async () => {
+    const created = await apis[t].call('update_spot', {
+      spotId: ids[t].spotId,
+      links: [link(0), { kind: 'booking', url: 'http://booking.example.com/x' }],
+    });
+    assertOk(created);
+    assert.deepEqual(created.body.warnings, ['links[1].url: plain http link; prefer https if the site offers it.']);
+    assert.equal(created.body.links[1].url, 'http://booking.example.com/x');
+    const read = await apis[t].call('get_spot', { spotId: ids[t].spotId });
+    assert.equal(read.body.links[1].url, 'http://booking.example.com/x');
+    assert.equal('warnings' in read.body, false);
+    const secure = await apis[t].call('update_spot', { spotId: ids[t].spotId, links: [link(0)] });
+    assertOk(secure);
+    assert.equal('warnings' in secure.body, false, JSON.stringify(secure.body.warnings));
+  });
+
+  it('GuideLink: an empty list clears the links', async () => {
+    const spot = await createAndRead(apis[t], ids[t].productId, { links: [link(0)] });
+    const cleared = await apis[t].call('update_spot', { spotId: spot.spotId, links: [] });
+    assertOk(cleared);
+    assert.deepEqual((await apis[t].call('get_spot', { spotId: spot.spotId })).body.links, []);
+  });
+
+  itRefusesEach('GuideLink refused', linkRefusals, (c) => assertWriteRefused(apis[t], ids[t], c));
+
+  it('StatusNotice: a full example at every bound reads back identical', async () => {
+    const status = {
+      state: 'reopening',
+      note: chars(500, 'w'),
+      since: '2026-03-01',
+      until: '2026-03-01',
+      sourceUrl: 'https://example.com/status',
+      checkedOn: '2026-02-28',
+    };
+    const spot = await createAndRead(apis[t], ids[t].productId, { status });
+    assert.deepEqual(spot.status, status);
+  });
+
+  it('StatusNotice: every state is accepted; update replaces it, null clears it', async () => {
+    const spot = await createAndRead(apis[t], ids[t].productId, { status: { state: 'open' } });
+    for (const state of ['partly_closed', 'closed', 'reopening', 'open']) {
+      const a = await apis[t].call('update_spot', {
+        spotId: spot.spotId,
+        status: { state, since: '2026-01-01' },
+      });
+      assertOk(a);
+      assert.deepEqual(a.body.status, { state, since: '2026-01-01' });
+    }
+    assertOk(await apis[t].call('update_spot', { spotId: spot.spotId, status: null }));
+    assert.equal((await apis[t].call('get_spot', { spotId: spot.spotId })).body.status, null);
+  });
+
+  it('StatusNotice: an http sourceUrl is accepted with a warning at status.sourceUrl', async () => {
+    const a = await apis[t].call('create_spot', {
+      productId: ids[t].productId,
+      name: 'Http status',
+      status: { state: 'closed', sourceUrl: 'http://example.com/news' },
+    });
+    assertOk(a, 201);
+    assert.deepEqual(a.body.warnings, ['status.sourceUrl: plain http link; prefer https if the site offers it.']);
+  });
+
+  itRefusesEach('StatusNotice refused', statusRefusals, (c) => assertWriteRefused(apis[t], ids[t], c));
+});

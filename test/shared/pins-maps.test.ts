@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import { transports } from '../helpers/api.ts';
-import { testDialects } from '../helpers/dialects.ts';
+import { it } from 'node:test';
 import { chars, createAndRead, times } from '../helpers/fixtures.ts';
-import { assertWriteRefused, type Refusal, useFieldServer } from './helpers.ts';
+import { itRefusesEach, type Refusal } from '../helpers/refusals.ts';
+import { assertWriteRefused, describeOnSpots } from '../helpers/spot-fields.ts';
 
 const pin = (i: number) => ({ kind: 'viewpoint', label: `Pin ${i}`, lat: 46 + i / 100, lon: 11 + i / 100 });
 const mapLink = (i: number) => ({ label: `Map ${i}`, url: `https://www.openstreetmap.org/#map=15/46.6/12.${i}` });
@@ -156,85 +155,69 @@ const mapLinkRefusals: Refusal[] = [
   },
 ];
 
-for (const { dialect, skip } of await testDialects()) {
-  describe(`SpotPin and MapLink on spots (${dialect})`, { skip }, () => {
-    const { apis, ids } = useFieldServer(dialect, 'Pins and maps');
-
-    for (const t of transports) {
-      describe(`over ${t}`, () => {
-        it('SpotPin: 12 pins at the coordinate, label and note bounds read back identical', async () => {
-          const pins = [
-            {
-              kind: 'summit',
-              label: chars(80, 'S'),
-              lat: 90,
-              lon: 180,
-              months: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
-              note: chars(300, 'n'),
-            },
-            { kind: 'pier', label: 'South pole pier', lat: -90, lon: -180, months: [6] },
-            { kind: 'entrance', label: 'Precise', lat: 46.123456789, lon: 12.987654321 },
-            ...['entrance', 'gate', 'trailhead', 'parking', 'stop', 'other'].map((kind, i) => ({ ...pin(i), kind })),
-            ...times(3, pin),
-          ];
-          assert.equal(pins.length, 12);
-          const spot = await createAndRead(apis[t], ids[t].productId, { pins });
-          assert.deepEqual(spot.pins, pins);
-        });
-
-        it('SpotPin: 80 emoji make a label of 80 characters, as the tool schema counts them', async () => {
-          const label = '🏔'.repeat(80);
-          assert.equal(label.length, 160, 'UTF-16 units: twice the characters');
-          const spot = await createAndRead(apis[t], ids[t].productId, { pins: [{ ...pin(0), label }] });
-          assert.equal(spot.pins[0].label, label);
-        });
-
-        it('SpotPin: a month listed twice is kept once, in first-seen order', async () => {
-          const spot = await createAndRead(apis[t], ids[t].productId, {
-            pins: [{ ...pin(0), months: [7, 6, 7, 6, 8] }],
-          });
-          assert.deepEqual(spot.pins[0].months, [7, 6, 8]);
-        });
-
-        it('MapLink: 8 links, https on any host and geo: URIs read back identical, without warnings', async () => {
-          const mapLinks = [
-            { label: chars(40, 'M'), url: 'https://maps.google.com/?q=46.6,12.3' },
-            { label: 'Any https host', url: 'https://trails.example.org/map/7' },
-            { label: 'Geo', url: 'geo:46.6,12.3' },
-            { label: 'Geo with altitude', url: 'geo:-33.8688,151.2093,58;u=35' },
-            { label: 'Geo at the bounds', url: 'geo:90,-180' },
-            { label: 'Apple', url: 'https://maps.apple.com/?ll=46.6,12.3' },
-            ...times(2, mapLink),
-          ];
-          assert.equal(mapLinks.length, 8);
-          const spot = await createAndRead(apis[t], ids[t].productId, { mapLinks });
-          assert.deepEqual(spot.mapLinks, mapLinks);
-        });
-
-        it('pins and map links are full replacements on update_spot; [] clears', async () => {
-          const spot = await createAndRead(apis[t], ids[t].productId, {
-            pins: [pin(0), pin(1)],
-            mapLinks: [mapLink(0)],
-          });
-          const a = await apis[t].call('update_spot', { spotId: spot.spotId, pins: [pin(5)], mapLinks: [] });
-          assert.equal(a.ok, true, JSON.stringify(a.body));
-          const read = await apis[t].call('get_spot', { spotId: spot.spotId });
-          assert.deepEqual(read.body.pins, [pin(5)]);
-          assert.deepEqual(read.body.mapLinks, []);
-        });
-
-        for (const c of pinRefusals) {
-          it(`SpotPin refused: ${c.title} → ${c.code} at ${c.path}`, async () => {
-            await assertWriteRefused(apis[t], ids[t], c);
-          });
-        }
-
-        for (const c of mapLinkRefusals) {
-          it(`MapLink refused: ${c.title} → ${c.code} at ${c.path}`, async () => {
-            await assertWriteRefused(apis[t], ids[t], c);
-          });
-        }
-      });
-    }
+await describeOnSpots('SpotPin and MapLink', 'Pins and maps', ({ apis, ids }, t) => {
+  it('SpotPin: 12 pins at the coordinate, label and note bounds read back identical', async () => {
+    const pins = [
+      {
+        kind: 'summit',
+        label: chars(80, 'S'),
+        lat: 90,
+        lon: 180,
+        months: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+        note: chars(300, 'n'),
+      },
+      { kind: 'pier', label: 'South pole pier', lat: -90, lon: -180, months: [6] },
+      { kind: 'entrance', label: 'Precise', lat: 46.123456789, lon: 12.987654321 },
+      ...['entrance', 'gate', 'trailhead', 'parking', 'stop', 'other'].map((kind, i) => ({ ...pin(i), kind })),
+      ...times(3, pin),
+    ];
+    assert.equal(pins.length, 12);
+    const spot = await createAndRead(apis[t], ids[t].productId, { pins });
+    assert.deepEqual(spot.pins, pins);
   });
-}
+
+  it('SpotPin: 80 emoji make a label of 80 characters, as the tool schema counts them', async () => {
+    const label = '🏔'.repeat(80);
+    assert.equal(label.length, 160, 'UTF-16 units: twice the characters');
+    const spot = await createAndRead(apis[t], ids[t].productId, { pins: [{ ...pin(0), label }] });
+    assert.equal(spot.pins[0].label, label);
+  });
+
+  it('SpotPin: a month listed twice is kept once, in first-seen order', async () => {
+    const spot = await createAndRead(apis[t], ids[t].productId, {
+      pins: [{ ...pin(0), months: [7, 6, 7, 6, 8] }],
+    });
+    assert.deepEqual(spot.pins[0].months, [7, 6, 8]);
+  });
+
+  it('MapLink: 8 links, https on any host and geo: URIs read back identical, without warnings', async () => {
+    const mapLinks = [
+      { label: chars(40, 'M'), url: 'https://maps.google.com/?q=46.6,12.3' },
+      { label: 'Any https host', url: 'https://trails.example.org/map/7' },
+      { label: 'Geo', url: 'geo:46.6,12.3' },
+      { label: 'Geo with altitude', url: 'geo:-33.8688,151.2093,58;u=35' },
+      { label: 'Geo at the bounds', url: 'geo:90,-180' },
+      { label: 'Apple', url: 'https://maps.apple.com/?ll=46.6,12.3' },
+      ...times(2, mapLink),
+    ];
+    assert.equal(mapLinks.length, 8);
+    const spot = await createAndRead(apis[t], ids[t].productId, { mapLinks });
+    assert.deepEqual(spot.mapLinks, mapLinks);
+  });
+
+  it('pins and map links are full replacements on update_spot; [] clears', async () => {
+    const spot = await createAndRead(apis[t], ids[t].productId, {
+      pins: [pin(0), pin(1)],
+      mapLinks: [mapLink(0)],
+    });
+    const a = await apis[t].call('update_spot', { spotId: spot.spotId, pins: [pin(5)], mapLinks: [] });
+    assert.equal(a.ok, true, JSON.stringify(a.body));
+    const read = await apis[t].call('get_spot', { spotId: spot.spotId });
+    assert.deepEqual(read.body.pins, [pin(5)]);
+    assert.deepEqual(read.body.mapLinks, []);
+  });
+
+  itRefusesEach('SpotPin refused', pinRefusals, (c) => assertWriteRefused(apis[t], ids[t], c));
+
+  itRefusesEach('MapLink refused', mapLinkRefusals, (c) => assertWriteRefused(apis[t], ids[t], c));
+});

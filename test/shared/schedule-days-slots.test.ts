@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { it } from 'node:test';
 import { assertOk } from '../helpers/answers.ts';
-import { transports } from '../helpers/api.ts';
-import { testDialects } from '../helpers/dialects.ts';
 import { chars, createAndRead, times } from '../helpers/fixtures.ts';
-import { assertWriteRefused, type Refusal, useFieldServer } from './helpers.ts';
+import { itRefusesEach, type Refusal } from '../helpers/refusals.ts';
+import { assertWriteRefused, describeOnSpots } from '../helpers/spot-fields.ts';
 
 const slots = (s: Record<string, unknown>) => ({ schedule: { slots: s } });
 /** Special days whose second entry is the one under test. */
@@ -134,46 +133,34 @@ const refusals: Refusal[] = [
   },
 ];
 
-for (const { dialect, skip } of await testDialects()) {
-  describe(`Schedule special days and timed-entry slots on spots (${dialect})`, { skip }, () => {
-    const { apis, ids } = useFieldServer(dialect, 'Special days and slots');
-
-    for (const t of transports) {
-      describe(`over ${t}`, () => {
-        it('special days: a date or a rule, closed or open with sun anchors, notes at 200, rules at 120', async () => {
-          const specialDays = [
-            { date: '2026-12-25', closed: true, note: chars(200, 'n') },
-            { date: '2024-02-29', open: 'sunrise', close: '12:00' },
-            { rule: chars(120, 'r'), open: '10:00', close: 'sunset' },
-            { rule: 'Easter Monday', closed: false, open: '00:00', close: '23:59' },
-            ...times(36, (i) => ({ rule: `Day ${i}`, closed: true })),
-          ];
-          assert.equal(specialDays.length, 40);
-          const spot = await createAndRead(apis[t], ids[t].productId, { schedule: { specialDays } });
-          assert.deepEqual(spot.schedule.specialDays, specialDays);
-        });
-
-        it('slots at their bounds: last equal to first, cap 1, everyMin 1', async () => {
-          const spot = await createAndRead(apis[t], ids[t].productId, {
-            schedule: { slots: { first: '12:00', last: '12:00', everyMin: 1, cap: 1 } },
-          });
-          assert.deepEqual(spot.schedule.slots, { first: '12:00', last: '12:00', everyMin: 1, cap: 1 });
-        });
-
-        it('slots are replaced with the schedule on update_spot', async () => {
-          const full = { first: '09:00', last: '16:30', everyMin: 30, cap: 100_000, note: chars(200, 's') };
-          const a = await apis[t].call('update_spot', { spotId: ids[t].spotId, schedule: { slots: full } });
-          assertOk(a);
-          assert.deepEqual(a.body.schedule, { slots: full });
-          assert.deepEqual((await apis[t].call('get_spot', { spotId: ids[t].spotId })).body.schedule, { slots: full });
-        });
-
-        for (const c of refusals) {
-          it(`refused: ${c.title} → ${c.code} at ${c.path}`, async () => {
-            await assertWriteRefused(apis[t], ids[t], c);
-          });
-        }
-      });
-    }
+await describeOnSpots('Schedule special days and timed-entry slots', 'Special days and slots', ({ apis, ids }, t) => {
+  it('special days: a date or a rule, closed or open with sun anchors, notes at 200, rules at 120', async () => {
+    const specialDays = [
+      { date: '2026-12-25', closed: true, note: chars(200, 'n') },
+      { date: '2024-02-29', open: 'sunrise', close: '12:00' },
+      { rule: chars(120, 'r'), open: '10:00', close: 'sunset' },
+      { rule: 'Easter Monday', closed: false, open: '00:00', close: '23:59' },
+      ...times(36, (i) => ({ rule: `Day ${i}`, closed: true })),
+    ];
+    assert.equal(specialDays.length, 40);
+    const spot = await createAndRead(apis[t], ids[t].productId, { schedule: { specialDays } });
+    assert.deepEqual(spot.schedule.specialDays, specialDays);
   });
-}
+
+  it('slots at their bounds: last equal to first, cap 1, everyMin 1', async () => {
+    const spot = await createAndRead(apis[t], ids[t].productId, {
+      schedule: { slots: { first: '12:00', last: '12:00', everyMin: 1, cap: 1 } },
+    });
+    assert.deepEqual(spot.schedule.slots, { first: '12:00', last: '12:00', everyMin: 1, cap: 1 });
+  });
+
+  it('slots are replaced with the schedule on update_spot', async () => {
+    const full = { first: '09:00', last: '16:30', everyMin: 30, cap: 100_000, note: chars(200, 's') };
+    const a = await apis[t].call('update_spot', { spotId: ids[t].spotId, schedule: { slots: full } });
+    assertOk(a);
+    assert.deepEqual(a.body.schedule, { slots: full });
+    assert.deepEqual((await apis[t].call('get_spot', { spotId: ids[t].spotId })).body.schedule, { slots: full });
+  });
+
+  itRefusesEach('refused', refusals, (c) => assertWriteRefused(apis[t], ids[t], c));
+});

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { it } from 'node:test';
 import { assertOk } from '../helpers/answers.ts';
-import { transports } from '../helpers/api.ts';
-import { testDialects } from '../helpers/dialects.ts';
 import { chars, createAndRead, times } from '../helpers/fixtures.ts';
-import { assertWriteRefused, type Refusal, useFieldServer } from './helpers.ts';
+import { itRefusesEach, type Refusal } from '../helpers/refusals.ts';
+import { assertWriteRefused, describeOnSpots } from '../helpers/spot-fields.ts';
 
 const band = (extra: Record<string, unknown> = {}) => ({ open: '09:00', close: '17:00', ...extra });
 /** A schedule whose second band is the one under test. */
@@ -174,109 +173,95 @@ const refusals: Refusal[] = [
   },
 ];
 
-for (const { dialect, skip } of await testDialects()) {
-  describe(`Schedule and HoursBand on spots (${dialect})`, { skip }, () => {
-    const { apis, ids } = useFieldServer(dialect, 'Schedules');
-
-    for (const t of transports) {
-      describe(`over ${t}`, () => {
-        it('a full schedule at its bounds reads back identical', async () => {
-          const schedule = {
-            hours: [
-              { weekdays: [1, 2, 3, 4, 5, 6, 7], open: '00:00', close: '23:59', lastEntry: '23:00', leaveBy: '23:59' },
-              {
-                from: '04-01',
-                to: '09-30',
-                open: 'sunrise',
-                close: 'sunset',
-                openOffsetMin: -240,
-                closeOffsetMin: 240,
-                note: chars(200, 'b'),
-              },
-              { from: '11-01', to: '03-31', weekdays: [6, 7], open: '10:00', close: '16:00' },
-              { from: '02-29', to: '02-29', closed: true },
-              { weekdays: [1], closed: true, note: 'Closed on Mondays' },
-            ],
-            specialDays: [
-              { date: '2026-12-25', closed: true },
-              { date: '2024-02-29', open: 'sunrise', close: '12:00', note: chars(200, 'd') },
-              { rule: chars(120, 'r'), open: '10:00', close: 'sunset' },
-            ],
-            slots: { first: '09:00', last: '16:30', everyMin: 30, cap: 100_000, note: chars(200, 's') },
-            validFrom: '2026-01-01',
-            validUntil: '2026-12-31',
-            sourceUrl: 'https://example.com/hours',
-            checkedOn: '2026-02-28',
-            note: chars(500, 'n'),
-          };
-          const spot = await createAndRead(apis[t], ids[t].productId, { schedule });
-          assert.deepEqual(spot.schedule, schedule);
-        });
-
-        it('a weekday listed twice is kept once, in first-seen order', async () => {
-          const spot = await createAndRead(apis[t], ids[t].productId, {
-            schedule: { hours: [band({ weekdays: [6, 7, 6, 1, 7] })] },
-          });
-          assert.deepEqual(spot.schedule.hours[0].weekdays, [6, 7, 1]);
-        });
-
-        it('24 bands and 40 special days are accepted', async () => {
-          const schedule = {
-            hours: times(24, (i) => band({ note: `Band ${i}` })),
-            specialDays: times(40, (i) => ({ rule: `Day ${i}`, closed: true })),
-          };
-          const spot = await createAndRead(apis[t], ids[t].productId, { schedule });
-          assert.equal(spot.schedule.hours.length, 24);
-          assert.equal(spot.schedule.specialDays.length, 40);
-          assert.deepEqual(spot.schedule, schedule);
-        });
-
-        it('offsets ±240 on sun anchors, "23:59", MM-DD "02-29" and a wrap from "11-01" to "03-31" via update_spot', async () => {
-          const schedule = {
-            hours: [
-              {
-                from: '11-01',
-                to: '03-31',
-                open: 'sunset',
-                close: 'sunrise',
-                openOffsetMin: 240,
-                closeOffsetMin: -240,
-              },
-            ],
-            specialDays: [{ rule: 'Leap day', open: '00:00', close: '23:59' }],
-          };
-          const a = await apis[t].call('update_spot', { spotId: ids[t].spotId, schedule });
-          assertOk(a);
-          assert.deepEqual(a.body.schedule, schedule);
-          assert.deepEqual((await apis[t].call('get_spot', { spotId: ids[t].spotId })).body.schedule, schedule);
-        });
-
-        it('update_spot replaces the whole schedule and null clears it', async () => {
-          const spot = await createAndRead(apis[t], ids[t].productId, { schedule: { hours: [band()], note: 'Old' } });
-          const replaced = await apis[t].call('update_spot', { spotId: spot.spotId, schedule: { note: 'New' } });
-          assertOk(replaced);
-          assert.deepEqual(replaced.body.schedule, { note: 'New' });
-          assertOk(await apis[t].call('update_spot', { spotId: spot.spotId, schedule: null }));
-          assert.equal((await apis[t].call('get_spot', { spotId: spot.spotId })).body.schedule, null);
-        });
-
-        it('an http sourceUrl is accepted with a warning at schedule.sourceUrl', async () => {
-          const a = await apis[t].call('update_spot', {
-            spotId: ids[t].spotId,
-            schedule: { sourceUrl: 'http://example.com/hours' },
-          });
-          assertOk(a);
-          assert.deepEqual(a.body.warnings, [
-            'schedule.sourceUrl: plain http link; prefer https if the site offers it.',
-          ]);
-        });
-
-        for (const c of refusals) {
-          it(`refused: ${c.title} → ${c.code} at ${c.path}`, async () => {
-            await assertWriteRefused(apis[t], ids[t], c);
-          });
-        }
-      });
-    }
+await describeOnSpots('Schedule and HoursBand', 'Schedules', ({ apis, ids }, t) => {
+  it('a full schedule at its bounds reads back identical', async () => {
+    const schedule = {
+      hours: [
+        { weekdays: [1, 2, 3, 4, 5, 6, 7], open: '00:00', close: '23:59', lastEntry: '23:00', leaveBy: '23:59' },
+        {
+          from: '04-01',
+          to: '09-30',
+          open: 'sunrise',
+          close: 'sunset',
+          openOffsetMin: -240,
+          closeOffsetMin: 240,
+          note: chars(200, 'b'),
+        },
+        { from: '11-01', to: '03-31', weekdays: [6, 7], open: '10:00', close: '16:00' },
+        { from: '02-29', to: '02-29', closed: true },
+        { weekdays: [1], closed: true, note: 'Closed on Mondays' },
+      ],
+      specialDays: [
+        { date: '2026-12-25', closed: true },
+        { date: '2024-02-29', open: 'sunrise', close: '12:00', note: chars(200, 'd') },
+        { rule: chars(120, 'r'), open: '10:00', close: 'sunset' },
+      ],
+      slots: { first: '09:00', last: '16:30', everyMin: 30, cap: 100_000, note: chars(200, 's') },
+      validFrom: '2026-01-01',
+      validUntil: '2026-12-31',
+      sourceUrl: 'https://example.com/hours',
+      checkedOn: '2026-02-28',
+      note: chars(500, 'n'),
+    };
+    const spot = await createAndRead(apis[t], ids[t].productId, { schedule });
+    assert.deepEqual(spot.schedule, schedule);
   });
-}
+
+  it('a weekday listed twice is kept once, in first-seen order', async () => {
+    const spot = await createAndRead(apis[t], ids[t].productId, {
+      schedule: { hours: [band({ weekdays: [6, 7, 6, 1, 7] })] },
+    });
+    assert.deepEqual(spot.schedule.hours[0].weekdays, [6, 7, 1]);
+  });
+
+  it('24 bands and 40 special days are accepted', async () => {
+    const schedule = {
+      hours: times(24, (i) => band({ note: `Band ${i}` })),
+      specialDays: times(40, (i) => ({ rule: `Day ${i}`, closed: true })),
+    };
+    const spot = await createAndRead(apis[t], ids[t].productId, { schedule });
+    assert.equal(spot.schedule.hours.length, 24);
+    assert.equal(spot.schedule.specialDays.length, 40);
+    assert.deepEqual(spot.schedule, schedule);
+  });
+
+  it('offsets ±240 on sun anchors, "23:59", MM-DD "02-29" and a wrap from "11-01" to "03-31" via update_spot', async () => {
+    const schedule = {
+      hours: [
+        {
+          from: '11-01',
+          to: '03-31',
+          open: 'sunset',
+          close: 'sunrise',
+          openOffsetMin: 240,
+          closeOffsetMin: -240,
+        },
+      ],
+      specialDays: [{ rule: 'Leap day', open: '00:00', close: '23:59' }],
+    };
+    const a = await apis[t].call('update_spot', { spotId: ids[t].spotId, schedule });
+    assertOk(a);
+    assert.deepEqual(a.body.schedule, schedule);
+    assert.deepEqual((await apis[t].call('get_spot', { spotId: ids[t].spotId })).body.schedule, schedule);
+  });
+
+  it('update_spot replaces the whole schedule and null clears it', async () => {
+    const spot = await createAndRead(apis[t], ids[t].productId, { schedule: { hours: [band()], note: 'Old' } });
+    const replaced = await apis[t].call('update_spot', { spotId: spot.spotId, schedule: { note: 'New' } });
+    assertOk(replaced);
+    assert.deepEqual(replaced.body.schedule, { note: 'New' });
+    assertOk(await apis[t].call('update_spot', { spotId: spot.spotId, schedule: null }));
+    assert.equal((await apis[t].call('get_spot', { spotId: spot.spotId })).body.schedule, null);
+  });
+
+  it('an http sourceUrl is accepted with a warning at schedule.sourceUrl', async () => {
+    const a = await apis[t].call('update_spot', {
+      spotId: ids[t].spotId,
+      schedule: { sourceUrl: 'http://example.com/hours' },
+    });
+    assertOk(a);
+    assert.deepEqual(a.body.warnings, ['schedule.sourceUrl: plain http link; prefer https if the site offers it.']);
+  });
+
+  itRefusesEach('refused', refusals, (c) => assertWriteRefused(apis[t], ids[t], c));
+});
