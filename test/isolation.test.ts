@@ -4,11 +4,11 @@ import { after, before, describe, test } from 'node:test';
 import type { AnyOperation } from '../src/core/operation.ts';
 import { withoutRequestId } from './helpers/answers.ts';
 import { testDialects } from './helpers/dialects.ts';
+import { ID as EXAMPLE_ID } from './helpers/example-story.ts';
 import { type Harness, startServer } from './helpers/harness.ts';
 import { type HttpAnswer, rest } from './helpers/http.ts';
 import { flat } from './helpers/images.ts';
 import { callTool, mcpClient } from './helpers/mcp.ts';
-import { ID as EXAMPLE_ID } from './schemas/story.ts';
 
 /**
  * Tenant isolation, for every operation of the registry whose path holds an id: another creator's

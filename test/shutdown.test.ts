@@ -13,8 +13,8 @@ import { assertOk } from './helpers/answers.ts';
 import { apiFor } from './helpers/api.ts';
 import { newGuide } from './helpers/fixtures.ts';
 import { startServer } from './helpers/harness.ts';
+import { checkerFor, serve } from './helpers/local-servers.ts';
 import { startService } from './helpers/service.ts';
-import { checkerFor, serve } from './links/servers.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 

@@ -10,7 +10,7 @@ import { type Api, apiFor, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { newGuide } from '../helpers/fixtures.ts';
 import { assertRefusalHeaders, rest } from '../helpers/http.ts';
-import { recordingOpener, serve } from './servers.ts';
+import { recordingOpener, serve } from '../helpers/local-servers.ts';
 
 /** One local site with a page of every outcome; a check never leaves 127.0.0.1. */
 const site = await serve((req, res) => {

@@ -8,8 +8,8 @@ import { testDialects } from '../helpers/dialects.ts';
 import { newGuide } from '../helpers/fixtures.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
 import { flat } from '../helpers/images.ts';
+import { openPage, putOnSale, saleGuide } from '../helpers/sale-guide.ts';
 import { fetchImage, uploadRaw } from '../helpers/uploads.ts';
-import { openPage, putOnSale, saleGuide } from '../sales-page/buyers-page-fixture.ts';
 
 const bucketSkip = testBlobStores().includes('s3') ? false : 'TEST_BLOB_STORES leaves s3 out';
 

@@ -8,8 +8,8 @@ import { openBlobStore } from '../../src/resources/media/index.ts';
 import { assertOk } from '../helpers/answers.ts';
 import { useServer } from '../helpers/api.ts';
 import { bucketEnv, testBlobStores } from '../helpers/blob-stores.ts';
+import { putOnSale, saleGuide } from '../helpers/sale-guide.ts';
 import { storedFiles } from '../helpers/uploads.ts';
-import { putOnSale, saleGuide } from '../sales-page/buyers-page-fixture.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const run = promisify(execFile);

@@ -10,7 +10,7 @@ import { apiFor, transports, useServer } from '../helpers/api.ts';
 import { testSetups } from '../helpers/blob-stores.ts';
 import type { Harness } from '../helpers/harness.ts';
 import { flat } from '../helpers/images.ts';
-import { openPage, photo, putOnSale, saleGuide } from '../sales-page/buyers-page-fixture.ts';
+import { openPage, photo, putOnSale, saleGuide } from '../helpers/sale-guide.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 

@@ -7,9 +7,9 @@ import { testDialects } from '../helpers/dialects.ts';
 import { newGuide } from '../helpers/fixtures.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
 import { flat } from '../helpers/images.ts';
+import { answer, checkerFor, type LocalServer, serve } from '../helpers/local-servers.ts';
 import { callTool, mcpClient } from '../helpers/mcp.ts';
 import { uploadRaw } from '../helpers/uploads.ts';
-import { answer, checkerFor, type LocalServer, serve } from '../links/servers.ts';
 import { type Sample, scrape, total } from './exposition.ts';
 import { holdEveryConnection } from './hold-store.ts';
 

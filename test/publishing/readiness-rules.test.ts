@@ -6,7 +6,7 @@ import { type Api, useServer } from '../helpers/api.ts';
 import { clientFor, clientLines } from '../helpers/clients.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { newGuide } from '../helpers/fixtures.ts';
-import { checkerFor, serve } from '../links/servers.ts';
+import { checkerFor, serve } from '../helpers/local-servers.ts';
 import { ruleCases, type Stand, setAgreement, TODAY } from './readiness-cases.ts';
 
 interface Finding {

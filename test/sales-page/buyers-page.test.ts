@@ -7,7 +7,7 @@ import { assertOk } from '../helpers/answers.ts';
 import { apiFor, useServer } from '../helpers/api.ts';
 import { testSetups } from '../helpers/blob-stores.ts';
 import { newGuide } from '../helpers/fixtures.ts';
-import { openPage, putOnSale, saleGuide } from './buyers-page-fixture.ts';
+import { openPage, putOnSale, saleGuide } from '../helpers/sale-guide.ts';
 
 /** The content of one meta tag (by name or property), unescaped as a browser reads it. */
 function meta(html: string, key: string): string | undefined {

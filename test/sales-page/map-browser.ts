@@ -4,7 +4,7 @@ import { assertOk } from '../helpers/answers.ts';
 import type { Api } from '../helpers/api.ts';
 import { newGuide } from '../helpers/fixtures.ts';
 import type { Harness } from '../helpers/harness.ts';
-import { putOnSale } from './buyers-page-fixture.ts';
+import { putOnSale } from '../helpers/sale-guide.ts';
 import { MADEIRA } from './madeira.ts';
 
 /** The Madeira guide on sale, its six spots the sales page's sample spots; its salesPageUrl. */

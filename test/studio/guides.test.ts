@@ -6,8 +6,8 @@ import { type Api, apiFor } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { newGuide } from '../helpers/fixtures.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
+import { saleGuide } from '../helpers/sale-guide.ts';
 import { csrfOf, type StudioBrowser, signedInAs } from '../helpers/studio.ts';
-import { saleGuide } from '../sales-page/buyers-page-fixture.ts';
 
 function cardOf(text: string, productId: string): string {
   const at = text.indexOf(`data-guide-id="${productId}"`);

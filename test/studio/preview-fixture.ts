@@ -5,7 +5,7 @@ import { routesExamples } from '../../src/resources/routes/examples.ts';
 import { assertOk } from '../helpers/answers.ts';
 import type { Api } from '../helpers/api.ts';
 import type { Harness } from '../helpers/harness.ts';
-import { photo, type SaleGuide, saleGuide } from '../sales-page/buyers-page-fixture.ts';
+import { photo, type SaleGuide, saleGuide } from '../helpers/sale-guide.ts';
 
 export interface FullGuide extends SaleGuide {
   chapterId: string;

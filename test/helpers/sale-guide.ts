@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { goLive } from '../../src/admin/go-live.ts';
-import { assertOk } from '../helpers/answers.ts';
-import type { Api } from '../helpers/api.ts';
-import { newGuide } from '../helpers/fixtures.ts';
-import type { Harness } from '../helpers/harness.ts';
-import { flat } from '../helpers/images.ts';
-import { uploadRaw } from '../helpers/uploads.ts';
+import { assertOk } from './answers.ts';
+import type { Api } from './api.ts';
+import { newGuide } from './fixtures.ts';
+import type { Harness } from './harness.ts';
+import { flat } from './images.ts';
+import { uploadRaw } from './uploads.ts';
 
 /** A photo of the guide (of a spot when spotId is given), large enough to have three display sizes. */
 export async function photo(

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { refusals } from '../../test/helpers/refusals.ts';
-import { feeSchema } from './fees.ts';
+import { feeSchema } from '../../src/shared/fees.ts';
+import { refusals } from '../helpers/refusals.ts';
 
 const fee = z.strictObject({ fee: feeSchema });
 const refused = (value: Record<string, unknown>) => refusals(fee, { fee: { label: 'Adult', ...value } });

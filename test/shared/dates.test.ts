@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isCalendarDate, minutesOf } from './dates.ts';
+import { isCalendarDate, minutesOf } from '../../src/shared/dates.ts';
 
 describe('calendar dates', () => {
   it('only days on the calendar, leap years included', () => {

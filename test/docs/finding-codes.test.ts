@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { errorCatalogue } from '../core/errors.ts';
-import { createRegistry } from '../resources/index.ts';
-import { findingCodes, readinessRules } from '../resources/publishing/index.ts';
-import { PLAYBOOK_BEGIN, PLAYBOOK_END, withFindingCodes } from './finding-codes.ts';
-import { renderReference } from './reference.ts';
+import { errorCatalogue } from '../../src/core/errors.ts';
+import { PLAYBOOK_BEGIN, PLAYBOOK_END, withFindingCodes } from '../../src/docs/finding-codes.ts';
+import { renderReference } from '../../src/docs/reference.ts';
+import { createRegistry } from '../../src/resources/index.ts';
+import { findingCodes, readinessRules } from '../../src/resources/publishing/index.ts';
 
 const playbook = readFileSync(new URL('../../docs/authoring-playbook.md', import.meta.url), 'utf8');
 const reference = readFileSync(new URL('../../docs/reference.md', import.meta.url), 'utf8');

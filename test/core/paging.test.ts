@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ApiError } from './errors.ts';
-import { encodeCursor, pageOf, pageOfList, readPageRequest } from './paging.ts';
+import { ApiError } from '../../src/core/errors.ts';
+import { encodeCursor, pageOf, pageOfList, readPageRequest } from '../../src/core/paging.ts';
 
 const size = { default: 2, max: 5 };
 

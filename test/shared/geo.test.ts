@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { bboxContains, unpairedCoordinate } from './geo.ts';
+import { bboxContains, unpairedCoordinate } from '../../src/shared/geo.ts';
 
 describe('coordinate pairs', () => {
   it('both halves or neither; one alone names the missing half', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ManualClock } from './clock.ts';
-import { CredentialCache, type RevocationWatch } from './credential-cache.ts';
+import { ManualClock } from '../../src/core/clock.ts';
+import { CredentialCache, type RevocationWatch } from '../../src/core/credential-cache.ts';
 
 /** A watch whose mark the test moves, and a store read that counts its calls. */
 function setup(ttlMs: number) {

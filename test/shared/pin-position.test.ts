@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { thrown } from '../../test/helpers/refusals.ts';
-import { applyPinPosition, type PinPosition, timeZoneAt } from './pin-position.ts';
+import { applyPinPosition, type PinPosition, timeZoneAt } from '../../src/shared/pin-position.ts';
+import { thrown } from '../helpers/refusals.ts';
 
 const ljubljana: PinPosition = { lat: 46.05, lon: 14.51, timeZone: 'Europe/Ljubljana' };
 const after = (input: Parameters<typeof applyPinPosition>[1], from: PinPosition = ljubljana) => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Snapshot } from '../publishing/index.ts';
-import { buyersPageModel } from './page-model.ts';
-import { renderBuyersPage } from './page-render.ts';
+import type { Snapshot } from '../../src/resources/publishing/index.ts';
+import { buyersPageModel } from '../../src/resources/sales-page/page-model.ts';
+import { renderBuyersPage } from '../../src/resources/sales-page/page-render.ts';
 
 /** A release as the store keeps it: the guide's fields, no sales page, one spot. */
 function release(guide: Record<string, unknown>): Snapshot {

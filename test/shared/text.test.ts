@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { refusals } from '../../test/helpers/refusals.ts';
-import { candidateStem, firstFree, nameText, requiredText, slugify, text } from './text.ts';
+import { candidateStem, firstFree, nameText, requiredText, slugify, text } from '../../src/shared/text.ts';
+import { refusals } from '../helpers/refusals.ts';
 
 const field = (schema: z.ZodType) => z.strictObject({ f: schema });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ApiError } from './errors.ts';
-import { compareSortKeys, pageOfSortedList } from './paging-sorted.ts';
+import { ApiError } from '../../src/core/errors.ts';
+import { compareSortKeys, pageOfSortedList } from '../../src/core/paging-sorted.ts';
 
 const size = { default: 2, max: 5 };
 const keyOf = (item: { rank: number; name: string }) => [item.rank, item.name];

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { thrown } from '../../../test/helpers/refusals.ts';
-import { checkKindSettings, keyFromLabel, nextOptions } from './property-rules.ts';
+import { checkKindSettings, keyFromLabel, nextOptions } from '../../src/resources/properties/property-rules.ts';
+import { thrown } from '../helpers/refusals.ts';
 
 describe('property keys', () => {
   it('come from the label: folded, underscores, a letter first, at most 40', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import pino from 'pino';
-import { maskSecrets, withoutSecrets } from './log.ts';
+import { maskSecrets, withoutSecrets } from '../../src/core/log.ts';
 
 const KEY = 'sk_service_AbCdEfGhIjKlMnOpQrStUvWxYz012345';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { escapeHtml, html, Markup, prose } from './html.ts';
+import { escapeHtml, html, Markup, prose } from '../../src/resources/sales-page/html.ts';
 
 test('every interpolated value is escaped unless it is Markup; lists join, null and false leave nothing', () => {
   const name = `<b onclick="x">'Tom' & Jerry</b>`;

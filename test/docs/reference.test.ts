@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { createRegistry } from '../resources/index.ts';
-import { renderReference } from './reference.ts';
+import { renderReference } from '../../src/docs/reference.ts';
+import { createRegistry } from '../../src/resources/index.ts';
 
 test('docs/reference.md is what the declarations generate (run `npm run docs` after changing one)', () => {
   const committed = readFileSync(new URL('../../docs/reference.md', import.meta.url), 'utf8');

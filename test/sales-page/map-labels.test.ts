@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { MADEIRA } from '../../../test/sales-page/madeira.ts';
-import { frameOf } from './map-frame.ts';
-import { type Disc, type PlacedLabel, placeLabels, type Rect } from './map-labels.ts';
-import { textWidth, twoLines } from './map-text.ts';
+import { frameOf } from '../../src/resources/sales-page/map-frame.ts';
+import { type Disc, type PlacedLabel, placeLabels, type Rect } from '../../src/resources/sales-page/map-labels.ts';
+import { textWidth, twoLines } from '../../src/resources/sales-page/map-text.ts';
+import { MADEIRA } from './madeira.ts';
 
 const STYLE = { fontSize: 15, gap: 3, pad: 2 };
 const WIDTH = 480;

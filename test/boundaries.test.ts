@@ -1,19 +1,10 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { sourceFiles, srcDir as src } from './helpers/sources.ts';
 
-const src = fileURLToPath(new URL('..', import.meta.url));
 const resources = join(src, 'resources');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
-  });
-}
 
 /** Every relative module a file imports (or re-exports from), resolved to a path under src/. */
 function importsOf(file: string): string[] {

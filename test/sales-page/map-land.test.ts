@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { frameOf, type MapFrame, type Region } from './map-frame.ts';
-import { landPath } from './map-land.ts';
+import { frameOf, type MapFrame, type Region } from '../../src/resources/sales-page/map-frame.ts';
+import { landPath } from '../../src/resources/sales-page/map-land.ts';
 
 /** The rings of path data made of M, L and Z, as points. */
 function rings(path: string): [number, number][][] {

@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { CreatorsStore } from '../resources/profile/creators.store.ts';
-import { openStore, type Store } from '../store.ts';
-import { ManualClock } from './clock.ts';
-import type { ApiError } from './errors.ts';
-import { KeyStore } from './keys.ts';
+import { ManualClock } from '../../src/core/clock.ts';
+import type { ApiError } from '../../src/core/errors.ts';
+import { KeyStore } from '../../src/core/keys.ts';
+import { CreatorsStore } from '../../src/resources/profile/creators.store.ts';
+import { openStore, type Store } from '../../src/store.ts';
 
 describe('the key cache', () => {
   const dir = mkdtempSync(join(tmpdir(), 'keys-'));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isAllowlistedMapUrl, isGeoUri } from './map-links.ts';
+import { isAllowlistedMapUrl, isGeoUri } from '../../src/shared/map-links.ts';
 
 describe('map links', () => {
   it('a geo: URI within the globe, with optional altitude and parameters', () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
-import { NodeSqliteAdapter } from './node-sqlite-adapter.ts';
+import { NodeSqliteAdapter } from '../../src/db/node-sqlite-adapter.ts';
 
 describe('NodeSqliteAdapter.commitStamp', () => {
   let dir: string;

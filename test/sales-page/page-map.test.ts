@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MADEIRA } from '../../../test/sales-page/madeira.ts';
-import { COAST_MIN_KM, drawMap } from './page-map.ts';
+import { COAST_MIN_KM, drawMap } from '../../src/resources/sales-page/page-map.ts';
+import { MADEIRA } from './madeira.ts';
 
 /** The markers and labels a map drew, in SVG units, and the map's size. */
 function drawn(svg: string) {

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type DatedFacts, daysBefore, type StaleFact, sortStaleFacts, staleFactsOf } from './staleness.ts';
+import {
+  type DatedFacts,
+  daysBefore,
+  type StaleFact,
+  sortStaleFacts,
+  staleFactsOf,
+} from '../../src/resources/publishing/staleness.ts';
 
 const today = '2026-06-15';
 const row = (facts: Partial<DatedFacts>): DatedFacts => ({ kind: 'spot', id: 'sp_1', name: 'Lake', ...facts });
