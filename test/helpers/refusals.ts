@@ -39,3 +39,13 @@ export interface Refusal {
 export function itRefusesEach(label: string, cases: readonly Refusal[], check: (c: Refusal) => Promise<void>): void {
   for (const c of cases) it(`${label}: ${c.title} → ${c.code} at ${c.path}`, () => check(c));
 }
+
+/** A row of a refusal table answered invalid_request: a writer refused a well-shaped value. */
+export function refused(title: string, fields: Record<string, unknown>, path: string, hint?: RegExp): Refusal {
+  return { title, fields, code: 'invalid_request', path, ...(hint && { hint }) };
+}
+
+/** A row of a refusal table answered invalid_argument: a wrong type, a value outside its list. */
+export function refusedArgument(title: string, fields: Record<string, unknown>, path: string, hint?: RegExp): Refusal {
+  return { title, fields, code: 'invalid_argument', path, ...(hint && { hint }) };
+}

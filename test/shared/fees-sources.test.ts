@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { assertError, assertOk } from '../helpers/answers.ts';
 import { chars, createAndRead, times } from '../helpers/fixtures.ts';
-import { itRefusesEach, type Refusal } from '../helpers/refusals.ts';
+import { itRefusesEach, type Refusal, refused, refusedArgument } from '../helpers/refusals.ts';
 import { assertWriteRefused, describeOnSpots } from '../helpers/spot-fields.ts';
 
 const fee = (i: number) => ({ label: `Fee ${i}`, amount: 10 + i, currency: 'EUR' });
@@ -10,218 +10,106 @@ const fee = (i: number) => ({ label: `Fee ${i}`, amount: 10 + i, currency: 'EUR'
 const fourth = (bad: Record<string, unknown>) => ({ fees: [fee(0), fee(1), { label: 'Free', free: true }, bad] });
 
 const feeRefusals: Refusal[] = [
-  {
-    title: '31 fees (max 30)',
-    fields: { fees: times(31, fee) },
-    code: 'invalid_request',
-    path: 'fees',
-    hint: /at most 30/,
-  },
-  {
-    title: 'an amount without currency',
-    fields: fourth({ label: 'Adult', amount: 40 }),
-    code: 'invalid_request',
-    path: 'fees[3].currency',
-    hint: /ISO 4217/,
-  },
-  {
-    title: 'an amount with free',
-    fields: fourth({ label: 'Adult', amount: 40, currency: 'EUR', free: true }),
-    code: 'invalid_request',
-    path: 'fees[3].free',
-    hint: /amount/,
-  },
-  {
-    title: 'seeOfficial with an amount',
-    fields: fourth({ label: 'Adult', amount: 40, currency: 'EUR', seeOfficial: true }),
-    code: 'invalid_request',
-    path: 'fees[3].seeOfficial',
-    hint: /drop amount/,
-  },
-  {
-    title: 'seeOfficial with free',
-    fields: fourth({ label: 'Adult', free: true, seeOfficial: true }),
-    code: 'invalid_request',
-    path: 'fees[3].seeOfficial',
-  },
-  {
-    title: 'validUntil before validFrom',
-    fields: fourth({ label: 'Summer', validFrom: '2026-06-01', validUntil: '2026-05-31' }),
-    code: 'invalid_request',
-    path: 'fees[3].validUntil',
-    hint: /not be before validFrom/,
-  },
-  {
-    title: 'label of 81 (max 80)',
-    fields: fourth({ label: chars(81) }),
-    code: 'invalid_request',
-    path: 'fees[3].label',
-    hint: /at most 80/,
-  },
-  {
-    title: 'an empty label',
-    fields: fourth({ label: '' }),
-    code: 'invalid_request',
-    path: 'fees[3].label',
-  },
-  {
-    title: 'note of 301 (max 300)',
-    fields: fourth({ label: 'A', note: chars(301) }),
-    code: 'invalid_request',
-    path: 'fees[3].note',
-    hint: /at most 300/,
-  },
-  {
-    title: 'a negative amount',
-    fields: fourth({ label: 'A', amount: -1, currency: 'EUR' }),
-    code: 'invalid_request',
-    path: 'fees[3].amount',
-  },
-  {
-    title: 'a missing label',
-    fields: fourth({ amount: 5, currency: 'EUR' }),
-    code: 'invalid_argument',
-    path: 'fees[3].label',
-  },
-  {
-    title: 'an amount sent as a string',
-    fields: fourth({ label: 'A', amount: '12', currency: 'EUR' }),
-    code: 'invalid_argument',
-    path: 'fees[3].amount',
-  },
-  {
-    title: 'a currency outside ISO 4217',
-    fields: fourth({ label: 'A', amount: 5, currency: 'XXY' }),
-    code: 'invalid_argument',
-    path: 'fees[3].currency',
-    hint: /ISO 4217/,
-  },
-  {
-    title: 'a per outside the list',
-    fields: fourth({ label: 'A', per: 'week' }),
-    code: 'invalid_argument',
-    path: 'fees[3].per',
-    hint: /"person"/,
-  },
-  {
-    title: 'an audience outside the list',
-    fields: fourth({ label: 'A', audience: 'kids' }),
-    code: 'invalid_argument',
-    path: 'fees[3].audience',
-    hint: /"child"/,
-  },
-  {
-    title: 'a paidWhere outside the list',
-    fields: fourth({ label: 'A', paidWhere: 'at_the_door' }),
-    code: 'invalid_argument',
-    path: 'fees[3].paidWhere',
-    hint: /"on_site"/,
-  },
-  {
-    title: 'a payment outside the list',
-    fields: fourth({ label: 'A', payment: 'crypto' }),
-    code: 'invalid_argument',
-    path: 'fees[3].payment',
-    hint: /"cash_or_card"/,
-  },
-  {
-    title: 'an unknown field inside a fee',
-    fields: fourth({ label: 'A', price: 5 }),
-    code: 'invalid_argument',
-    path: 'fees[3].price',
-    hint: /unknown field/,
-  },
-  {
-    title: 'checkedOn that is not a day',
-    fields: fourth({ label: 'A', checkedOn: '2025-02-29' }),
-    code: 'invalid_request',
-    path: 'fees[3].checkedOn',
-  },
-  {
-    title: 'a sourceUrl that is not a url',
-    fields: fourth({ label: 'A', sourceUrl: 'not a url' }),
-    code: 'invalid_request',
-    path: 'fees[3].sourceUrl',
-  },
+  refused('31 fees (max 30)', { fees: times(31, fee) }, 'fees', /at most 30/),
+  refused('an amount without currency', fourth({ label: 'Adult', amount: 40 }), 'fees[3].currency', /ISO 4217/),
+  refused(
+    'an amount with free',
+    fourth({ label: 'Adult', amount: 40, currency: 'EUR', free: true }),
+    'fees[3].free',
+    /amount/,
+  ),
+  refused(
+    'seeOfficial with an amount',
+    fourth({ label: 'Adult', amount: 40, currency: 'EUR', seeOfficial: true }),
+    'fees[3].seeOfficial',
+    /drop amount/,
+  ),
+  refused('seeOfficial with free', fourth({ label: 'Adult', free: true, seeOfficial: true }), 'fees[3].seeOfficial'),
+  refused(
+    'validUntil before validFrom',
+    fourth({ label: 'Summer', validFrom: '2026-06-01', validUntil: '2026-05-31' }),
+    'fees[3].validUntil',
+    /not be before validFrom/,
+  ),
+  refused('label of 81 (max 80)', fourth({ label: chars(81) }), 'fees[3].label', /at most 80/),
+  refused('an empty label', fourth({ label: '' }), 'fees[3].label'),
+  refused('note of 301 (max 300)', fourth({ label: 'A', note: chars(301) }), 'fees[3].note', /at most 300/),
+  refused('a negative amount', fourth({ label: 'A', amount: -1, currency: 'EUR' }), 'fees[3].amount'),
+  refusedArgument('a missing label', fourth({ amount: 5, currency: 'EUR' }), 'fees[3].label'),
+  refusedArgument(
+    'an amount sent as a string',
+    fourth({ label: 'A', amount: '12', currency: 'EUR' }),
+    'fees[3].amount',
+  ),
+  refusedArgument(
+    'a currency outside ISO 4217',
+    fourth({ label: 'A', amount: 5, currency: 'XXY' }),
+    'fees[3].currency',
+    /ISO 4217/,
+  ),
+  refusedArgument('a per outside the list', fourth({ label: 'A', per: 'week' }), 'fees[3].per', /"person"/),
+  refusedArgument(
+    'an audience outside the list',
+    fourth({ label: 'A', audience: 'kids' }),
+    'fees[3].audience',
+    /"child"/,
+  ),
+  refusedArgument(
+    'a paidWhere outside the list',
+    fourth({ label: 'A', paidWhere: 'at_the_door' }),
+    'fees[3].paidWhere',
+    /"on_site"/,
+  ),
+  refusedArgument(
+    'a payment outside the list',
+    fourth({ label: 'A', payment: 'crypto' }),
+    'fees[3].payment',
+    /"cash_or_card"/,
+  ),
+  refusedArgument('an unknown field inside a fee', fourth({ label: 'A', price: 5 }), 'fees[3].price', /unknown field/),
+  refused('checkedOn that is not a day', fourth({ label: 'A', checkedOn: '2025-02-29' }), 'fees[3].checkedOn'),
+  refused('a sourceUrl that is not a url', fourth({ label: 'A', sourceUrl: 'not a url' }), 'fees[3].sourceUrl'),
 ];
 
 const source = (i: number) => ({ url: `https://example.com/source/${i}` });
 
 const sourceRefusals: Refusal[] = [
-  {
-    title: '41 sources (max 40)',
-    fields: { sources: times(41, source) },
-    code: 'invalid_request',
-    path: 'sources',
-    hint: /at most 40/,
-  },
-  {
-    title: 'a source with neither url nor title',
-    fields: { sources: [source(0), { kind: 'document', note: 'A leaflet' }] },
-    code: 'invalid_request',
-    path: 'sources[1]',
-    hint: /url or a title/,
-  },
-  {
-    title: 'title of 201 (max 200)',
-    fields: { sources: [{ title: chars(201) }] },
-    code: 'invalid_request',
-    path: 'sources[0].title',
-    hint: /at most 200/,
-  },
-  {
-    title: 'note of 501 (max 500)',
-    fields: { sources: [{ ...source(0), note: chars(501) }] },
-    code: 'invalid_request',
-    path: 'sources[0].note',
-    hint: /at most 500/,
-  },
-  {
-    title: '13 supports entries (max 12)',
-    fields: { sources: [{ ...source(0), supports: times(13, (i) => `fact ${i}`) }] },
-    code: 'invalid_request',
-    path: 'sources[0].supports',
-    hint: /at most 12/,
-  },
-  {
-    title: 'a supports entry of 61 (max 60)',
-    fields: { sources: [{ ...source(0), supports: ['hours', chars(61)] }] },
-    code: 'invalid_request',
-    path: 'sources[0].supports[1]',
-    hint: /at most 60/,
-  },
-  {
-    title: 'a kind outside the list',
-    fields: { sources: [{ ...source(0), kind: 'website' }] },
-    code: 'invalid_argument',
-    path: 'sources[0].kind',
-    hint: /"page"/,
-  },
-  {
-    title: 'conflict sent as a string',
-    fields: { sources: [{ ...source(0), conflict: 'yes' }] },
-    code: 'invalid_argument',
-    path: 'sources[0].conflict',
-  },
-  {
-    title: 'an unknown field inside a source',
-    fields: { sources: [{ ...source(0), author: 'Me' }] },
-    code: 'invalid_argument',
-    path: 'sources[0].author',
-    hint: /unknown field/,
-  },
-  {
-    title: 'capturedOn 2026-02-30',
-    fields: { sources: [{ ...source(0), capturedOn: '2026-02-30' }] },
-    code: 'invalid_request',
-    path: 'sources[0].capturedOn',
-  },
-  {
-    title: 'an ftp url',
-    fields: { sources: [{ url: 'ftp://example.com/data.csv' }] },
-    code: 'invalid_request',
-    path: 'sources[0].url',
-  },
+  refused('41 sources (max 40)', { sources: times(41, source) }, 'sources', /at most 40/),
+  refused(
+    'a source with neither url nor title',
+    { sources: [source(0), { kind: 'document', note: 'A leaflet' }] },
+    'sources[1]',
+    /url or a title/,
+  ),
+  refused('title of 201 (max 200)', { sources: [{ title: chars(201) }] }, 'sources[0].title', /at most 200/),
+  refused('note of 501 (max 500)', { sources: [{ ...source(0), note: chars(501) }] }, 'sources[0].note', /at most 500/),
+  refused(
+    '13 supports entries (max 12)',
+    { sources: [{ ...source(0), supports: times(13, (i) => `fact ${i}`) }] },
+    'sources[0].supports',
+    /at most 12/,
+  ),
+  refused(
+    'a supports entry of 61 (max 60)',
+    { sources: [{ ...source(0), supports: ['hours', chars(61)] }] },
+    'sources[0].supports[1]',
+    /at most 60/,
+  ),
+  refusedArgument(
+    'a kind outside the list',
+    { sources: [{ ...source(0), kind: 'website' }] },
+    'sources[0].kind',
+    /"page"/,
+  ),
+  refusedArgument('conflict sent as a string', { sources: [{ ...source(0), conflict: 'yes' }] }, 'sources[0].conflict'),
+  refusedArgument(
+    'an unknown field inside a source',
+    { sources: [{ ...source(0), author: 'Me' }] },
+    'sources[0].author',
+    /unknown field/,
+  ),
+  refused('capturedOn 2026-02-30', { sources: [{ ...source(0), capturedOn: '2026-02-30' }] }, 'sources[0].capturedOn'),
+  refused('an ftp url', { sources: [{ url: 'ftp://example.com/data.csv' }] }, 'sources[0].url'),
 ];
 
 await describeOnSpots('Fee and SourceRef', 'Fees and sources', (suite, t) => {

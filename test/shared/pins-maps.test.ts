@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { chars, createAndRead, times } from '../helpers/fixtures.ts';
-import { itRefusesEach, type Refusal } from '../helpers/refusals.ts';
+import { itRefusesEach, type Refusal, refused, refusedArgument } from '../helpers/refusals.ts';
 import { assertWriteRefused, describeOnSpots } from '../helpers/spot-fields.ts';
 
 const pin = (i: number) => ({ kind: 'viewpoint', label: `Pin ${i}`, lat: 46 + i / 100, lon: 11 + i / 100 });
@@ -10,149 +10,57 @@ const mapUrl = (url: unknown) => ({ mapLinks: [mapLink(0), { label: 'Under test'
 const URL_HINT = /https.*geo:/;
 
 const pinRefusals: Refusal[] = [
-  {
-    title: '13 pins (max 12)',
-    fields: { pins: times(13, pin) },
-    code: 'invalid_request',
-    path: 'pins',
-    hint: /at most 12/,
-  },
-  {
-    title: 'label of 81 (max 80)',
-    fields: { pins: [pin(0), { ...pin(1), label: chars(81) }] },
-    code: 'invalid_request',
-    path: 'pins[1].label',
-    hint: /at most 80/,
-  },
-  {
-    title: 'label of 81 emoji (max 80 characters, counted as people count them)',
-    fields: { pins: [{ ...pin(0), label: '🏔'.repeat(81) }] },
-    code: 'invalid_request',
-    path: 'pins[0].label',
-    hint: /at most 80 characters \(got 81\)/,
-  },
-  {
-    title: 'note of 301 (max 300)',
-    fields: { pins: [{ ...pin(0), note: chars(301) }] },
-    code: 'invalid_request',
-    path: 'pins[0].note',
-    hint: /at most 300/,
-  },
-  {
-    title: 'lat 90.0001',
-    fields: { pins: [{ ...pin(0), lat: 90.0001 }] },
-    code: 'invalid_request',
-    path: 'pins[0].lat',
-    hint: /90/,
-  },
-  { title: 'lat -91', fields: { pins: [{ ...pin(0), lat: -91 }] }, code: 'invalid_request', path: 'pins[0].lat' },
-  {
-    title: 'lon 180.5',
-    fields: { pins: [{ ...pin(0), lon: 180.5 }] },
-    code: 'invalid_request',
-    path: 'pins[0].lon',
-    hint: /180/,
-  },
-  { title: 'lon -181', fields: { pins: [{ ...pin(0), lon: -181 }] }, code: 'invalid_request', path: 'pins[0].lon' },
-  {
-    title: 'month 0',
-    fields: { pins: [{ ...pin(0), months: [0, 1] }] },
-    code: 'invalid_request',
-    path: 'pins[0].months[0]',
-  },
-  {
-    title: 'month 13',
-    fields: { pins: [{ ...pin(0), months: [12, 13] }] },
-    code: 'invalid_request',
-    path: 'pins[0].months[1]',
-  },
-  {
-    title: 'a kind outside the list',
-    fields: { pins: [{ ...pin(0), kind: 'toilet' }] },
-    code: 'invalid_argument',
-    path: 'pins[0].kind',
-    hint: /"viewpoint"/,
-  },
-  {
-    title: 'a missing label',
-    fields: { pins: [{ kind: 'gate', lat: 1, lon: 2 }] },
-    code: 'invalid_argument',
-    path: 'pins[0].label',
-  },
-  {
-    title: 'a missing lon',
-    fields: { pins: [{ kind: 'gate', label: 'Gate', lat: 1 }] },
-    code: 'invalid_argument',
-    path: 'pins[0].lon',
-  },
-  {
-    title: 'lat sent as a string',
-    fields: { pins: [{ ...pin(0), lat: '46.5' }] },
-    code: 'invalid_argument',
-    path: 'pins[0].lat',
-  },
-  {
-    title: 'an unknown field inside a pin',
-    fields: { pins: [{ ...pin(0), elevation: 2000 }] },
-    code: 'invalid_argument',
-    path: 'pins[0].elevation',
-    hint: /unknown field/,
-  },
+  refused('13 pins (max 12)', { pins: times(13, pin) }, 'pins', /at most 12/),
+  refused('label of 81 (max 80)', { pins: [pin(0), { ...pin(1), label: chars(81) }] }, 'pins[1].label', /at most 80/),
+  refused(
+    'label of 81 emoji (max 80 characters, counted as people count them)',
+    { pins: [{ ...pin(0), label: '🏔'.repeat(81) }] },
+    'pins[0].label',
+    /at most 80 characters \(got 81\)/,
+  ),
+  refused('note of 301 (max 300)', { pins: [{ ...pin(0), note: chars(301) }] }, 'pins[0].note', /at most 300/),
+  refused('lat 90.0001', { pins: [{ ...pin(0), lat: 90.0001 }] }, 'pins[0].lat', /90/),
+  refused('lat -91', { pins: [{ ...pin(0), lat: -91 }] }, 'pins[0].lat'),
+  refused('lon 180.5', { pins: [{ ...pin(0), lon: 180.5 }] }, 'pins[0].lon', /180/),
+  refused('lon -181', { pins: [{ ...pin(0), lon: -181 }] }, 'pins[0].lon'),
+  refused('month 0', { pins: [{ ...pin(0), months: [0, 1] }] }, 'pins[0].months[0]'),
+  refused('month 13', { pins: [{ ...pin(0), months: [12, 13] }] }, 'pins[0].months[1]'),
+  refusedArgument('a kind outside the list', { pins: [{ ...pin(0), kind: 'toilet' }] }, 'pins[0].kind', /"viewpoint"/),
+  refusedArgument('a missing label', { pins: [{ kind: 'gate', lat: 1, lon: 2 }] }, 'pins[0].label'),
+  refusedArgument('a missing lon', { pins: [{ kind: 'gate', label: 'Gate', lat: 1 }] }, 'pins[0].lon'),
+  refusedArgument('lat sent as a string', { pins: [{ ...pin(0), lat: '46.5' }] }, 'pins[0].lat'),
+  refusedArgument(
+    'an unknown field inside a pin',
+    { pins: [{ ...pin(0), elevation: 2000 }] },
+    'pins[0].elevation',
+    /unknown field/,
+  ),
 ];
 
 const mapLinkRefusals: Refusal[] = [
-  {
-    title: '9 map links (max 8)',
-    fields: { mapLinks: times(9, mapLink) },
-    code: 'invalid_request',
-    path: 'mapLinks',
-    hint: /at most 8/,
-  },
-  {
-    title: 'label of 41 (max 40)',
-    fields: { mapLinks: [{ ...mapLink(0), label: chars(41) }] },
-    code: 'invalid_request',
-    path: 'mapLinks[0].label',
-    hint: /at most 40/,
-  },
-  {
-    title: 'http://maps.google.com',
-    fields: mapUrl('http://maps.google.com'),
-    code: 'invalid_request',
-    path: 'mapLinks[1].url',
-    hint: URL_HINT,
-  },
-  { title: 'geo:91,0', fields: mapUrl('geo:91,0'), code: 'invalid_request', path: 'mapLinks[1].url', hint: URL_HINT },
-  { title: 'geo:0,181', fields: mapUrl('geo:0,181'), code: 'invalid_request', path: 'mapLinks[1].url' },
-  { title: 'geo: without lon', fields: mapUrl('geo:46.6'), code: 'invalid_request', path: 'mapLinks[1].url' },
-  { title: 'ftp://', fields: mapUrl('ftp://maps.example.com'), code: 'invalid_request', path: 'mapLinks[1].url' },
-  { title: 'not a url', fields: mapUrl('not a url'), code: 'invalid_request', path: 'mapLinks[1].url' },
-  {
-    title: 'https: without // (apps would not open it)',
-    fields: mapUrl('https:maps.example.com'),
-    code: 'invalid_request',
-    path: 'mapLinks[1].url',
-  },
-  { title: 'a url that is a number', fields: mapUrl(46), code: 'invalid_argument', path: 'mapLinks[1].url' },
-  {
-    title: 'a missing url',
-    fields: { mapLinks: [{ label: 'Map' }] },
-    code: 'invalid_argument',
-    path: 'mapLinks[0].url',
-  },
-  {
-    title: 'a missing label',
-    fields: { mapLinks: [{ url: 'https://maps.apple.com/?q=x' }] },
-    code: 'invalid_argument',
-    path: 'mapLinks[0].label',
-  },
-  {
-    title: 'an unknown field inside a map link',
-    fields: { mapLinks: [{ ...mapLink(0), provider: 'osm' }] },
-    code: 'invalid_argument',
-    path: 'mapLinks[0].provider',
-    hint: /unknown field/,
-  },
+  refused('9 map links (max 8)', { mapLinks: times(9, mapLink) }, 'mapLinks', /at most 8/),
+  refused(
+    'label of 41 (max 40)',
+    { mapLinks: [{ ...mapLink(0), label: chars(41) }] },
+    'mapLinks[0].label',
+    /at most 40/,
+  ),
+  refused('http://maps.google.com', mapUrl('http://maps.google.com'), 'mapLinks[1].url', URL_HINT),
+  refused('geo:91,0', mapUrl('geo:91,0'), 'mapLinks[1].url', URL_HINT),
+  refused('geo:0,181', mapUrl('geo:0,181'), 'mapLinks[1].url'),
+  refused('geo: without lon', mapUrl('geo:46.6'), 'mapLinks[1].url'),
+  refused('ftp://', mapUrl('ftp://maps.example.com'), 'mapLinks[1].url'),
+  refused('not a url', mapUrl('not a url'), 'mapLinks[1].url'),
+  refused('https: without // (apps would not open it)', mapUrl('https:maps.example.com'), 'mapLinks[1].url'),
+  refusedArgument('a url that is a number', mapUrl(46), 'mapLinks[1].url'),
+  refusedArgument('a missing url', { mapLinks: [{ label: 'Map' }] }, 'mapLinks[0].url'),
+  refusedArgument('a missing label', { mapLinks: [{ url: 'https://maps.apple.com/?q=x' }] }, 'mapLinks[0].label'),
+  refusedArgument(
+    'an unknown field inside a map link',
+    { mapLinks: [{ ...mapLink(0), provider: 'osm' }] },
+    'mapLinks[0].provider',
+    /unknown field/,
+  ),
 ];
 
 await describeOnSpots('SpotPin and MapLink', 'Pins and maps', ({ apis, ids }, t) => {

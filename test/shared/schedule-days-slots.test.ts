@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { assertOk } from '../helpers/answers.ts';
 import { chars, createAndRead, times } from '../helpers/fixtures.ts';
-import { itRefusesEach, type Refusal } from '../helpers/refusals.ts';
+import { itRefusesEach, type Refusal, refused, refusedArgument } from '../helpers/refusals.ts';
 import { assertWriteRefused, describeOnSpots } from '../helpers/spot-fields.ts';
 
 const slots = (s: Record<string, unknown>) => ({ schedule: { slots: s } });
@@ -14,123 +14,48 @@ const HHMM = /HH:MM/;
 
 const refusals: Refusal[] = [
   // Special days
-  {
-    title: '41 special days (max 40)',
-    fields: { schedule: { specialDays: times(41, (i) => ({ rule: `Day ${i}`, closed: true })) } },
-    code: 'invalid_request',
-    path: 'schedule.specialDays',
-    hint: /at most 40/,
-  },
-  {
-    title: 'a special day with both date and rule',
-    fields: day({ date: '2026-12-26', rule: 'Boxing Day', closed: true }),
-    code: 'invalid_request',
-    path: d1,
-    hint: /date or a rule/,
-  },
-  {
-    title: 'a special day with neither date nor rule',
-    fields: day({ closed: true }),
-    code: 'invalid_request',
-    path: d1,
-    hint: /date or a rule/,
-  },
-  {
-    title: 'a special day on 2026-02-30',
-    fields: day({ date: '2026-02-30', closed: true }),
-    code: 'invalid_request',
-    path: `${d1}.date`,
-  },
-  {
-    title: 'a special day not closed without close',
-    fields: day({ rule: 'Easter Monday', open: '10:00' }),
-    code: 'invalid_request',
-    path: `${d1}.close`,
-  },
-  {
-    title: 'a rule of 121',
-    fields: day({ rule: chars(121), closed: true }),
-    code: 'invalid_request',
-    path: `${d1}.rule`,
-    hint: /at most 120/,
-  },
-  {
-    title: 'a special-day note of 201',
-    fields: day({ rule: 'X', closed: true, note: chars(201) }),
-    code: 'invalid_request',
-    path: `${d1}.note`,
-  },
-  {
-    title: 'an unknown field in a special day',
-    fields: day({ rule: 'X', closed: true, reason: 'holiday' }),
-    code: 'invalid_argument',
-    path: `${d1}.reason`,
-  },
+  refused(
+    '41 special days (max 40)',
+    { schedule: { specialDays: times(41, (i) => ({ rule: `Day ${i}`, closed: true })) } },
+    'schedule.specialDays',
+    /at most 40/,
+  ),
+  refused(
+    'a special day with both date and rule',
+    day({ date: '2026-12-26', rule: 'Boxing Day', closed: true }),
+    d1,
+    /date or a rule/,
+  ),
+  refused('a special day with neither date nor rule', day({ closed: true }), d1, /date or a rule/),
+  refused('a special day on 2026-02-30', day({ date: '2026-02-30', closed: true }), `${d1}.date`),
+  refused('a special day not closed without close', day({ rule: 'Easter Monday', open: '10:00' }), `${d1}.close`),
+  refused('a rule of 121', day({ rule: chars(121), closed: true }), `${d1}.rule`, /at most 120/),
+  refused('a special-day note of 201', day({ rule: 'X', closed: true, note: chars(201) }), `${d1}.note`),
+  refusedArgument(
+    'an unknown field in a special day',
+    day({ rule: 'X', closed: true, reason: 'holiday' }),
+    `${d1}.reason`,
+  ),
   // Slots
-  {
-    title: 'slots without first',
-    fields: slots({ last: '16:00', everyMin: 15 }),
-    code: 'invalid_argument',
-    path: `${s}.first`,
-  },
-  {
-    title: 'slots without last',
-    fields: slots({ first: '09:00', everyMin: 15 }),
-    code: 'invalid_argument',
-    path: `${s}.last`,
-  },
-  {
-    title: 'slots without everyMin',
-    fields: slots({ first: '09:00', last: '16:00' }),
-    code: 'invalid_argument',
-    path: `${s}.everyMin`,
-  },
-  {
-    title: 'slots last before first',
-    fields: slots({ first: '09:00', last: '08:59', everyMin: 15 }),
-    code: 'invalid_request',
-    path: `${s}.last`,
-    hint: /not be before first/,
-  },
-  {
-    title: 'cap 0',
-    fields: slots({ first: '09:00', last: '16:00', everyMin: 15, cap: 0 }),
-    code: 'invalid_request',
-    path: `${s}.cap`,
-    hint: /at least 1/,
-  },
-  {
-    title: 'cap 100001',
-    fields: slots({ first: '09:00', last: '16:00', everyMin: 15, cap: 100_001 }),
-    code: 'invalid_request',
-    path: `${s}.cap`,
-    hint: /100000/,
-  },
-  {
-    title: 'everyMin 0',
-    fields: slots({ first: '09:00', last: '16:00', everyMin: 0 }),
-    code: 'invalid_request',
-    path: `${s}.everyMin`,
-  },
-  {
-    title: 'first "7:30"',
-    fields: slots({ first: '7:30', last: '16:00', everyMin: 15 }),
-    code: 'invalid_request',
-    path: `${s}.first`,
-    hint: HHMM,
-  },
-  {
-    title: 'a slots note of 201',
-    fields: slots({ first: '09:00', last: '16:00', everyMin: 15, note: chars(201) }),
-    code: 'invalid_request',
-    path: `${s}.note`,
-  },
-  {
-    title: 'an unknown field in slots',
-    fields: slots({ first: '09:00', last: '16:00', everyMin: 15, size: 10 }),
-    code: 'invalid_argument',
-    path: `${s}.size`,
-  },
+  refusedArgument('slots without first', slots({ last: '16:00', everyMin: 15 }), `${s}.first`),
+  refusedArgument('slots without last', slots({ first: '09:00', everyMin: 15 }), `${s}.last`),
+  refusedArgument('slots without everyMin', slots({ first: '09:00', last: '16:00' }), `${s}.everyMin`),
+  refused(
+    'slots last before first',
+    slots({ first: '09:00', last: '08:59', everyMin: 15 }),
+    `${s}.last`,
+    /not be before first/,
+  ),
+  refused('cap 0', slots({ first: '09:00', last: '16:00', everyMin: 15, cap: 0 }), `${s}.cap`, /at least 1/),
+  refused('cap 100001', slots({ first: '09:00', last: '16:00', everyMin: 15, cap: 100_001 }), `${s}.cap`, /100000/),
+  refused('everyMin 0', slots({ first: '09:00', last: '16:00', everyMin: 0 }), `${s}.everyMin`),
+  refused('first "7:30"', slots({ first: '7:30', last: '16:00', everyMin: 15 }), `${s}.first`, HHMM),
+  refused('a slots note of 201', slots({ first: '09:00', last: '16:00', everyMin: 15, note: chars(201) }), `${s}.note`),
+  refusedArgument(
+    'an unknown field in slots',
+    slots({ first: '09:00', last: '16:00', everyMin: 15, size: 10 }),
+    `${s}.size`,
+  ),
 ];
 
 await describeOnSpots('Schedule special days and timed-entry slots', 'Special days and slots', ({ apis, ids }, t) => {

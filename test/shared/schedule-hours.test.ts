@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { assertOk } from '../helpers/answers.ts';
 import { chars, createAndRead, times } from '../helpers/fixtures.ts';
-import { itRefusesEach, type Refusal } from '../helpers/refusals.ts';
+import { itRefusesEach, type Refusal, refused, refusedArgument } from '../helpers/refusals.ts';
 import { assertWriteRefused, describeOnSpots } from '../helpers/spot-fields.ts';
 
 const band = (extra: Record<string, unknown> = {}) => ({ open: '09:00', close: '17:00', ...extra });
@@ -13,164 +13,63 @@ const HHMM = /HH:MM/;
 
 const refusals: Refusal[] = [
   // HoursBand: bounds and the rules between fields
-  {
-    title: '25 bands (max 24)',
-    fields: { schedule: { hours: times(25, () => band()) } },
-    code: 'invalid_request',
-    path: 'schedule.hours',
-    hint: /at most 24/,
-  },
-  {
-    title: 'a band not closed without open',
-    fields: hours({ close: '17:00' }),
-    code: 'invalid_request',
-    path: `${b1}.open`,
-    hint: HHMM,
-  },
-  {
-    title: 'a band not closed without close',
-    fields: hours({ open: '09:00', closed: false }),
-    code: 'invalid_request',
-    path: `${b1}.close`,
-  },
-  {
-    title: 'a closed band with open',
-    fields: hours({ closed: true, open: '09:00' }),
-    code: 'invalid_request',
-    path: `${b1}.open`,
-    hint: /closed/,
-  },
-  {
-    title: 'a closed band with close',
-    fields: hours({ closed: true, close: '17:00' }),
-    code: 'invalid_request',
-    path: `${b1}.close`,
-  },
-  {
-    title: 'openOffsetMin without a sun anchor',
-    fields: hours(band({ openOffsetMin: 30 })),
-    code: 'invalid_request',
-    path: `${b1}.openOffsetMin`,
-    hint: /sunrise or sunset/,
-  },
-  {
-    title: 'closeOffsetMin without a sun anchor',
-    fields: hours({ open: 'sunrise', close: '20:00', closeOffsetMin: -30 }),
-    code: 'invalid_request',
-    path: `${b1}.closeOffsetMin`,
-  },
-  {
-    title: 'openOffsetMin 241',
-    fields: hours({ open: 'sunrise', close: 'sunset', openOffsetMin: 241 }),
-    code: 'invalid_request',
-    path: `${b1}.openOffsetMin`,
-    hint: /240/,
-  },
-  {
-    title: 'closeOffsetMin -241',
-    fields: hours({ open: 'sunrise', close: 'sunset', closeOffsetMin: -241 }),
-    code: 'invalid_request',
-    path: `${b1}.closeOffsetMin`,
-    hint: /-240/,
-  },
-  {
-    title: 'an offset that is not a whole minute',
-    fields: hours({ open: 'sunrise', close: 'sunset', openOffsetMin: 1.5 }),
-    code: 'invalid_argument',
-    path: `${b1}.openOffsetMin`,
-  },
-  {
-    title: 'open "24:00"',
-    fields: hours(band({ open: '24:00' })),
-    code: 'invalid_request',
-    path: `${b1}.open`,
-    hint: HHMM,
-  },
-  {
-    title: 'open "7:30"',
-    fields: hours(band({ open: '7:30' })),
-    code: 'invalid_request',
-    path: `${b1}.open`,
-    hint: HHMM,
-  },
-  { title: 'close "noon"', fields: hours(band({ close: 'noon' })), code: 'invalid_request', path: `${b1}.close` },
-  {
-    title: 'lastEntry "sunset" (HH:MM only)',
-    fields: hours(band({ lastEntry: 'sunset' })),
-    code: 'invalid_request',
-    path: `${b1}.lastEntry`,
-    hint: HHMM,
-  },
-  {
-    title: 'leaveBy "23:60"',
-    fields: hours(band({ leaveBy: '23:60' })),
-    code: 'invalid_request',
-    path: `${b1}.leaveBy`,
-  },
-  {
-    title: 'from "02-30"',
-    fields: hours(band({ from: '02-30' })),
-    code: 'invalid_request',
-    path: `${b1}.from`,
-    hint: /day of the year/,
-  },
-  {
-    title: 'to "13-01"',
-    fields: hours(band({ to: '13-01' })),
-    code: 'invalid_request',
-    path: `${b1}.to`,
-  },
-  {
-    title: 'from "2-3"',
-    fields: hours(band({ from: '2-3' })),
-    code: 'invalid_request',
-    path: `${b1}.from`,
-    hint: /MM-DD/,
-  },
-  { title: 'weekday 0', fields: hours(band({ weekdays: [0] })), code: 'invalid_request', path: `${b1}.weekdays[0]` },
-  { title: 'weekday 8', fields: hours(band({ weekdays: [1, 8] })), code: 'invalid_request', path: `${b1}.weekdays[1]` },
-  { title: 'band note of 201', fields: hours(band({ note: chars(201) })), code: 'invalid_request', path: `${b1}.note` },
-  {
-    title: 'an unknown field in a band',
-    fields: hours(band({ opens: '09:00' })),
-    code: 'invalid_argument',
-    path: `${b1}.opens`,
-    hint: /unknown field/,
-  },
-  { title: 'closed sent as "yes"', fields: hours({ closed: 'yes' }), code: 'invalid_argument', path: `${b1}.closed` },
+  refused('25 bands (max 24)', { schedule: { hours: times(25, () => band()) } }, 'schedule.hours', /at most 24/),
+  refused('a band not closed without open', hours({ close: '17:00' }), `${b1}.open`, HHMM),
+  refused('a band not closed without close', hours({ open: '09:00', closed: false }), `${b1}.close`),
+  refused('a closed band with open', hours({ closed: true, open: '09:00' }), `${b1}.open`, /closed/),
+  refused('a closed band with close', hours({ closed: true, close: '17:00' }), `${b1}.close`),
+  refused(
+    'openOffsetMin without a sun anchor',
+    hours(band({ openOffsetMin: 30 })),
+    `${b1}.openOffsetMin`,
+    /sunrise or sunset/,
+  ),
+  refused(
+    'closeOffsetMin without a sun anchor',
+    hours({ open: 'sunrise', close: '20:00', closeOffsetMin: -30 }),
+    `${b1}.closeOffsetMin`,
+  ),
+  refused(
+    'openOffsetMin 241',
+    hours({ open: 'sunrise', close: 'sunset', openOffsetMin: 241 }),
+    `${b1}.openOffsetMin`,
+    /240/,
+  ),
+  refused(
+    'closeOffsetMin -241',
+    hours({ open: 'sunrise', close: 'sunset', closeOffsetMin: -241 }),
+    `${b1}.closeOffsetMin`,
+    /-240/,
+  ),
+  refusedArgument(
+    'an offset that is not a whole minute',
+    hours({ open: 'sunrise', close: 'sunset', openOffsetMin: 1.5 }),
+    `${b1}.openOffsetMin`,
+  ),
+  refused('open "24:00"', hours(band({ open: '24:00' })), `${b1}.open`, HHMM),
+  refused('open "7:30"', hours(band({ open: '7:30' })), `${b1}.open`, HHMM),
+  refused('close "noon"', hours(band({ close: 'noon' })), `${b1}.close`),
+  refused('lastEntry "sunset" (HH:MM only)', hours(band({ lastEntry: 'sunset' })), `${b1}.lastEntry`, HHMM),
+  refused('leaveBy "23:60"', hours(band({ leaveBy: '23:60' })), `${b1}.leaveBy`),
+  refused('from "02-30"', hours(band({ from: '02-30' })), `${b1}.from`, /day of the year/),
+  refused('to "13-01"', hours(band({ to: '13-01' })), `${b1}.to`),
+  refused('from "2-3"', hours(band({ from: '2-3' })), `${b1}.from`, /MM-DD/),
+  refused('weekday 0', hours(band({ weekdays: [0] })), `${b1}.weekdays[0]`),
+  refused('weekday 8', hours(band({ weekdays: [1, 8] })), `${b1}.weekdays[1]`),
+  refused('band note of 201', hours(band({ note: chars(201) })), `${b1}.note`),
+  refusedArgument('an unknown field in a band', hours(band({ opens: '09:00' })), `${b1}.opens`, /unknown field/),
+  refusedArgument('closed sent as "yes"', hours({ closed: 'yes' }), `${b1}.closed`),
   // The schedule itself
-  {
-    title: 'validUntil before validFrom',
-    fields: { schedule: { validFrom: '2026-04-01', validUntil: '2026-03-31' } },
-    code: 'invalid_request',
-    path: 'schedule.validUntil',
-    hint: /not be before validFrom/,
-  },
-  {
-    title: 'a schedule note of 501',
-    fields: { schedule: { note: chars(501) } },
-    code: 'invalid_request',
-    path: 'schedule.note',
-    hint: /at most 500/,
-  },
-  {
-    title: 'checkedOn 2025-02-29',
-    fields: { schedule: { checkedOn: '2025-02-29' } },
-    code: 'invalid_request',
-    path: 'schedule.checkedOn',
-  },
-  {
-    title: 'a sourceUrl on ftp',
-    fields: { schedule: { sourceUrl: 'ftp://example.com' } },
-    code: 'invalid_request',
-    path: 'schedule.sourceUrl',
-  },
-  {
-    title: 'an unknown field in the schedule',
-    fields: { schedule: { timezone: 'Europe/Rome' } },
-    code: 'invalid_argument',
-    path: 'schedule.timezone',
-  },
+  refused(
+    'validUntil before validFrom',
+    { schedule: { validFrom: '2026-04-01', validUntil: '2026-03-31' } },
+    'schedule.validUntil',
+    /not be before validFrom/,
+  ),
+  refused('a schedule note of 501', { schedule: { note: chars(501) } }, 'schedule.note', /at most 500/),
+  refused('checkedOn 2025-02-29', { schedule: { checkedOn: '2025-02-29' } }, 'schedule.checkedOn'),
+  refused('a sourceUrl on ftp', { schedule: { sourceUrl: 'ftp://example.com' } }, 'schedule.sourceUrl'),
+  refusedArgument('an unknown field in the schedule', { schedule: { timezone: 'Europe/Rome' } }, 'schedule.timezone'),
 ];
 
 await describeOnSpots('Schedule and HoursBand', 'Schedules', ({ apis, ids }, t) => {
