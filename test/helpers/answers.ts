@@ -23,23 +23,24 @@ export interface RefusalWords {
 }
 
 /**
- * The one refusal assertion, for an answer or for an error a rule throws (`thrown`): the error
- * envelope with this code and the catalogue's status (over REST); with `path`, the message starts
- * with "path: ".
+ * The one refusal assertion, for an answer (`apiFor`'s, or a raw HTTP one from `rest`) or for an
+ * error a rule throws (`thrown`): the error envelope alone, with this code, a message, and the
+ * catalogue's status (over HTTP); with `path`, the message starts with "path: ".
  */
 export function assertError(
-  refusal: Answer | ApiError,
+  refusal: Answer | { status: number; body: unknown } | ApiError,
   code: ErrorCode,
   path?: string,
   { hint, pathInDetails = false }: RefusalWords = {},
 ): void {
   assert.ok(!(refusal instanceof Error) || refusal instanceof ApiError, `expected an ApiError, got ${String(refusal)}`);
-  const a = refusal instanceof ApiError ? { ok: false, status: refusal.status, body: refusal.toBody() } : refusal;
+  const a = answerOf(refusal);
   const where = path === undefined ? '' : ` at ${path}`;
   assert.equal(a.ok, false, `expected ${code}${where}, got success ${JSON.stringify(a.body)}`);
   const error = a.body?.error;
   assert.equal(error?.code, code, `${where} ${JSON.stringify(a.body)}`);
-  assert.equal(typeof error.message, 'string');
+  assert.deepEqual(Object.keys(a.body), ['error'], 'the envelope alone');
+  assert.ok(typeof error.message === 'string' && error.message.length > 0, 'a message');
   if (a.status !== undefined) assert.equal(a.status, errorCatalogue[code].status);
   if (path !== undefined) {
     assert.ok(
@@ -49,6 +50,12 @@ export function assertError(
   }
   if (pathInDetails) assert.equal(error.details?.path, path, JSON.stringify(error.details));
   if (hint) assert.match(error.message, hint);
+}
+
+/** What a refusal answered, whoever made it: an ApiError as the API would send it. */
+function answerOf(refusal: Answer | { status: number; body: unknown } | ApiError): Answer {
+  if (refusal instanceof ApiError) return { ok: false, status: refusal.status, body: refusal.toBody() };
+  return 'ok' in refusal ? refusal : { ok: refusal.status < 300, status: refusal.status, body: refusal.body };
 }
 
 /**
