@@ -6,7 +6,7 @@
  * falls back once they are done. Goal: under 600 MB, as for ten ordinary uploads.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { png16, tiff16 } from '../test/media/images.ts';
+import { png16, tiff16 } from '../test/helpers/images.ts';
 import { rssMb, serverRss, UPLOAD_RSS_GOAL_MB } from './media-upload.ts';
 
 /** How close to idle the server's RSS must fall again after the burst. */

@@ -2,26 +2,18 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { AnyOperation } from '../src/core/operation.ts';
-import { withoutRequestId } from './helpers/api.ts';
+import { assertError, withoutRequestId } from './helpers/answers.ts';
 import { testDialects } from './helpers/dialects.ts';
+import { ID as EXAMPLE_ID } from './helpers/example-story.ts';
 import { type Harness, startServer } from './helpers/harness.ts';
 import { type HttpAnswer, rest } from './helpers/http.ts';
+import { flat } from './helpers/images.ts';
 import { callTool, mcpClient } from './helpers/mcp.ts';
-import { flat } from './media/images.ts';
-import { ID as EXAMPLE_ID } from './schemas/story.ts';
 
 /**
  * Tenant isolation, for every operation of the registry whose path holds an id: another creator's
  * id and an id that does not exist give identical 404 not_found answers, on REST and MCP.
  */
-
-function assertError(res: { status: number; body: unknown }, status: number, code: string): void {
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  const body = res.body as { error: { code: string; message: string } };
-  assert.deepEqual(Object.keys(body), ['error']);
-  assert.equal(body.error.code, code);
-  assert.ok(body.error.message.length > 0);
-}
 
 type OwnedIds = Record<string, string>;
 
@@ -246,8 +238,8 @@ for (const { dialect, skip } of await testDialects()) {
         const fakeIds = withIds(op, owned, true);
         const theirs = await restCall(h.baseUrl, h.bob.publishKey, op, realIds, owned);
         const missing = await restCall(h.baseUrl, h.bob.publishKey, op, fakeIds, owned);
-        assertError(theirs, 404, 'not_found');
-        assertError(missing, 404, 'not_found');
+        assertError(theirs, 'not_found');
+        assertError(missing, 'not_found');
         assert.deepEqual(normalized(theirs.body, realIds), normalized(missing.body, fakeIds), op.name);
       }
       assert.deepEqual(await ownerView(owned), before, "bob's calls changed nothing of alice's");

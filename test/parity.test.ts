@@ -4,7 +4,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import type { z } from 'zod';
 import { errorCatalogue } from '../src/core/errors.ts';
 import type { AnyOperation } from '../src/core/operation.ts';
-import { withoutRequestId } from './helpers/api.ts';
+import { withoutRequestId } from './helpers/answers.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { type Harness, startServer } from './helpers/harness.ts';
 import { rest } from './helpers/http.ts';

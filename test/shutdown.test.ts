@@ -9,10 +9,12 @@ import { after, describe, it } from 'node:test';
 import { systemClock } from '../src/core/clock.ts';
 import { KeyStore } from '../src/core/keys.ts';
 import { openStore } from '../src/store.ts';
-import { apiFor, assertOk, newGuide } from './helpers/api.ts';
+import { assertOk } from './helpers/answers.ts';
+import { apiFor } from './helpers/api.ts';
+import { newGuide } from './helpers/fixtures.ts';
 import { startServer } from './helpers/harness.ts';
+import { checkerFor, serve } from './helpers/local-servers.ts';
 import { startService } from './helpers/service.ts';
-import { checkerFor, serve } from './links/servers.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 

@@ -1,16 +1,9 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import {
-  type Answer,
-  apiFor,
-  assertError,
-  assertOk,
-  guideOf,
-  newGuide,
-  transports,
-  useServer,
-} from '../helpers/api.ts';
+import { type Answer, assertError, assertOk } from '../helpers/answers.ts';
+import { apiFor, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
+import { guideOf, newGuide } from '../helpers/fixtures.ts';
 
 const fullArea = {
   name: 'Triglav National Park',

@@ -11,10 +11,11 @@ import {
   sectionsOf,
 } from '../../src/resources/authoring/playbook.ts';
 import { placeKinds, placeTypes } from '../../src/resources/facilities/facility.schema.ts';
-import { type Api, apiFor, assertError, assertOk, transports } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { type Api, apiFor, transports } from '../helpers/api.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
 import { rest } from '../helpers/http.ts';
-import { phoneJpeg } from '../media/images.ts';
+import { phoneJpeg } from '../helpers/images.ts';
 
 const file = readFileSync(new URL('../../docs/authoring-playbook.md', import.meta.url), 'utf8');
 const playbook = parsePlaybook(file);

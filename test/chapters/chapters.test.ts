@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { assertError, assertOk, guideOf, newGuide, transports, useServer } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { chaptersOf, newChapter } from './helpers.ts';
+import { chaptersOf, guideOf, newChapter, newGuide } from '../helpers/fixtures.ts';
 
 for (const { dialect, skip } of await testDialects()) {
   describe(`chapters: create, list, update, reorder, delete (${dialect})`, { skip }, () => {

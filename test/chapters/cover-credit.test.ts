@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type Api, apiFor, assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { type Api, apiFor, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { latestSnapshot } from '../helpers/releases.ts';
-import { flat } from '../media/images.ts';
-import { uploadRaw } from '../media/uploads.ts';
+import { latestSnapshot, newGuide } from '../helpers/fixtures.ts';
+import { flat } from '../helpers/images.ts';
+import { uploadRaw } from '../helpers/uploads.ts';
 
 /**
  * A chapter's cover carries its credit (rule 6: never dropped, never invented): set with the cover,

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { apiFor, assertError, assertOk, newGuide, useServer } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { apiFor, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { chaptersOf, newChapter } from './helpers.ts';
+import { chaptersOf, newChapter, newGuide } from '../helpers/fixtures.ts';
 
 for (const { dialect, skip } of await testDialects()) {
   describe(`two editors of one chapter (${dialect})`, { skip }, () => {

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { chaptersOf, many, newChapter } from './helpers.ts';
+import { chaptersOf, newChapter, newGuide, times } from '../helpers/fixtures.ts';
 
 for (const { dialect, skip } of await testDialects()) {
   describe(`set_chapter_intro (${dialect})`, { skip }, () => {
@@ -236,14 +237,14 @@ for (const { dialect, skip } of await testDialects()) {
             coverTitle: 't'.repeat(160),
             coverAuthor: 'a'.repeat(120),
             sections: [
-              ...many(17, (i) => ({ title: `S${i}` })),
+              ...times(17, (i) => ({ title: `S${i}` })),
               {
                 kicker: 'k'.repeat(120),
                 title: 't'.repeat(160),
                 deck: 'd'.repeat(500),
-                paragraphs: many(30, () => 'p'.repeat(10_000)),
+                paragraphs: times(30, () => 'p'.repeat(10_000)),
               },
-              { title: 'Cells', cells: many(8, () => ({ title: 't'.repeat(120), body: 'b'.repeat(600) })) },
+              { title: 'Cells', cells: times(8, () => ({ title: 't'.repeat(120), body: 'b'.repeat(600) })) },
               {
                 kind: 'chapters',
                 title: 'Items',
@@ -267,10 +268,10 @@ for (const { dialect, skip } of await testDialects()) {
             'intro.sections[0].items',
           );
           const over: Array<[unknown, string]> = [
-            [{ sections: many(21, (i) => ({ title: `S${i}` })) }, 'intro.sections'],
-            [{ sections: [{ title: 'P', paragraphs: many(31, () => 'p') }] }, 'intro.sections[0].paragraphs'],
+            [{ sections: times(21, (i) => ({ title: `S${i}` })) }, 'intro.sections'],
+            [{ sections: [{ title: 'P', paragraphs: times(31, () => 'p') }] }, 'intro.sections[0].paragraphs'],
             [{ sections: [{ title: 'P', paragraphs: ['p'.repeat(10_001)] }] }, 'intro.sections[0].paragraphs[0]'],
-            [{ sections: [{ title: 'P', cells: many(9, () => ({ title: 'c' })) }] }, 'intro.sections[0].cells'],
+            [{ sections: [{ title: 'P', cells: times(9, () => ({ title: 'c' })) }] }, 'intro.sections[0].cells'],
             [{ sections: [{ title: 'P', cells: [{ title: 'c'.repeat(121) }] }] }, 'intro.sections[0].cells[0].title'],
             [
               { sections: [{ title: 'P', cells: [{ title: 'c', body: 'b'.repeat(601) }] }] },

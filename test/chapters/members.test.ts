@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { apiFor, assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { apiFor, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { chaptersOf, newChapter, newSpots } from './helpers.ts';
+import { chaptersOf, newChapter, newGuide, newSpots } from '../helpers/fixtures.ts';
 
 const pairs = (members: any[]) => members.map((m) => [m.spotKey, m.memberCollectionId, m.order]);
 

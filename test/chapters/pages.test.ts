@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { chaptersOf, many, newChapter, newSpots } from './helpers.ts';
+import { chaptersOf, newChapter, newGuide, newSpots, times } from '../helpers/fixtures.ts';
 
 const para = (text = 'Words') => ({ kind: 'paragraph', text });
 
@@ -116,8 +117,8 @@ for (const { dialect, skip } of await testDialects()) {
 
         it('bounds: 50 pages, 40 blocks a page, 200 spots a map, 20 fact rows, every text limit', async () => {
           const fits = [
-            ...many(48, () => ({ blocks: [para()] })),
-            { title: 't'.repeat(120), blocks: many(40, () => para('p'.repeat(10_000))) },
+            ...times(48, () => ({ blocks: [para()] })),
+            { title: 't'.repeat(120), blocks: times(40, () => para('p'.repeat(10_000))) },
             {
               blocks: [
                 { kind: 'heading', text: 'h'.repeat(160) },
@@ -126,7 +127,7 @@ for (const { dialect, skip } of await testDialects()) {
                 {
                   kind: 'facts',
                   title: 't'.repeat(120),
-                  rows: many(20, () => ({ label: 'l'.repeat(60), value: 'v'.repeat(300) })),
+                  rows: times(20, () => ({ label: 'l'.repeat(60), value: 'v'.repeat(300) })),
                 },
                 { kind: 'map', title: 't'.repeat(120), spotKeys: ['bled'] },
               ],
@@ -134,16 +135,16 @@ for (const { dialect, skip } of await testDialects()) {
           ];
           assertOk(await setPages(fits));
           const over: Array<[unknown, string]> = [
-            [many(51, () => ({ blocks: [para()] })), 'pages'],
-            [[{ blocks: many(41, () => para()) }], 'pages[0].blocks'],
+            [times(51, () => ({ blocks: [para()] })), 'pages'],
+            [[{ blocks: times(41, () => para()) }], 'pages[0].blocks'],
             [[{ title: 't'.repeat(121), blocks: [para()] }], 'pages[0].title'],
             [[{ blocks: [para('p'.repeat(10_001))] }], 'pages[0].blocks[0].text'],
             [[{ blocks: [{ kind: 'heading', text: 'h'.repeat(161) }] }], 'pages[0].blocks[0].text'],
             [[{ blocks: [{ kind: 'spot', spotKey: 'bled', note: 'n'.repeat(301) }] }], 'pages[0].blocks[0].note'],
             [[{ blocks: [{ kind: 'callout', tone: 'tip', text: 'c'.repeat(2001) }] }], 'pages[0].blocks[0].text'],
-            [[{ blocks: [{ kind: 'map', spotKeys: many(201, (i) => `k${i}`) }] }], 'pages[0].blocks[0].spotKeys'],
+            [[{ blocks: [{ kind: 'map', spotKeys: times(201, (i) => `k${i}`) }] }], 'pages[0].blocks[0].spotKeys'],
             [
-              [{ blocks: [{ kind: 'facts', rows: many(21, () => ({ label: 'l', value: 'v' })) }] }],
+              [{ blocks: [{ kind: 'facts', rows: times(21, () => ({ label: 'l', value: 'v' })) }] }],
               'pages[0].blocks[0].rows',
             ],
             [

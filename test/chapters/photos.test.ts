@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { transports, useServer } from '../helpers/api.ts';
 import { testSetups } from '../helpers/blob-stores.ts';
-import { flat } from '../media/images.ts';
-import { uploadRaw } from '../media/uploads.ts';
+import { newGuide } from '../helpers/fixtures.ts';
+import { flat } from '../helpers/images.ts';
+import { uploadRaw } from '../helpers/uploads.ts';
 
 /** Chapters name photos: stored images (covers, intro photos) of the caller, photos of the guide. */
 for (const { dialect, blobStore, skip, name } of await testSetups()) {

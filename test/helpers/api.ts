@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
-import { errorCatalogue } from '../../src/core/errors.ts';
+import type { Answer } from './answers.ts';
 import { type Harness, type HarnessOptions, startServer } from './harness.ts';
 import { rest } from './http.ts';
 import { callTool, mcpClient } from './mcp.ts';
@@ -9,13 +9,6 @@ import { callTool, mcpClient } from './mcp.ts';
 /** One operation call over either transport, the way each suite exercises REST and MCP alike. */
 export type Transport = 'rest' | 'mcp';
 export const transports: Transport[] = ['rest', 'mcp'];
-
-export interface Answer {
-  ok: boolean;
-  /** The HTTP status over REST; undefined over MCP. */
-  status: number | undefined;
-  body: any;
-}
 
 export interface Api {
   call(name: string, args?: Record<string, unknown>): Promise<Answer>;
@@ -55,56 +48,6 @@ export function apiFor(h: Harness, transport: Transport, key: string): Api {
       await client?.close();
     },
   };
-}
-
-/**
- * An answer without the request id its error envelope quotes (different on every call), so that
- * two answers can be compared whole; checks the id is there.
- */
-export function withoutRequestId<T>(body: T): T {
-  const error = (body as { error?: unknown } | undefined)?.error;
-  if (typeof error !== 'object' || error === null) return body;
-  const { requestId, ...rest } = error as Record<string, unknown>;
-  assert.equal(typeof requestId, 'string', `error.requestId in ${JSON.stringify(body)}`);
-  return { ...body, error: rest };
-}
-
-/** The error envelope with this code (and the catalogue's status over REST); `path` starts the message. */
-export function assertError(a: Answer, code: keyof typeof errorCatalogue, path?: string): void {
-  assert.equal(a.ok, false, `expected ${code}, got success ${JSON.stringify(a.body)}`);
-  assert.equal(a.body?.error?.code, code, JSON.stringify(a.body));
-  assert.equal(typeof a.body.error.message, 'string');
-  if (a.status !== undefined) assert.equal(a.status, errorCatalogue[code].status);
-  if (path !== undefined) {
-    assert.ok(a.body.error.message.startsWith(`${path}:`), `expected "${path}:" to start ${a.body.error.message}`);
-  }
-}
-
-export function assertOk(a: Answer, status = 200): void {
-  assert.equal(a.ok, true, JSON.stringify(a.body));
-  if (a.status !== undefined) assert.equal(a.status, status);
-}
-
-/** A fresh guide of the caller; its productId. */
-export async function newGuide(api: Api, name = 'Spots guide'): Promise<string> {
-  const a = await api.call('create_guide', { name });
-  assertOk(a, 201);
-  return a.body.productId as string;
-}
-
-/** The guide as get_guide reads it. */
-export async function guideOf(api: Api, productId: string): Promise<any> {
-  const a = await api.call('get_guide', { productId });
-  assertOk(a);
-  return a.body;
-}
-
-/** Someone bought the guide: the studio records a purchase row. */
-export async function recordPurchase(h: Harness, guideId: string): Promise<void> {
-  await h.store.db
-    .insertInto('purchases')
-    .values({ id: `pur_${Math.random().toString(36).slice(2)}`, guide_id: guideId, created_at: h.clock.now() })
-    .execute();
 }
 
 /** Rate limits out of the way of a test that makes many calls with one key. */

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ApiError } from '../../src/core/errors.ts';
 import { parseGpx } from '../../src/shared/tracks/gpx.ts';
 import { INPUT_POINTS_MAX } from '../../src/shared/tracks/track.schema.ts';
+import { assertError } from '../helpers/answers.ts';
+import { thrown } from '../helpers/refusals.ts';
 
 const PATH = 'track.gpx';
 
@@ -13,18 +14,11 @@ const pt = (lat: number, lon: number, ele?: number | string, tag = 'trkpt') =>
 const seg = (...points: string[]) => `<trkseg>${points.join('')}</trkseg>`;
 const trk = (...segments: string[]) => `<trk><name>Hike</name>${segments.join('')}</trk>`;
 
-function assertRefused(text: string, hint: RegExp): ApiError {
-  try {
-    parseGpx(text, PATH);
-  } catch (err) {
-    assert.ok(err instanceof ApiError, String(err));
-    assert.equal(err.code, 'invalid_request');
-    assert.ok(err.message.startsWith(`${PATH}: `), err.message);
-    assert.deepEqual(err.details, { path: PATH });
-    assert.match(err.message, hint);
-    return err;
-  }
-  assert.fail('expected a refusal');
+/** parseGpx refuses the text: invalid_request at track.gpx, the details naming that path alone. */
+function assertGpxRefused(text: string, hint: RegExp): void {
+  const err = thrown(() => parseGpx(text, PATH));
+  assertError(err, 'invalid_request', PATH, { hint });
+  assert.deepEqual(err.details, { path: PATH });
 }
 
 describe('GPX input', () => {
@@ -118,44 +112,50 @@ describe('GPX input', () => {
   });
 
   it('refuses malformed XML, saying where', () => {
-    assertRefused(
+    assertGpxRefused(
       gpx(trk(seg(pt(46.5, 11.8), '<trkpt lat="46.6" lon="11.9">'))),
       /not well-formed XML at line 2, column \d+: .*trkpt/,
     );
-    assertRefused('this is not xml', /not well-formed XML at line 1/);
-    assertRefused(`${gpx(trk(seg(pt(1, 2), pt(3, 4))))}<gpx/>`, /not well-formed XML/);
-    assertRefused('<gpx><trk></gpx>', /not well-formed XML/);
-    assertRefused(gpx(trk(seg(pt(1, 2), '<trkpt lat=46.6 lon="11.9"/>'))), /not well-formed XML/);
+    assertGpxRefused('this is not xml', /not well-formed XML at line 1/);
+    assertGpxRefused(`${gpx(trk(seg(pt(1, 2), pt(3, 4))))}<gpx/>`, /not well-formed XML/);
+    assertGpxRefused('<gpx><trk></gpx>', /not well-formed XML/);
+    assertGpxRefused(gpx(trk(seg(pt(1, 2), '<trkpt lat=46.6 lon="11.9"/>'))), /not well-formed XML/);
   });
 
   it('refuses another kind of document, and a GPX without a line', () => {
-    assertRefused(
+    assertGpxRefused(
       '<kml xmlns="http://www.opengis.net/kml/2.2"><Document/></kml>',
       /not a GPX document: its root element is <kml>/,
     );
-    assertRefused(gpx('<wpt lat="1" lon="2"/>'), /no track points \(trk\/trkseg\/trkpt\) and no route points/);
-    assertRefused(gpx(trk(seg())), /no track points/);
-    assertRefused(gpx(trk(seg(pt(46.5, 11.8)))), /only one point/);
+    assertGpxRefused(gpx('<wpt lat="1" lon="2"/>'), /no track points \(trk\/trkseg\/trkpt\) and no route points/);
+    assertGpxRefused(gpx(trk(seg())), /no track points/);
+    assertGpxRefused(gpx(trk(seg(pt(46.5, 11.8)))), /only one point/);
   });
 
   it('refuses a point out of range or unreadable, naming it as it stands in the file', () => {
-    assertRefused(
+    assertGpxRefused(
       gpx(trk(seg(pt(46.5, 11.8)), seg(pt(46.5, 11.8), pt(91, 11.8)))),
       /track 1, segment 2, point 2: latitude 91 is outside -90 to 90\.$/,
     );
-    assertRefused(gpx(trk(seg(pt(46.5, 11.8), pt(46.5, -180.5)))), /point 2: longitude -180.5 is outside -180 to 180/);
-    assertRefused(
+    assertGpxRefused(
+      gpx(trk(seg(pt(46.5, 11.8), pt(46.5, -180.5)))),
+      /point 2: longitude -180.5 is outside -180 to 180/,
+    );
+    assertGpxRefused(
       gpx(trk(seg(pt(46.5, 11.8, 9500), pt(46.5, 11.8)))),
       /point 1: elevation 9500 m is outside -500 to 9000/,
     );
-    assertRefused(gpx(trk(seg(pt(46.5, 11.8), pt(46.5, 11.8, 'high')))), /point 2: <ele> "high" is not a number/);
-    assertRefused(gpx(trk(seg('<trkpt lon="11.8"/>', pt(46.5, 11.8)))), /point 1: the lat attribute is missing/);
-    assertRefused(
+    assertGpxRefused(gpx(trk(seg(pt(46.5, 11.8), pt(46.5, 11.8, 'high')))), /point 2: <ele> "high" is not a number/);
+    assertGpxRefused(gpx(trk(seg('<trkpt lon="11.8"/>', pt(46.5, 11.8)))), /point 1: the lat attribute is missing/);
+    assertGpxRefused(
       gpx(trk(seg('<trkpt lat="0x10" lon="11.8"/>', pt(46.5, 11.8)))),
       /the lat attribute "0x10" is not a number/,
     );
-    assertRefused(gpx(trk(seg('<trkpt lat="" lon="11.8"/>', pt(46.5, 11.8)))), /the lat attribute "" is not a number/);
-    assertRefused(
+    assertGpxRefused(
+      gpx(trk(seg('<trkpt lat="" lon="11.8"/>', pt(46.5, 11.8)))),
+      /the lat attribute "" is not a number/,
+    );
+    assertGpxRefused(
       gpx(`<rte>${pt(46.5, 11.8, 1, 'rtept')}${pt(46.5, 200, 1, 'rtept')}</rte>`),
       /route 1, point 2: longitude 200/,
     );
@@ -163,7 +163,7 @@ describe('GPX input', () => {
 
   it(`refuses more than ${INPUT_POINTS_MAX.toLocaleString('en')} points`, () => {
     const many = '<trkpt lat="1" lon="2"/>'.repeat(INPUT_POINTS_MAX + 1);
-    assertRefused(gpx(trk(seg(many))), /more than 100,000 points/);
+    assertGpxRefused(gpx(trk(seg(many))), /more than 100,000 points/);
   });
 
   it('never expands entities: billion laughs is refused at once, and nothing is read from outside', () => {
@@ -178,14 +178,14 @@ describe('GPX input', () => {
     ].join('\n');
     const bomb = `<?xml version="1.0"?>\n${laughs}\n${gpx(trk(seg(pt(46.5, 11.8), `<trkpt lat="46.6" lon="11.9"><name>&lol9;</name></trkpt>`)), '')}`;
     const started = performance.now();
-    assertRefused(bomb, /not well-formed XML.*entity/i);
+    assertGpxRefused(bomb, /not well-formed XML.*entity/i);
     assert.ok(performance.now() - started < 500, 'refused without expanding anything');
 
     const external = `<?xml version="1.0"?>\n<!DOCTYPE gpx [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n${gpx(
       trk(seg(pt(46.5, 11.8), `<trkpt lat="46.6" lon="11.9"><name>&xxe;</name></trkpt>`)),
       '',
     )}`;
-    assertRefused(external, /not well-formed XML.*entity/i);
+    assertGpxRefused(external, /not well-formed XML.*entity/i);
   });
 
   it('reads a document with a DOCTYPE but no entity reference as any other', () => {

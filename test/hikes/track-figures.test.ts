@@ -11,7 +11,7 @@ import {
   haversineMeters,
   measureTrack,
 } from '../../src/shared/tracks/track-figures.ts';
-import { generateHike, toGpx } from './generated-track.ts';
+import { generateHike, toGpx } from '../helpers/generated-track.ts';
 
 const within = (actual: number, expected: number, share: number, what: string) =>
   assert.ok(

@@ -3,31 +3,18 @@ import { describe, it } from 'node:test';
 import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { z } from 'zod';
-import { ApiError } from '../../src/core/errors.ts';
 import { parseInput } from '../../src/core/validation.ts';
 import { hikeLineSchema, hikeTrackInputSchema, trackFiguresSchema } from '../../src/shared/tracks/track.schema.ts';
 import { prepareTrack } from '../../src/shared/tracks/track.ts';
 import { jsonSchemaOf } from '../../src/transports/tool-list.ts';
+import { assertError } from '../helpers/answers.ts';
+import { thrown } from '../helpers/refusals.ts';
 
 /** The field as an operation will carry it: `track`, HikeTrack or null (null removes the line). */
 const input = z.strictObject({ track: hikeTrackInputSchema.nullable().optional() });
 
-function refusal(track: unknown): ApiError {
-  try {
-    parseInput(input, { track });
-  } catch (err) {
-    assert.ok(err instanceof ApiError, String(err));
-    return err;
-  }
-  assert.fail(`expected a refusal of ${JSON.stringify(track).slice(0, 200)}`);
-}
-
-function assertRefused(track: unknown, code: 'invalid_argument' | 'invalid_request', path: string, hint?: RegExp) {
-  const err = refusal(track);
-  assert.equal(err.code, code, err.message);
-  assert.ok(err.message.startsWith(`${path}: `), `expected the message to start with "${path}: ", got ${err.message}`);
-  if (hint) assert.match(err.message, hint);
-}
+/** What parseInput throws for the field. */
+const refusal = (track: unknown) => thrown(() => parseInput(input, { track }));
 
 const line = (n: number, ele = true) =>
   Array.from({ length: n }, (_, i) => (ele ? [11.8 + i / 1000, 46.5 + i / 2000, 1500 + i] : [11.8 + i / 1000, 46.5]));
@@ -48,40 +35,44 @@ describe('HikeTrack input', () => {
   it('refuses a point out of range with invalid_request naming its index', () => {
     const points = line(6);
     points[3] = [190, 46.5, 1500];
-    assertRefused({ points }, 'invalid_request', 'track.points[3]', /longitude 190 .*-180 to 180/);
+    assertError(refusal({ points }), 'invalid_request', 'track.points[3]', { hint: /longitude 190 .*-180 to 180/ });
     const coordinates = line(6);
     coordinates[4] = [11.8, -90.5];
-    assertRefused({ type: 'LineString', coordinates }, 'invalid_request', 'track.coordinates[4]', /latitude -90.5/);
+    assertError(refusal({ type: 'LineString', coordinates }), 'invalid_request', 'track.coordinates[4]', {
+      hint: /latitude -90.5/,
+    });
     const high = line(6);
     high[5] = [11.8, 46.5, 9001];
-    assertRefused({ points: high }, 'invalid_request', 'track.points[5]', /elevation 9001 m .*-500 to 9000/);
+    assertError(refusal({ points: high }), 'invalid_request', 'track.points[5]', {
+      hint: /elevation 9001 m .*-500 to 9000/,
+    });
     const deep = line(6);
     deep[0] = [11.8, 46.5, -501];
-    assertRefused({ points: deep }, 'invalid_request', 'track.points[0]', /elevation -501/);
+    assertError(refusal({ points: deep }), 'invalid_request', 'track.points[0]', { hint: /elevation -501/ });
   });
 
   it('hints at latitude-first points', () => {
-    assertRefused(
-      {
+    assertError(
+      refusal({
         points: [
           [46.5, 11.8],
           [46.6, 191.0],
         ],
-      },
+      }),
       'invalid_request',
       'track.points[1]',
-      /longitude first/,
+      { hint: /longitude first/ },
     );
-    assertRefused(
-      {
+    assertError(
+      refusal({
         points: [
           [11.8, 46.5],
           [46.6, 100],
         ],
-      },
+      }),
       'invalid_request',
       'track.points[1]',
-      /longitude first/,
+      { hint: /longitude first/ },
     );
   });
 
@@ -95,41 +86,43 @@ describe('HikeTrack input', () => {
   it('wants one arity for the whole line: every point with an elevation or none', () => {
     const points: number[][] = line(4);
     points[2] = [11.9, 46.6];
-    assertRefused({ points }, 'invalid_request', 'track.points[2]', /has 2 numbers but the first point has 3/);
+    assertError(refusal({ points }), 'invalid_request', 'track.points[2]', {
+      hint: /has 2 numbers but the first point has 3/,
+    });
     const flat: number[][] = line(4, false);
     flat[1] = [11.9, 46.6, 1200];
-    assertRefused({ points: flat }, 'invalid_request', 'track.points[1]', /elevation or none/);
+    assertError(refusal({ points: flat }), 'invalid_request', 'track.points[1]', { hint: /elevation or none/ });
   });
 
   it('answers invalid_argument for the wrong shape and invalid_request for sizes', () => {
-    assertRefused(
-      {
+    assertError(
+      refusal({
         points: [
           [11, 'x'],
           [12, 46],
         ],
-      },
+      }),
       'invalid_argument',
       'track',
     );
-    assertRefused({ route: [] }, 'invalid_argument', 'track');
-    assertRefused({ points: line(3), gpx: '<gpx/>' }, 'invalid_argument', 'track');
-    assertRefused({ type: 'Point', coordinates: [11, 46] }, 'invalid_argument', 'track');
-    assertRefused('<gpx/>', 'invalid_argument', 'track');
-    assertRefused({ points: line(1) }, 'invalid_request', 'track.points', /at least 2/);
-    assertRefused(
-      {
+    assertError(refusal({ route: [] }), 'invalid_argument', 'track');
+    assertError(refusal({ points: line(3), gpx: '<gpx/>' }), 'invalid_argument', 'track');
+    assertError(refusal({ type: 'Point', coordinates: [11, 46] }), 'invalid_argument', 'track');
+    assertError(refusal('<gpx/>'), 'invalid_argument', 'track');
+    assertError(refusal({ points: line(1) }), 'invalid_request', 'track.points', { hint: /at least 2/ });
+    assertError(
+      refusal({
         points: [
           [11, 46, 1000, 5],
           [12, 46, 1000],
         ],
-      },
+      }),
       'invalid_request',
       'track.points[0]',
-      /at most 3/,
+      { hint: /at most 3/ },
     );
-    assertRefused({ points: [[11], [12, 46]] }, 'invalid_request', 'track.points[0]', /at least 2/);
-    assertRefused({ gpx: '' }, 'invalid_request', 'track.gpx', /must not be empty/);
+    assertError(refusal({ points: [[11], [12, 46]] }), 'invalid_request', 'track.points[0]', { hint: /at least 2/ });
+    assertError(refusal({ gpx: '' }), 'invalid_request', 'track.gpx', { hint: /must not be empty/ });
   });
 });
 

@@ -11,8 +11,8 @@ import { openStore, type Store } from '../../src/store.ts';
 import { testDialects, whileNoSchemaIsDropped } from '../helpers/dialects.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
 import { assertRefusalHeaders, rest } from '../helpers/http.ts';
+import { checkerFor, serve } from '../helpers/local-servers.ts';
 import { callTool, mcpClient } from '../helpers/mcp.ts';
-import { checkerFor, serve } from '../links/servers.ts';
 
 /** A gate the test opens: work that waits on it is in progress until then. */
 function gate() {

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { assertNoDanglingStops, type TripParts, threeDays, tripParts } from './fixtures.ts';
+import { assertNoDanglingStops, newGuide, type TripParts, threeDays, tripParts } from '../helpers/fixtures.ts';
 
 for (const { dialect, skip } of await testDialects()) {
   describe(`itineraries (${dialect})`, { skip }, () => {

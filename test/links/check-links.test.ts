@@ -5,10 +5,12 @@ import { buildApp } from '../../src/app.ts';
 import { ManualClock } from '../../src/core/clock.ts';
 import { LinkChecker } from '../../src/resources/links/link-checker.ts';
 import { openStore } from '../../src/store.ts';
-import { type Api, apiFor, assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { type Api, apiFor, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
+import { newGuide } from '../helpers/fixtures.ts';
 import { assertRefusalHeaders, rest } from '../helpers/http.ts';
-import { recordingOpener, serve } from './servers.ts';
+import { recordingOpener, serve } from '../helpers/local-servers.ts';
 
 /** One local site with a page of every outcome; a check never leaves 127.0.0.1. */
 const site = await serve((req, res) => {

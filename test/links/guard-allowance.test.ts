@@ -1,19 +1,14 @@
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { ManualClock } from '../../src/core/clock.ts';
 import { LinkChecker } from '../../src/resources/links/link-checker.ts';
+import { sourceFiles, srcDir as srcRoot } from '../helpers/sources.ts';
 
-const srcRoot = new URL('../../src/', import.meta.url).pathname;
 const linksFolder = 'resources/links/';
 /** The only production files that may name the seams: where they are declared and passed down. */
 const declaring = new Set([`${linksFolder}safe-fetch.ts`, `${linksFolder}link-checker.ts`]);
-
-async function sourceFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return entries.filter((e) => e.isFile() && e.name.endsWith('.ts')).map((e) => join(e.parentPath, e.name));
-}
 
 /**
  * The test-only seams open loopback ports and replace the socket opener. They are constructor
@@ -22,7 +17,7 @@ async function sourceFiles(dir: string): Promise<string[]> {
 describe('the test-only allowance cannot be switched on by configuration', () => {
   it('no production file but the two declaring them names the test-only options', async () => {
     const offenders: string[] = [];
-    for (const file of await sourceFiles(srcRoot)) {
+    for (const file of sourceFiles(srcRoot)) {
       const path = relative(srcRoot, file);
       if (declaring.has(path) || path.endsWith('.test.ts')) continue;
       const text = await readFile(file, 'utf8');
@@ -32,7 +27,7 @@ describe('the test-only allowance cannot be switched on by configuration', () =>
   });
 
   it('the link checker reads no environment variable', async () => {
-    for (const file of await sourceFiles(join(srcRoot, linksFolder))) {
+    for (const file of sourceFiles(join(srcRoot, linksFolder))) {
       assert.doesNotMatch(await readFile(file, 'utf8'), /process\.env|process\.argv/, file);
     }
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Resolver } from '../../src/resources/links/safe-fetch.ts';
-import { answer, checkerFor, recordingOpener, serve } from './servers.ts';
+import { answer, checkerFor, recordingOpener, serve } from '../helpers/local-servers.ts';
 
 /** A resolver that answers from a table and counts its calls; never asks real DNS. */
 function resolverOf(table: Record<string, string[]>): Resolver & { calls: string[] } {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { type AddressInfo, createServer } from 'node:net';
 import { describe, it } from 'node:test';
-import { answer, checkerFor, clock, type Handler, serve } from './servers.ts';
+import { answer, checkerFor, clock, type Handler, serve } from '../helpers/local-servers.ts';
 
 /** Redirects /hop/N to /hop/N-1 until /hop/0, which answers 200. */
 const chain: Handler = (req, res) => {

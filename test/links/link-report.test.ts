@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { apiFor, assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { apiFor, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { flat } from '../media/images.ts';
-import { uploadRaw } from '../media/uploads.ts';
+import { newGuide } from '../helpers/fixtures.ts';
+import { flat } from '../helpers/images.ts';
+import { uploadRaw } from '../helpers/uploads.ts';
 
 const shared = 'https://shared.example/page';
 

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type Answer, type Api, assertError, assertOk, newGuide, useServer } from '../helpers/api.ts';
+import { type Answer, assertError, assertOk } from '../helpers/answers.ts';
+import { type Api, useServer } from '../helpers/api.ts';
 import { clientFor, clientLines, withClient } from '../helpers/clients.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { checkerFor, serve } from './servers.ts';
+import { newGuide } from '../helpers/fixtures.ts';
+import { checkerFor, serve } from '../helpers/local-servers.ts';
 
 /** Every page of this site answers 404: what a site that refuses robots looks like to the checker. */
 const site = await serve((_req, res) => res.writeHead(404).end());

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type Api, assertOk, newGuide, useServer } from '../helpers/api.ts';
+import { assertOk } from '../helpers/answers.ts';
+import { type Api, useServer } from '../helpers/api.ts';
 import { testSetups } from '../helpers/blob-stores.ts';
-import { flat } from './images.ts';
-import { type FilePart, storedFiles, type UploadAnswer, uploadForm } from './uploads.ts';
+import { newGuide } from '../helpers/fixtures.ts';
+import { flat } from '../helpers/images.ts';
+import { type FilePart, storedFiles, type UploadAnswer, uploadForm } from '../helpers/uploads.ts';
 
 /** upload_media_batch gives each file its own spot (spotIds), all or nothing; REST only. */
 for (const { dialect, blobStore, skip, name } of await testSetups()) {

@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Api, apiFor, assertOk, newGuide, transports } from '../helpers/api.ts';
+import { assertOk } from '../helpers/answers.ts';
+import { type Api, apiFor, transports } from '../helpers/api.ts';
 import { bucketEnv, testBlobStores } from '../helpers/blob-stores.ts';
 import { browserSkip, launchBrowser } from '../helpers/browser.ts';
 import { testDialects } from '../helpers/dialects.ts';
+import { newGuide } from '../helpers/fixtures.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
-import { openPage, putOnSale, saleGuide } from '../sales-page/buyers-page-fixture.ts';
-import { flat } from './images.ts';
-import { fetchImage, uploadRaw } from './uploads.ts';
+import { flat } from '../helpers/images.ts';
+import { openPage, putOnSale, saleGuide } from '../helpers/sale-guide.ts';
+import { fetchImage, uploadRaw } from '../helpers/uploads.ts';
 
 const bucketSkip = testBlobStores().includes('s3') ? false : 'TEST_BLOB_STORES leaves s3 out';
 

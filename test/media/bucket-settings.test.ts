@@ -7,8 +7,8 @@ import { after, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { openBlobStore } from '../../src/resources/media/index.ts';
 import { bucketEnv, testBlobStores } from '../helpers/blob-stores.ts';
+import { flat } from '../helpers/images.ts';
 import { spawnService, startService } from '../helpers/service.ts';
-import { flat } from './images.ts';
 
 const BUCKET = { S3_BUCKET: 'guide-photos', S3_ENDPOINT: 'http://127.0.0.1:9000' };
 

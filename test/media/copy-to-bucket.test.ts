@@ -5,10 +5,11 @@ import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { loadConfig } from '../../src/config.ts';
 import { openBlobStore } from '../../src/resources/media/index.ts';
-import { assertOk, useServer } from '../helpers/api.ts';
+import { assertOk } from '../helpers/answers.ts';
+import { useServer } from '../helpers/api.ts';
 import { bucketEnv, testBlobStores } from '../helpers/blob-stores.ts';
-import { putOnSale, saleGuide } from '../sales-page/buyers-page-fixture.ts';
-import { storedFiles } from './uploads.ts';
+import { putOnSale, saleGuide } from '../helpers/sale-guide.ts';
+import { storedFiles } from '../helpers/uploads.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const run = promisify(execFile);

@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { apiFor, assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { apiFor, transports, useServer } from '../helpers/api.ts';
 import { bucketEnv, type RefusingProxy, refusingProxy, testBlobStores, testSetups } from '../helpers/blob-stores.ts';
 import { testDialects } from '../helpers/dialects.ts';
+import { newGuide } from '../helpers/fixtures.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
-import { flat } from './images.ts';
-import { storedFiles, uploadForm, uploadRaw } from './uploads.ts';
+import { flat } from '../helpers/images.ts';
+import { storedFiles, uploadForm, uploadRaw } from '../helpers/uploads.ts';
 
 const jpeg = () => flat(900, 600, '#33aa66').jpeg().toBuffer();
 

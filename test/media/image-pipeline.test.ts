@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import exifr from 'exifr';
 import sharp from 'sharp';
-import { ApiError } from '../../src/core/errors.ts';
+import type { ApiError } from '../../src/core/errors.ts';
 import {
   DISPLAY_SIZES,
   MAX_INPUT_PIXELS,
@@ -10,6 +10,7 @@ import {
   processUpload,
   renderRenditions,
 } from '../../src/resources/media/image-pipeline.ts';
+import { assertError } from '../helpers/answers.ts';
 import {
   flat,
   halves,
@@ -20,18 +21,16 @@ import {
   png16,
   pngBomb,
   tiff16,
-} from './images.ts';
+} from '../helpers/images.ts';
 
-/** Asserts a 400 invalid_request about the file whose message matches `hint` and names what is accepted. */
-async function assertRefused(work: Promise<unknown>, hint: RegExp): Promise<void> {
-  await assert.rejects(work, (err: unknown) => {
-    assert.ok(err instanceof ApiError, `expected an ApiError, got ${String(err)}`);
-    assert.equal(err.code, 'invalid_request');
-    assert.equal(err.status, 400);
-    assert.match(err.message, hint);
-    assert.deepEqual(err.details, { path: 'file' });
-    return true;
-  });
+/** The upload is refused: invalid_request about the file, its message matching `hint` (naming what is accepted). */
+async function assertUploadRefused(work: Promise<unknown>, hint: RegExp): Promise<void> {
+  const refusal = await work.then(
+    () => assert.fail('nothing was refused'),
+    (err: unknown) => err as ApiError,
+  );
+  assertError(refusal, 'invalid_request', undefined, { hint });
+  assert.deepEqual(refusal.details, { path: 'file' });
 }
 
 /** The mean colour of a region of an image, to tell red from blue. */
@@ -163,40 +162,46 @@ describe('processUpload: formats', () => {
 
   it('refuses bytes that are not what the content type says: PNG sent as image/jpeg', async () => {
     const png = await flat(20, 10).png().toBuffer();
-    await assertRefused(
+    await assertUploadRefused(
       processUpload(png, 'image/jpeg'),
       /bytes are PNG but the content type says image\/jpeg.*Accepted/,
     );
   });
 
   it('refuses HEIC, saying why and what to send instead', async () => {
-    await assertRefused(processUpload(heicStart(), 'image/heic'), /HEIC.*JPEG.*Accepted photos: JPEG, PNG, WebP, AVIF/);
-    await assertRefused(processUpload(heicStart(), undefined), /HEIC/);
+    await assertUploadRefused(
+      processUpload(heicStart(), 'image/heic'),
+      /HEIC.*JPEG.*Accepted photos: JPEG, PNG, WebP, AVIF/,
+    );
+    await assertUploadRefused(processUpload(heicStart(), undefined), /HEIC/);
   });
 
   it('refuses GIF, SVG, text and content types that are not photos', async () => {
     const gif = await flat(20, 10).gif().toBuffer();
-    await assertRefused(processUpload(gif, 'image/gif'), /content type "image\/gif" is not a photo type.*Accepted/);
-    await assertRefused(processUpload(gif, undefined), /GIF is not accepted.*Accepted/);
+    await assertUploadRefused(
+      processUpload(gif, 'image/gif'),
+      /content type "image\/gif" is not a photo type.*Accepted/,
+    );
+    await assertUploadRefused(processUpload(gif, undefined), /GIF is not accepted.*Accepted/);
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>');
-    await assertRefused(processUpload(svg, undefined), /not an image in a format we accept.*Accepted/);
-    await assertRefused(processUpload(await flat(20, 10).jpeg().toBuffer(), 'text/plain'), /"text\/plain"/);
+    await assertUploadRefused(processUpload(svg, undefined), /not an image in a format we accept.*Accepted/);
+    await assertUploadRefused(processUpload(await flat(20, 10).jpeg().toBuffer(), 'text/plain'), /"text\/plain"/);
   });
 
   it('refuses a corrupt file: garbage, a JPEG cut short, a header with nothing after it', async () => {
-    await assertRefused(processUpload(Buffer.from('hello, not a photo'), undefined), /not an image/);
-    await assertRefused(processUpload(Buffer.alloc(0), undefined), /not an image/);
+    await assertUploadRefused(processUpload(Buffer.from('hello, not a photo'), undefined), /not an image/);
+    await assertUploadRefused(processUpload(Buffer.alloc(0), undefined), /not an image/);
     const jpeg = await flat(400, 300, '#808080').jpeg().toBuffer();
     const twoColours = await halves(300, 200).jpeg().toBuffer();
-    await assertRefused(
+    await assertUploadRefused(
       processUpload(twoColours.subarray(0, Math.floor(twoColours.length / 2)), 'image/jpeg'),
       /could not be read/,
     );
-    await assertRefused(processUpload(jpeg.subarray(0, 30), 'image/jpeg'), /could not be read/);
+    await assertUploadRefused(processUpload(jpeg.subarray(0, 30), 'image/jpeg'), /could not be read/);
     const png = await flat(40, 30).png().toBuffer();
     const broken = Buffer.from(png);
     broken.fill(0x55, 60, 80); // inside the image data: the checksum no longer holds
-    await assertRefused(processUpload(broken, 'image/png'), /could not be read/);
+    await assertUploadRefused(processUpload(broken, 'image/png'), /could not be read/);
   });
 });
 
@@ -206,7 +211,7 @@ describe('processUpload: decompression bombs', () => {
     assert.ok(bomb.length < 100_000, `the bomb is ${bomb.length} bytes`);
     const before = process.memoryUsage.rss();
     const started = performance.now();
-    await assertRefused(processUpload(bomb, 'image/png'), /20000 x 20000 pixels \(400 megapixels\); at most 50/);
+    await assertUploadRefused(processUpload(bomb, 'image/png'), /20000 x 20000 pixels \(400 megapixels\); at most 50/);
     assert.ok(performance.now() - started < 2000, 'refused at once');
     // Decoding it would take 400 MB at least.
     assert.ok(process.memoryUsage.rss() - before < 100e6, 'no decode happened');
@@ -220,7 +225,7 @@ describe('processUpload: decompression bombs', () => {
 
   it('refuses just over the limit and accepts a plain PNG under it', async () => {
     const side = Math.floor(Math.sqrt(MAX_INPUT_PIXELS));
-    await assertRefused(processUpload(pngBomb(side + 1, side + 1), 'image/png'), /megapixels/);
+    await assertUploadRefused(processUpload(pngBomb(side + 1, side + 1), 'image/png'), /megapixels/);
     const small = await processUpload(pngBomb(2000, 1000), 'image/png');
     assert.deepEqual([small.width, small.height], [2000, 1000]);
   });
@@ -229,7 +234,7 @@ describe('processUpload: decompression bombs', () => {
     for (const bomb of [tiff16(7000, 7000, 4), png16(7000, 7000, 4)]) {
       assert.ok(bomb.length < 1e6, `${bomb.length} bytes on the wire`);
       const before = process.memoryUsage.rss();
-      await assertRefused(
+      await assertUploadRefused(
         processUpload(bomb, undefined),
         /^file: the image is 7000 x 7000 pixels with 4 channels of 16 bits, 392 MB once decoded; at most 150 MB .*Save it as 8-bit JPEG/,
       );

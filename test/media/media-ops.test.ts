@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import sharp from 'sharp';
-import { apiFor, assertError, assertOk, guideOf, newGuide, transports, useServer } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { apiFor, transports, useServer } from '../helpers/api.ts';
 import { testSetups } from '../helpers/blob-stores.ts';
-import { flat, phoneJpeg } from './images.ts';
-import { fetchImage, storedFiles, uploadRaw } from './uploads.ts';
+import { guideOf, newGuide } from '../helpers/fixtures.ts';
+import { flat, phoneJpeg } from '../helpers/images.ts';
+import { fetchImage, storedFiles, uploadRaw } from '../helpers/uploads.ts';
 
 /** list_media, update_media, reorder_media, delete_media and the guide thumbnail, over REST and MCP. */
 for (const { dialect, blobStore, skip, name } of await testSetups()) {

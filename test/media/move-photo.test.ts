@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type Api, apiFor, assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { type Api, apiFor, transports, useServer } from '../helpers/api.ts';
 import { testSetups } from '../helpers/blob-stores.ts';
-import { latestSnapshot } from '../helpers/releases.ts';
-import { flat } from './images.ts';
-import { uploadRaw } from './uploads.ts';
+import { latestSnapshot, newGuide } from '../helpers/fixtures.ts';
+import { flat } from '../helpers/images.ts';
+import { uploadRaw } from '../helpers/uploads.ts';
 
 /** update_media.spotId moves a photo to another spot of its guide, over REST and MCP. */
 for (const { dialect, blobStore, skip, name } of await testSetups()) {

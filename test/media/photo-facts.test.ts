@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import sharp, { type Exif } from 'sharp';
 import { readPhotoFacts } from '../../src/resources/media/photo-facts.ts';
-import { flat } from './images.ts';
+import { flat } from '../helpers/images.ts';
 
 /** The EXIF block sharp reads from a JPEG carrying `exif`, as processUpload hands it over. */
 async function exifBlock(exif: Exif): Promise<Buffer | undefined> {

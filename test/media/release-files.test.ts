@@ -5,11 +5,12 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { sweepOrphanFiles } from '../../src/resources/media/index.ts';
-import { apiFor, assertOk, transports, useServer } from '../helpers/api.ts';
+import { assertOk } from '../helpers/answers.ts';
+import { apiFor, transports, useServer } from '../helpers/api.ts';
 import { testSetups } from '../helpers/blob-stores.ts';
 import type { Harness } from '../helpers/harness.ts';
-import { openPage, photo, putOnSale, saleGuide } from '../sales-page/buyers-page-fixture.ts';
-import { flat } from './images.ts';
+import { flat } from '../helpers/images.ts';
+import { openPage, photo, putOnSale, saleGuide } from '../helpers/sale-guide.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 

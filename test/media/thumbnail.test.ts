@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import sharp from 'sharp';
 import { THUMBNAIL_4X5, thumbnail4x5 } from '../../src/resources/media/image-pipeline.ts';
-import { flat, metadataContainers, phoneJpeg } from './images.ts';
+import { flat, metadataContainers, phoneJpeg } from '../helpers/images.ts';
 
 /** A landscape photo, red on its left half and blue on its right. */
 async function leftRed(width: number, height: number): Promise<Buffer> {

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import exifr from 'exifr';
-import { assertError, assertOk, newGuide, useServer } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { useServer } from '../helpers/api.ts';
 import { testSetups } from '../helpers/blob-stores.ts';
+import { newGuide } from '../helpers/fixtures.ts';
 import { assertRefusalHeaders } from '../helpers/http.ts';
-import { flat, heicStart, metadataContainers, phoneJpeg, pngBomb } from './images.ts';
-import { fetchImage, storedFiles, uploadForm, uploadRaw } from './uploads.ts';
+import { flat, heicStart, metadataContainers, phoneJpeg, pngBomb } from '../helpers/images.ts';
+import { fetchImage, storedFiles, uploadForm, uploadRaw } from '../helpers/uploads.ts';
 
 const MIB = 1024 * 1024;
 

@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
-import { type Api, apiFor, assertError, assertOk, newGuide } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { type Api, apiFor } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
+import { newGuide } from '../helpers/fixtures.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
+import { flat } from '../helpers/images.ts';
+import { answer, checkerFor, type LocalServer, serve } from '../helpers/local-servers.ts';
 import { callTool, mcpClient } from '../helpers/mcp.ts';
-import { answer, checkerFor, type LocalServer, serve } from '../links/servers.ts';
-import { flat } from '../media/images.ts';
-import { uploadRaw } from '../media/uploads.ts';
+import { uploadRaw } from '../helpers/uploads.ts';
 import { type Sample, scrape, total } from './exposition.ts';
 import { holdEveryConnection } from './hold-store.ts';
 

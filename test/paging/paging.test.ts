@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { type Api, assertError, assertOk, newGuide, noRateLimits, transports, useServer } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { type Api, noRateLimits, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { flat } from '../media/images.ts';
-import { uploadForm } from '../media/uploads.ts';
+import { newGuide } from '../helpers/fixtures.ts';
+import { flat } from '../helpers/images.ts';
+import { uploadForm } from '../helpers/uploads.ts';
 
 /**
  * Every list that grows with a guide answers a page at a time: an opaque cursor, a limit, the total

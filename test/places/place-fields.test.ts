@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { type Answer, assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
+import { type Answer, assertError, assertOk } from '../helpers/answers.ts';
+import { transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { fullPlace } from './fixtures.ts';
+import { fullPlace, newGuide } from '../helpers/fixtures.ts';
 
 const warningsOf = (a: Answer): string[] => a.body.warnings ?? [];
 

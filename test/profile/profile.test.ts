@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { errorCatalogue } from '../../src/core/errors.ts';
 import { API_VERSION, AUTHORING_GUIDE_VERSION } from '../../src/core/versions.ts';
-import { type Api, apiFor, assertError, assertOk, transports } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { type Api, apiFor, transports } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
 

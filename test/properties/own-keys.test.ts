@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
+import { newGuide } from '../helpers/fixtures.ts';
 import { rest } from '../helpers/http.ts';
-import { phoneJpeg } from '../media/images.ts';
-import { uploadForm, uploadRaw } from '../media/uploads.ts';
+import { phoneJpeg } from '../helpers/images.ts';
+import { uploadForm, uploadRaw } from '../helpers/uploads.ts';
 
 /** Keys that name members of Object.prototype: a lookup that is not of own properties finds those. */
 const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { apiFor, assertError, assertOk, guideOf, newGuide, transports, useServer } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { apiFor, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { propertyCalls } from './helpers.ts';
+import { guideOf, newGuide, propertyCalls } from '../helpers/fixtures.ts';
 
 const kinds = ['shortLabel', 'longSection', 'number', 'date', 'checkbox', 'singleSelect'] as const;
 

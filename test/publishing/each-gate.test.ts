@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { blockingCodes } from '../../src/resources/publishing/readiness.ts';
-import { type Api, apiFor, assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { type Api, apiFor, transports, useServer } from '../helpers/api.ts';
 import { testSetups } from '../helpers/blob-stores.ts';
+import { newGuide } from '../helpers/fixtures.ts';
 import type { Harness } from '../helpers/harness.ts';
-import { phoneJpeg } from '../media/images.ts';
-import { uploadRaw } from '../media/uploads.ts';
+import { phoneJpeg } from '../helpers/images.ts';
+import { uploadRaw } from '../helpers/uploads.ts';
 import { setAgreement } from './readiness-cases.ts';
 
 /** What a test may leave out of, or add to, a guide that would otherwise publish. */

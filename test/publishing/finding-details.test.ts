@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type Api, assertOk, newGuide, useServer } from '../helpers/api.ts';
+import { assertOk } from '../helpers/answers.ts';
+import { type Api, useServer } from '../helpers/api.ts';
 import { clientLines, withClient } from '../helpers/clients.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { flat } from '../media/images.ts';
-import { uploadRaw } from '../media/uploads.ts';
+import { newGuide } from '../helpers/fixtures.ts';
+import { flat } from '../helpers/images.ts';
+import { uploadRaw } from '../helpers/uploads.ts';
 import { TODAY } from './readiness-cases.ts';
 
 interface Finding {

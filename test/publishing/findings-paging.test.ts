@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type Api, assertError, assertOk, newGuide, useServer } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { type Api, useServer } from '../helpers/api.ts';
 import { clientLines, withClient } from '../helpers/clients.ts';
 import { testDialects } from '../helpers/dialects.ts';
+import { newGuide } from '../helpers/fixtures.ts';
 
 const SPOTS = 130;
 const BATCH = 25;

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import type { FindingCode, FindingKind } from '../../src/resources/publishing/readiness.ts';
-import { type Api, assertOk } from '../helpers/api.ts';
+import { assertOk } from '../helpers/answers.ts';
+import type { Api } from '../helpers/api.ts';
 import type { Harness } from '../helpers/harness.ts';
-import { flat } from '../media/images.ts';
-import { uploadRaw } from '../media/uploads.ts';
+import { flat } from '../helpers/images.ts';
+import { uploadRaw } from '../helpers/uploads.ts';
 
 export const TODAY = '2026-11-23';
 

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type FindingCode, findingCodes, readinessRules } from '../../src/resources/publishing/index.ts';
-import { type Api, assertOk, newGuide, useServer } from '../helpers/api.ts';
+import { assertOk } from '../helpers/answers.ts';
+import { type Api, useServer } from '../helpers/api.ts';
 import { clientFor, clientLines } from '../helpers/clients.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { checkerFor, serve } from '../links/servers.ts';
+import { newGuide } from '../helpers/fixtures.ts';
+import { checkerFor, serve } from '../helpers/local-servers.ts';
 import { ruleCases, type Stand, setAgreement, TODAY } from './readiness-cases.ts';
 
 interface Finding {

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { LinksStore } from '../../src/resources/links/link.store.ts';
-import { type Api, apiFor, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
+import { assertOk } from '../helpers/answers.ts';
+import { type Api, apiFor, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
+import { newGuide } from '../helpers/fixtures.ts';
 
 /**
  * What a release carries beyond spots and places: the sales page draft (get_sales_page's live),

@@ -3,8 +3,10 @@ import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
 import { fillReleaseParts } from '../../src/resources/publishing/release-parts.migration.ts';
-import { type Api, apiFor, assertOk, newGuide, useServer } from '../helpers/api.ts';
+import { assertOk } from '../helpers/answers.ts';
+import { type Api, apiFor, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
+import { newGuide } from '../helpers/fixtures.ts';
 
 /**
  * How a release is stored: its snapshot text, the hash of each row (what publishes compare) and

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
+import { newGuide } from '../helpers/fixtures.ts';
+import { generateHike, toGpx } from '../helpers/generated-track.ts';
 import { rest } from '../helpers/http.ts';
-import { generateHike, toGpx } from '../hikes/generated-track.ts';
 
 /** A 6 km loop logged every second: about 5,800 points, over the 2,000 that are stored. */
 const walk = generateHike({ lengthKm: 6, seed: 11 });

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { many, newPhoto, newSpots, salesPageOf } from './helpers.ts';
+import { newGuide, newPhoto, newSpots, salesPageOf, times } from '../helpers/fixtures.ts';
 
 const chars = (n: number) => `${'é'.repeat(n - 1)}🌄`; // n characters, the last one two UTF-16 units
 const section = (paragraphs: string[] = ['p']) => ({ heading: 'H', paragraphs });
@@ -14,11 +15,11 @@ const BOUNDS: Array<{ field: string; fits: unknown; over: unknown; path: string 
   { field: 'promise', fits: chars(300), over: chars(301), path: 'promise' },
   { field: 'searchTitle', fits: chars(70), over: chars(71), path: 'searchTitle' },
   { field: 'searchDescription', fits: chars(160), over: chars(161), path: 'searchDescription' },
-  { field: 'sections', fits: many(12, () => section()), over: many(13, () => section()), path: 'sections' },
+  { field: 'sections', fits: times(12, () => section()), over: times(13, () => section()), path: 'sections' },
   {
     field: 'sections',
-    fits: [{ heading: chars(120), paragraphs: many(20, () => chars(3000)) }],
-    over: [section(many(21, () => 'p'))],
+    fits: [{ heading: chars(120), paragraphs: times(20, () => chars(3000)) }],
+    over: [section(times(21, () => 'p'))],
     path: 'sections[0].paragraphs',
   },
   { field: 'sections', fits: [section()], over: [section(['p', chars(3001)])], path: 'sections[0].paragraphs[1]' },
@@ -29,12 +30,12 @@ const BOUNDS: Array<{ field: string; fits: unknown; over: unknown; path: string 
     path: 'sections[0].heading',
   },
   { field: 'sections', fits: [section()], over: [{ heading: '  ', paragraphs: [] }], path: 'sections[0].heading' },
-  { field: 'highlights', fits: many(10, () => chars(160)), over: many(11, () => 'h'), path: 'highlights' },
+  { field: 'highlights', fits: times(10, () => chars(160)), over: times(11, () => 'h'), path: 'highlights' },
   { field: 'highlights', fits: ['h'], over: ['h', chars(161)], path: 'highlights[1]' },
   { field: 'highlights', fits: ['h'], over: [''], path: 'highlights[0]' },
-  { field: 'included', fits: many(20, () => chars(160)), over: many(21, () => 'i'), path: 'included' },
+  { field: 'included', fits: times(20, () => chars(160)), over: times(21, () => 'i'), path: 'included' },
   { field: 'included', fits: ['i'], over: [chars(161)], path: 'included[0]' },
-  { field: 'faq', fits: many(20, () => qa), over: many(21, () => qa), path: 'faq' },
+  { field: 'faq', fits: times(20, () => qa), over: times(21, () => qa), path: 'faq' },
   {
     field: 'faq',
     fits: [{ question: chars(200), answer: chars(2000) }],
@@ -66,7 +67,7 @@ for (const { dialect, skip } of await testDialects()) {
     it('at most 12 sample spots and 24 gallery photos', async () => {
       const api = suite.apis.rest;
       const productId = await newGuide(api);
-      const keys = many(13, (i) => `spot-${i}`);
+      const keys = times(13, (i) => `spot-${i}`);
       await newSpots(api, productId, keys);
       assertOk(await api.call('save_sales_page_draft', { productId, sampleSpotKeys: keys.slice(0, 12) }));
       assertError(

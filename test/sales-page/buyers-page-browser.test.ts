@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { type Api, apiFor } from '../helpers/api.ts';
 import { browserSkip, launchBrowser, TEST_RESULTS, type TestBrowser } from '../helpers/browser.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
-import { putOnSale, type SaleGuide, saleGuide } from './buyers-page-fixture.ts';
+import { putOnSale, type SaleGuide, saleGuide } from '../helpers/sale-guide.ts';
 import { assertLabelsApart, madeiraGuide } from './map-browser.ts';
 
 const VIEWPORTS = [

@@ -3,9 +3,11 @@ import { request } from 'node:http';
 import { describe, it } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { StudioStore } from '../../src/admin/studio.store.ts';
-import { apiFor, assertOk, newGuide, useServer } from '../helpers/api.ts';
+import { assertOk } from '../helpers/answers.ts';
+import { apiFor, useServer } from '../helpers/api.ts';
 import { testSetups } from '../helpers/blob-stores.ts';
-import { openPage, putOnSale, saleGuide } from './buyers-page-fixture.ts';
+import { newGuide } from '../helpers/fixtures.ts';
+import { openPage, putOnSale, saleGuide } from '../helpers/sale-guide.ts';
 
 /** The content of one meta tag (by name or property), unescaped as a browser reads it. */
 function meta(html: string, key: string): string | undefined {

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { salesPageContentSchema } from '../../src/resources/sales-page/index.ts';
-import { apiFor, assertOk, transports, useServer } from '../helpers/api.ts';
+import { assertOk } from '../helpers/answers.ts';
+import { apiFor, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { openPage, putOnSale, saleGuide } from './buyers-page-fixture.ts';
+import { openPage, putOnSale, saleGuide } from '../helpers/sale-guide.ts';
 
 const byline = (html: string) =>
   /<p class="byline">A guide by <span class="creator">([^<]*)<\/span><\/p>/.exec(html)?.[1];

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type Answer, apiFor, assertError, assertOk, newGuide, useServer } from '../helpers/api.ts';
+import { type Answer, assertError, assertOk } from '../helpers/answers.ts';
+import { apiFor, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { salesPageOf } from './helpers.ts';
+import { newGuide, salesPageOf } from '../helpers/fixtures.ts';
 
 for (const { dialect, skip } of await testDialects()) {
   describe(`two editors of one sales page (${dialect})`, { skip }, () => {

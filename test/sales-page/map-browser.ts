@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { type Api, assertOk, newGuide } from '../helpers/api.ts';
+import { assertOk } from '../helpers/answers.ts';
+import type { Api } from '../helpers/api.ts';
+import { newGuide } from '../helpers/fixtures.ts';
 import type { Harness } from '../helpers/harness.ts';
-import { putOnSale } from './buyers-page-fixture.ts';
+import { putOnSale } from '../helpers/sale-guide.ts';
 import { MADEIRA } from './madeira.ts';
 
 /** The Madeira guide on sale, its six spots the sales page's sample spots; its salesPageUrl. */

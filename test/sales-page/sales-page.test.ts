@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { assertError, assertOk, newGuide, transports, useServer } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { transports, useServer } from '../helpers/api.ts';
 import { testSetups } from '../helpers/blob-stores.ts';
-import { newPhoto, newSpots, salesPageOf } from './helpers.ts';
+import { newGuide, newPhoto, newSpots, salesPageOf } from '../helpers/fixtures.ts';
 
 const EMPTY = {
   heroMediaId: null,

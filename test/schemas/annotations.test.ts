@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AnyOperation } from '../../src/core/operation.ts';
 import { apiFor, useServer } from '../helpers/api.ts';
-import { deletionsLast, exampleInput, exampleStory, studioFor, uploadExample } from './story.ts';
+import { deletionsLast, exampleInput, exampleStory, studioFor, uploadExample } from '../helpers/example-story.ts';
 
 /** Counters and clocks that move on every write without changing what the guide says. */
 const volatile = new Set(['updatedAt', 'lastApiWriteAt', 'schemaVersion', 'propertySchemaVersion', 'today']);

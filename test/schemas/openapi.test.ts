@@ -8,8 +8,8 @@ import { buildOpenApi } from '../../src/transports/openapi.ts';
 import { errorCodesOf, ownErrorsOf } from '../../src/transports/operation-errors.ts';
 import { describeTool } from '../../src/transports/tool-list.ts';
 import { useServer } from '../helpers/api.ts';
+import { uploadPhotos } from '../helpers/example-story.ts';
 import { rest } from '../helpers/http.ts';
-import { uploadPhotos } from './story.ts';
 
 const registry = createRegistry();
 type Doc = {

@@ -6,8 +6,8 @@ import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { AnyOperation } from '../../src/core/operation.ts';
 import { jsonSchemaOf } from '../../src/transports/json-schema.ts';
+import { exampleStory, studioFor, uploadExample } from '../helpers/example-story.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
-import { exampleStory, studioFor, uploadExample } from './story.ts';
 
 /**
  * The 1.x SDK client (what most deployed assistants run), every tool called through it with its

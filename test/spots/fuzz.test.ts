@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { type Answer, type Api, apiFor, assertOk, noRateLimits, type Transport } from '../helpers/api.ts';
+import { type Answer, assertOk } from '../helpers/answers.ts';
+import { type Api, apiFor, noRateLimits, type Transport } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
 import { rest } from '../helpers/http.ts';

@@ -1,16 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  apiFor,
-  assertError,
-  assertOk,
-  guideOf,
-  newGuide,
-  recordPurchase,
-  transports,
-  useServer,
-} from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { apiFor, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
+import { guideOf, newGuide, recordPurchase } from '../helpers/fixtures.ts';
 
 const defaults = {
   description: null,

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { apiFor, assertError, assertOk, guideOf, newGuide, transports, useServer } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { apiFor, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
+import { guideOf, newGuide } from '../helpers/fixtures.ts';
 
 for (const { dialect, skip } of await testDialects()) {
   describe(`spots: upsert_spots (${dialect})`, { skip }, () => {

@@ -8,7 +8,7 @@ import { ManualClock } from '../../src/core/clock.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { foundationMigrations } from '../../src/db/migrations/index.ts';
 import { resourceMigrations } from '../../src/resources/index.ts';
-import { CreatorsStore } from '../../src/resources/profile/creators.store.ts';
+import { CreatorsStore } from '../../src/resources/profile/creator.store.ts';
 import { openStore, type Store } from '../../src/store.ts';
 import { AgreementStore } from '../../src/studio/agreement.store.ts';
 import { studioMigrations } from '../../src/studio/migrations.ts';

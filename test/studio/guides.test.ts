@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { AgreementStore } from '../../src/studio/agreement.store.ts';
-import { type Api, apiFor, assertError, assertOk, newGuide } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { type Api, apiFor } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
+import { newGuide } from '../helpers/fixtures.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
+import { saleGuide } from '../helpers/sale-guide.ts';
 import { csrfOf, type StudioBrowser, signedInAs } from '../helpers/studio.ts';
-import { saleGuide } from '../sales-page/buyers-page-fixture.ts';
 
 function cardOf(text: string, productId: string): string {
   const at = text.indexOf(`data-guide-id="${productId}"`);

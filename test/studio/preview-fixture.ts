@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { areasExamples } from '../../src/resources/areas/examples.ts';
 import { facilitiesExamples } from '../../src/resources/facilities/examples.ts';
 import { routesExamples } from '../../src/resources/routes/examples.ts';
-import { type Api, assertOk } from '../helpers/api.ts';
+import { assertOk } from '../helpers/answers.ts';
+import type { Api } from '../helpers/api.ts';
 import type { Harness } from '../helpers/harness.ts';
-import { photo, type SaleGuide, saleGuide } from '../sales-page/buyers-page-fixture.ts';
+import { photo, type SaleGuide, saleGuide } from '../helpers/sale-guide.ts';
 
 export interface FullGuide extends SaleGuide {
   chapterId: string;

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Api, apiFor, assertError, assertOk, transports } from '../helpers/api.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { type Api, apiFor, transports } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
+import { putOnSale } from '../helpers/sale-guide.ts';
 import { type StudioBrowser, signedInAs } from '../helpers/studio.ts';
-import { putOnSale } from '../sales-page/buyers-page-fixture.ts';
 import { type FullGuide, fullGuide } from './preview-fixture.ts';
 
 async function open(url: string) {
