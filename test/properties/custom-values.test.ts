@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CustomValuesWriter } from '../../src/resources/properties/custom-values.ts';
-import type { OwnedProperty } from '../../src/resources/properties/property.store.ts';
 import type { PropertyKind } from '../../src/resources/properties/property.schema.ts';
+import type { OwnedProperty } from '../../src/resources/properties/property.store.ts';
 import { thrown } from '../helpers/refusals.ts';
 
 function property(key: string, kind: PropertyKind, extra: Partial<OwnedProperty> = {}): OwnedProperty {
