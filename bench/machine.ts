@@ -61,13 +61,28 @@ function sample(pids: number[]): Sample | undefined {
     const all = user + nice + system + idle + iowait + irq + softirq + steal;
     const busy = all - idle - iowait - steal;
     let bench = 0;
-    for (const pid of pids) {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      // fields after the ")" that closes the command name: utime and stime are the 12th and 13th
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      bench += Number(fields[11]) + Number(fields[12]);
-    }
+    for (const pid of pids) bench += cpuTicks(pid);
     return { all, busy, bench };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The CPU time (user and system) a process has used, in clock ticks; throws where /proc cannot be read. */
+function cpuTicks(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // fields after the ")" that closes the command name: utime and stime are the 12th and 13th
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** Linux's clock ticks per second for /proc times (USER_HZ), the same on every common platform. */
+const TICKS_PER_SECOND = 100;
+
+/** The CPU time a running process has used so far, in ms (10 ms steps), or undefined without /proc. */
+export function processCpuMs(pid: number): number | undefined {
+  try {
+    return (cpuTicks(pid) * 1000) / TICKS_PER_SECOND;
   } catch {
     return undefined;
   }

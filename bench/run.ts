@@ -21,7 +21,10 @@
  *                         readiness and publish_changes scaling bench (bench/publishing-scale.ts), `paging`
  *                         the paging bench (bench/paging-scale.ts: walks of a 2,000- and a 4,000-spot guide,
  *                         then another creator's get_guide beside 50 walkers), `mixed` the mixed load on SQLite
- *                         and PostgreSQL (bench/mixed-load.ts); they run last
+ *                         and PostgreSQL (bench/mixed-load.ts); they run last. `startup` runs first, alone:
+ *                         the app's import CPU and `npm start`'s time to its banner against a bare
+ *                         Fastify server's (bench/startup.ts)
+ *   BENCH_STARTUP_RUNS    runs of each startup measurement, medians reported (default 5)
  *   BENCH_MIXED_SECONDS   measured seconds per store of the mixed load (default 16, in BENCH_ROUNDS rounds)
  *   BENCH_MIXED_CONNECTIONS  its concurrent connections (default 50)
  *   BENCH_DATABASE_URL    the PostgreSQL database of the mixed load (default TEST_DATABASE_URL, else
@@ -45,6 +48,7 @@ import type { RawRoute } from './raw-server.ts';
 import { formatNotes, formatTable, hasErrors, judge, type Row, writeResults } from './report.ts';
 import { benchBucketEnv } from './s3-server.ts';
 import { seedFixtures } from './seed.ts';
+import { benchStartup } from './startup.ts';
 import { type Target, targets } from './targets.ts';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -72,8 +76,8 @@ function onlyNames(): string[] {
     .filter(Boolean);
 }
 
-/** BENCH_ONLY names of the benches that run after the table, each on servers of its own. */
-const SEPARATE_BENCHES = ['upload', 'publish', 'paging', 'mixed'];
+/** BENCH_ONLY names of the benches that run apart from the table (startup before it, the others after), each on servers of its own. */
+const SEPARATE_BENCHES = ['startup', 'upload', 'publish', 'paging', 'mixed'];
 
 /** Whether a separate bench runs: always without BENCH_ONLY, else when named. */
 function runs(name: string): boolean {
@@ -208,6 +212,16 @@ async function benchMixedLoad(children: Child[]): Promise<ReturnType<typeof benc
 }
 
 async function main(): Promise<number> {
+  let startupBelow = false;
+  if (runs('startup')) {
+    // First, before any server of the bench's own is up: it times processes starting.
+    log('startup: importing the app and starting npm start, beside a bare Fastify server');
+    const s = await benchStartup();
+    process.stdout.write(`\n${s.lines.join('\n')}\n`);
+    startupBelow = s.below;
+    const onlyStartup = onlyNames().length > 0 && onlyNames().every((o) => o.includes('startup'));
+    if (onlyStartup) return startupBelow && process.env.BENCH_STRICT === '1' ? 1 : 0;
+  }
   const chosen = selectTargets(targets);
   const dataDir = mkdtempSync(join(tmpdir(), 'creator-api-bench-'));
   const children: Child[] = [];
@@ -256,7 +270,7 @@ async function main(): Promise<number> {
     const bodyBytes = Object.fromEntries(Object.entries(fixtures).map(([name, f]) => [name, f.reference.body.length]));
     const file = writeResults(rows, settings, { dialect: app.ready.dialect, bodyBytes });
     process.stdout.write(`Results written to ${file}\n`);
-    let below = rows.some((r) => r.verdict === 'BELOW');
+    let below = startupBelow || rows.some((r) => r.verdict === 'BELOW');
     if (runs('upload')) {
       log('photo uploads: a 12 MP JPEG through the app against the bare pipeline, then ten at once');
       // On a server of its own: the memory goal is about uploads, not about what the load targets

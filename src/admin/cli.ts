@@ -1,5 +1,10 @@
+import { enableCompileCache } from 'node:module';
 import { parseArgs } from 'node:util';
-import { type Command, commands, type FlagValues, type StudioContext, UsageError, usage } from './commands.ts';
+import type { Command, FlagValues, StudioContext } from './commands.ts';
+
+// As in src/main.ts: the compile cache serves only what is imported after it is on.
+enableCompileCache();
+const { commands, UsageError, usage } = await import('./commands.ts');
 
 /**
  * The admin command line that stands in for the creator's studio: `npm run admin -- <command>`.
