@@ -6,11 +6,16 @@
  * update_guide), so 80% reads, and every cycle's writes make the next cycle's views stale.
  * SQLite and PostgreSQL take turns, round after round, on two servers started alike; the goal is
  * PostgreSQL at 0.6 of SQLite's requests/s or more, with its p99 under 150 ms.
+ *
+ * Each server's 50 connections are opened once, before anything is timed, and kept through every
+ * round, as an assistant keeps its connection (kept-connections.ts says why not autocannon), and each
+ * connection resumes its cycle where the last round left it.
  */
 import { loadavg } from 'node:os';
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
 import type { Child } from './ipc.ts';
-import { newTally, runAutocannon, summarize, type Tally } from './load.ts';
+import { KeptConnections, type LoadRequest, type Outcome } from './kept-connections.ts';
+import { newTally, summarize, type Tally } from './load.ts';
 import { CpuTally } from './machine.ts';
 import { fullSpot, seededRandom } from './spot-content.ts';
 
@@ -65,21 +70,7 @@ export async function seedAssistants(origin: string, keys: readonly string[]): P
   );
 }
 
-interface CycleContext {
-  a?: Assistant;
-  n?: number;
-  sentAt?: number;
-}
-
-/** autocannon's request: what setupRequest may change. */
-interface RawRequest {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body?: string;
-}
-
-type Request = Omit<RawRequest, 'headers'> & { headers?: Record<string, string> };
+type Request = Omit<LoadRequest, 'headers'> & { headers?: Record<string, string> };
 interface Step {
   call: string;
   request(a: Assistant, n: number): Request;
@@ -158,32 +149,79 @@ export function newMixedTally(): MixedTally {
   return { ...newTally(), toolErrors: 0, byCall: new Map(CYCLE.map((s) => [s.call, createHistogram()])) };
 }
 
-/** One timed run of the cycle against one server, added to its tally; tool errors counted apart. */
-export function runMixed(
-  origin: string,
-  assistants: readonly Assistant[],
-  tally: MixedTally,
-  opts: { seconds: number; connections: number; warmupSeconds: number },
-): Promise<void> {
-  let next = 0;
-  let visits = 0;
-  const requests = CYCLE.map((step, i) => ({
-    setupRequest(req: RawRequest, context: CycleContext) {
-      if (i === 0 || context.a === undefined) {
-        context.a = assistants[next++ % assistants.length]!;
-        context.n = visits++;
-      }
-      const made = step.request(context.a, context.n ?? 0);
-      context.sentAt = performance.now();
-      return { ...req, ...made, headers: { ...made.headers, authorization: `Bearer ${context.a.key}` } };
-    },
-    onResponse(status: number, body: string, context: CycleContext) {
-      if (status === 200 && body.includes('"isError":true')) tally.toolErrors += 1;
-      const us = Math.round((performance.now() - (context.sentAt ?? 0)) * 1000);
-      tally.byCall.get(step.call)?.record(Math.max(1, us));
-    },
-  }));
-  return runAutocannon({ url: origin, requests }, tally, opts);
+/**
+ * The mixed load on one server: its assistants, its kept connections, and where each connection
+ * is in its cycle. A round resumes every cycle where the last one stopped, so no round begins with
+ * all connections sending the same call at once.
+ */
+export class MixedLoad {
+  private readonly assistants: readonly Assistant[];
+  private readonly connections: KeptConnections;
+  private readonly positions: Array<{ step: number; a: Assistant; n: number }>;
+  private next = 0;
+
+  constructor(assistants: readonly Assistant[], connections: KeptConnections) {
+    this.assistants = assistants;
+    this.connections = connections;
+    this.positions = Array.from({ length: connections.size }, () => ({ step: 0, ...this.nextAssistant() }));
+  }
+
+  close(): Promise<void> {
+    return this.connections.close();
+  }
+
+  /** Runs for `seconds` without counting anything. */
+  warmUp(seconds: number): Promise<void> {
+    return this.during(seconds, undefined);
+  }
+
+  /** One timed run added to the tally: every request sent within `seconds`, counted once answered. */
+  run(tally: MixedTally, seconds: number): Promise<void> {
+    return this.during(seconds, tally);
+  }
+
+  private nextAssistant(): { a: Assistant; n: number } {
+    const n = this.next++;
+    return { a: this.assistants[n % this.assistants.length]!, n };
+  }
+
+  private async during(seconds: number, tally: MixedTally | undefined): Promise<void> {
+    const start = performance.now();
+    const until = start + seconds * 1000;
+    await Promise.all(this.positions.map((_, i) => this.cycle(i, until, tally)));
+    if (tally) tally.seconds += (performance.now() - start) / 1000;
+  }
+
+  /** Connection `i`'s calls, one after the other, until the time is up. */
+  private async cycle(i: number, until: number, tally: MixedTally | undefined): Promise<void> {
+    const at = this.positions[i]!;
+    while (performance.now() < until) {
+      const step = CYCLE[at.step]!;
+      const made = step.request(at.a, at.n);
+      const sentAt = performance.now();
+      const outcome = await this.connections.send(i, {
+        ...made,
+        headers: { ...made.headers, authorization: `Bearer ${at.a.key}` },
+      });
+      if (tally) count(tally, step.call, outcome, Math.max(1, Math.round((performance.now() - sentAt) * 1000)));
+      at.step = (at.step + 1) % CYCLE.length;
+      if (at.step === 0) Object.assign(at, this.nextAssistant());
+    }
+  }
+}
+
+function count(tally: MixedTally, call: string, outcome: Outcome, us: number): void {
+  if (!('status' in outcome)) {
+    tally.errors += 1;
+    if (outcome.failed === 'timeout') tally.timeouts += 1;
+    return;
+  }
+  tally.completed += 1;
+  tally.statusCodes[outcome.status] = (tally.statusCodes[outcome.status] ?? 0) + 1;
+  if (outcome.status < 200 || outcome.status >= 300) tally.non2xx += 1;
+  else if (outcome.body.includes('"isError":true')) tally.toolErrors += 1;
+  tally.latencyUs.record(us);
+  tally.byCall.get(call)?.record(us);
 }
 
 export interface MixedSettings {
@@ -217,25 +255,26 @@ export async function benchMixed(sqlite: Child, postgres: Child, settings: Mixed
     [sqlite, postgres].map(async (child) => ({
       name: child.ready.dialect ?? child.name,
       child,
-      assistants: await seedAssistants(child.ready.origin, child.ready.keys ?? []),
+      load: new MixedLoad(
+        await seedAssistants(child.ready.origin, child.ready.keys ?? []),
+        await KeptConnections.open(child.ready.origin, settings.connections),
+      ),
       tally: newMixedTally(),
       cpu: new CpuTally(),
-      load: [] as number[],
+      loadAverage: [] as number[],
     })),
   );
-  const seconds = settings.seconds / settings.rounds;
-  for (let round = 1; round <= settings.rounds; round++) {
-    for (const s of servers) {
-      const opts = {
-        seconds,
-        connections: settings.connections,
-        warmupSeconds: round === 1 ? settings.warmupSeconds : 0,
-      };
-      await s.cpu.during([process.pid, s.child.process.pid!], () =>
-        runMixed(s.child.ready.origin, s.assistants, s.tally, opts),
-      );
-      s.load.push(loadavg()[0]!);
+  try {
+    for (const s of servers) await s.load.warmUp(settings.warmupSeconds);
+    const seconds = settings.seconds / settings.rounds;
+    for (let round = 1; round <= settings.rounds; round++) {
+      for (const s of servers) {
+        await s.cpu.during([process.pid, s.child.process.pid!], () => s.load.run(s.tally, seconds));
+        s.loadAverage.push(loadavg()[0]!);
+      }
     }
+  } finally {
+    await Promise.all(servers.map((s) => s.load.close()));
   }
   const measured = servers.map((s) => ({ ...s, m: summarize(s.tally, s.cpu.share()) }));
   const [lite, post] = measured as [(typeof measured)[0], (typeof measured)[0]];
@@ -246,7 +285,7 @@ export async function benchMixed(sqlite: Child, postgres: Child, settings: Mixed
       .toFixed(1)
       .padStart(6)} ms  p99 ${s.m.p99Ms.toFixed(1).padStart(6)} ms  non-2xx ${s.m.non2xx}  errors ${
       s.m.errors + s.m.timeouts
-    }  tool errors ${s.tally.toolErrors}  other cpu ${s.m.cpu?.otherCores.toFixed(2) ?? '?'}  load avg ${s.load
+    }  tool errors ${s.tally.toolErrors}  other cpu ${s.m.cpu?.otherCores.toFixed(2) ?? '?'}  load avg ${s.loadAverage
       .map((l) => l.toFixed(1))
       .join('/')}`;
   const pass = ratio >= MIXED_RATIO_GOAL && post.m.p99Ms < MIXED_P99_GOAL_MS;

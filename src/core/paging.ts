@@ -104,6 +104,22 @@ export function pageOf<T>(
   return { items, total, nextCursor: encodeCursor(sortKey(last), scope) };
 }
 
+/**
+ * A keyset page's rows (one more than the limit) and how many the list holds in all. Rows read for a
+ * first page with none beyond its limit are the whole list, so they are its total and `count` is
+ * given it, to keep rather than ask the store; only a longer list is counted, after its first page.
+ * A later page counts beside its read.
+ */
+export async function rowsAndTotal<Row>(
+  request: PageRequest,
+  read: () => Promise<Row[]>,
+  count: (known: number | undefined) => Promise<number>,
+): Promise<[Row[], number]> {
+  if (request.after !== undefined) return Promise.all([read(), count(undefined)]);
+  const rows = await read();
+  return [rows, await count(rows.length <= request.limit ? rows.length : undefined)];
+}
+
 /** How many of the first `limit` items fit in `maxBytes` of JSON; at least one. */
 function withinBytes(items: readonly unknown[], limit: number, maxBytes: number): number {
   const most = Math.min(limit, items.length);

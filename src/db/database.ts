@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
 import pg from 'pg';
 import { type Coordination, sqliteCoordination } from './coordination.ts';
+import { EmbeddedDialect } from './embedded-dialect.ts';
 import { NodeSqliteAdapter } from './node-sqlite-adapter.ts';
 import { ObservedDialect } from './observed-dialect.ts';
 import { type CoordinationLog, PostgresCoordination } from './pg-coordination.ts';
@@ -85,7 +86,7 @@ function openSqlite(dataDir: string): OpenedStore {
   const file = resolve(dataDir, 'creator-api.sqlite');
   const adapter = new NodeSqliteAdapter(file, probe);
   const db = new Kysely<Database>({
-    dialect: new ObservedDialect(new SqliteDialect({ database: adapter }), probe),
+    dialect: new ObservedDialect(new EmbeddedDialect({ database: adapter }), probe),
   });
   directReaders.set(db, adapter);
   return { db, dialect: 'sqlite', probe, coordination: sqliteCoordination(adapter, file), close: () => db.destroy() };

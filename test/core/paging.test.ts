@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError } from '../../src/core/errors.ts';
-import { encodeCursor, pageOf, pageOfList, readPageRequest } from '../../src/core/paging.ts';
+import { encodeCursor, pageOf, pageOfList, readPageRequest, rowsAndTotal } from '../../src/core/paging.ts';
 
 const size = { default: 2, max: 5 };
 
@@ -63,5 +63,20 @@ describe('paging', () => {
       pageOfList(rows, { cursor: listed.nextCursor, limit: 5 }, size, 'findings', 250).items[0],
       rows[2],
     );
+  });
+
+  it('takes a first page that holds the whole list as its total, and counts only a longer list', async () => {
+    const asked: Array<number | undefined> = [];
+    const count = async (known: number | undefined) => {
+      asked.push(known);
+      return known ?? 7;
+    };
+    const first = readPageRequest({}, size, 'spots');
+    assert.deepEqual(await rowsAndTotal(first, async () => ['a', 'b'], count), [['a', 'b'], 2]);
+    // Three rows for a limit of two: more follow, so the store counts them.
+    assert.deepEqual(await rowsAndTotal(first, async () => ['a', 'b', 'c'], count), [['a', 'b', 'c'], 7]);
+    const later = readPageRequest({ cursor: encodeCursor([2, 'b'], 'spots') }, size, 'spots');
+    assert.deepEqual(await rowsAndTotal(later, async () => ['c'], count), [['c'], 7]);
+    assert.deepEqual(asked, [2, undefined, undefined]);
   });
 });

@@ -4,6 +4,7 @@ import {
   type PageSize,
   pageOf,
   readPageRequest,
+  rowsAndTotal,
   type SortValue,
 } from '../../core/paging.ts';
 import type { Stores } from '../../core/stores.ts';
@@ -42,16 +43,21 @@ export function guidePage<Row, Item, Answer extends object>(
   // JSON, so that no filter text can make two pages' keys alike.
   const key = `page ${JSON.stringify([list.scope, list.variant, request.limit, input.cursor ?? null])}`;
   return stores.guides.cachedView(creatorId, productId, key, async (guideId, sibling) => {
-    const [rows, total] = await Promise.all([
-      list.read(guideId, request),
-      sibling(`total ${JSON.stringify(list.scope)}`, async () => ({ n: await list.count(guideId) })),
-    ]);
+    const totalKey = `total ${JSON.stringify(list.scope)}`;
+    const [rows, total] = await rowsAndTotal(
+      request,
+      () => list.read(guideId, request),
+      async (known) => {
+        const kept = await sibling(totalKey, async () => ({ n: known ?? (await list.count(guideId)) }));
+        return kept.n;
+      },
+    );
     // The cursor holds the row's sort key; the byte budget measures what the client receives.
     const sortKeys = new Map(rows.map((row) => [list.present(row), list.sortKey(row)]));
     const items = [...sortKeys.keys()];
     return answer(
       guideId,
-      pageOf(items, request, total.n, list.scope, (item) => sortKeys.get(item) ?? []),
+      pageOf(items, request, total, list.scope, (item) => sortKeys.get(item) ?? []),
     );
   });
 }

@@ -7,25 +7,30 @@ import { directReaders } from '../../db/database.ts';
 import { prepared } from '../../db/prepared.ts';
 import type { Database } from '../../db/tables.ts';
 
+/** The views of one guide kept at one revision, and the bytes of their JSON. */
+interface GuideViews {
+  revision: number;
+  views: Map<string, object>;
+  bytes: number;
+}
+
 /**
  * Read views of a guide (its record, its spot list…) built once and served again while the
  * guide's revision stands still. Every write to a guide or its contents bumps the revision, so a
- * view is only ever served for the state it was built from. Bounded by the size of its JSON.
+ * view is only ever served for the state it was built from. Only the newest revision seen of a
+ * guide is kept: views of an older one are never served again, and keeping them until the size
+ * bound pushed them out held hundreds of megabytes that every major garbage collection walked.
+ * Bounded by the size of their JSON.
  */
-const views = new LRUCache<string, object>({
+const guides = new LRUCache<string, GuideViews>({
   maxSize: 64 * 1024 * 1024,
-  sizeCalculation: (view) => Math.max(1, jsonOf(view).length),
+  sizeCalculation: (kept) => Math.max(1, kept.bytes),
 });
 
 const revisionOf = prepared<{ id: string; revision: number }>('guide revision', (db) =>
   db.selectFrom('guides').select(['id', 'revision']).where('id', '=', '').where('creator_id', '=', ''),
 );
 
-/**
- * The view named `view` of the caller's guide, from memory when its revision has not moved. For
- * reads outside a transaction only: inside one, a view could describe writes that roll back.
- * A guide of another creator is the same 404 as a missing one.
- */
 /**
  * Revisions read from the store, with the commit stamp they were read under (embedded store only).
  * While the stamp stands still no connection has committed anything, so the revision still holds
@@ -50,6 +55,11 @@ async function currentRevision(db: Kysely<Database>, creatorId: string, productI
   return row;
 }
 
+/**
+ * The view named `view` of the caller's guide, from memory when its revision has not moved. For
+ * reads outside a transaction only: inside one, a view could describe writes that roll back.
+ * A guide of another creator is the same 404 as a missing one.
+ */
 export async function viewAtRevision<T extends object>(
   db: Kysely<Database>,
   creatorId: string,
@@ -73,11 +83,25 @@ async function viewOf<T extends object>(
   view: string,
   build: (guideId: string, sibling: SiblingView) => Promise<T>,
 ): Promise<T> {
-  const key = `${row.id}@${row.revision} ${view}`;
-  const cached = views.get(key) as T | undefined;
+  const kept = guides.get(row.id);
+  const cached = kept?.revision === row.revision ? (kept.views.get(view) as T | undefined) : undefined;
   countCache('guide_views', { hit: cached !== undefined });
   if (cached) return cached;
   const built = Object.freeze(await build(row.id, (other, make) => viewOf(row, other, make)));
-  views.set(key, built);
+  keep(row, view, built);
   return built;
+}
+
+/** Keeps a view beside its guide's others at its revision; one built at an older revision than kept is not kept. */
+function keep(row: { id: string; revision: number }, view: string, built: object): void {
+  const kept = guides.get(row.id);
+  if (kept !== undefined && kept.revision > row.revision) return;
+  const same = kept?.revision === row.revision ? kept : undefined;
+  // Two builds of one view at once: the first one kept stays.
+  if (same?.views.has(view)) return;
+  const views = same?.views ?? new Map<string, object>();
+  views.set(view, built);
+  const bytes = (same?.bytes ?? 0) + jsonOf(built).length;
+  // A new entry each time, so that the cache measures it again.
+  guides.set(row.id, { revision: row.revision, views, bytes });
 }

@@ -7,6 +7,7 @@ import {
   pageOf,
   pageOutputShape,
   readPageRequest,
+  rowsAndTotal,
   type SortValue,
   viewField,
 } from '../../core/paging.ts';
@@ -70,10 +71,12 @@ export const listGuides = defineOperation({
     const scope = `guides status=${input.status ?? '*'} name=${input.nameContains ?? '*'}`;
     const request = readPageRequest(input, GUIDE_PAGE, scope);
     const compact = input.view === 'compact';
-    const [rows, total] = await Promise.all([
-      compact ? guides.pageOwned(creatorId, filter, request) : guides.pageOwnedRecords(creatorId, filter, request),
-      guides.countOwned(creatorId, filter),
-    ]);
+    const [rows, total] = await rowsAndTotal<GuideRow>(
+      request,
+      () =>
+        compact ? guides.pageOwned(creatorId, filter, request) : guides.pageOwnedRecords(creatorId, filter, request),
+      async (known) => known ?? guides.countOwned(creatorId, filter),
+    );
     const items = compact ? rows.map(compactGuide) : rows.map((row) => recordOf(row as GuideRecordRow, ctx.urls));
     const sortKeys = new Map<object, SortValue[]>(
       items.map((item, i) => [item, [Number(rows[i]?.updated_at), rows[i]?.id ?? '']]),

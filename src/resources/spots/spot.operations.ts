@@ -168,18 +168,21 @@ export const listSpots = defineOperation({
       nameContains: input.nameContains,
     };
     const view = input.view ?? 'full';
+    const chapterOf = async (guideId: string) => {
+      if (filter.collectionId === undefined) return;
+      const owner = await chapters.requireOwned(ctx.principal.creatorId, filter.collectionId);
+      if (owner.guideId !== guideId) throw notFound('chapter', filter.collectionId);
+    };
     const list: GuideList<SpotRow, Spot | CompactSpot> = {
       scope: `spots archived=${filter.includeArchived} area=${filter.areaId ?? '*'} chapter=${filter.collectionId ?? '*'} name=${filter.nameContains ?? '*'}`,
       variant: view,
       size: SPOT_PAGE,
-      read: (guideId, request) => spots.page(guideId, filter, request, view),
-      async count(guideId) {
-        if (filter.collectionId !== undefined) {
-          const owner = await chapters.requireOwned(ctx.principal.creatorId, filter.collectionId);
-          if (owner.guideId !== guideId) throw notFound('chapter', filter.collectionId);
-        }
-        return spots.count(guideId, filter);
+      async read(guideId, request) {
+        // A chapter of another guide, or of nobody the caller knows, is not found on any page.
+        const [rows] = await Promise.all([spots.page(guideId, filter, request, view), chapterOf(guideId)]);
+        return rows;
       },
+      count: (guideId) => spots.count(guideId, filter),
       sortKey: (row) => row.sortKey,
       present: (row) => ('guideId' in row.spot ? publicSpot(row.spot) : row.spot),
     };
