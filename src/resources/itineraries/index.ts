@@ -5,7 +5,6 @@ import { ItinerariesStore } from './itinerary.store.ts';
 import type { ItinerariesTable } from './itinerary.tables.ts';
 
 export type { ItinerariesStore } from './itinerary.store.ts';
-export type { StopTarget } from './stop-targets.ts';
 
 declare module '../../core/stores.ts' {
   interface Stores {
