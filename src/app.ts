@@ -18,6 +18,7 @@ import {
   createServices,
   createStores,
   guides,
+  heldReferences,
   publicFiles,
   publicPages,
   scheduleOrphanSweep,
@@ -102,6 +103,7 @@ export function buildApp(deps: AppDeps): App {
     db: store.db,
     dialect: store.dialect,
     stores: createStores(extra),
+    references: heldReferences(extra),
     guides,
     services: {
       ...createServices({ dataDir: config.dataDir, mediaDir: config.mediaDir, bucket: config.bucket, clock }, extra),

@@ -10,6 +10,7 @@ import { plainHttpWarnings } from './link-warnings.ts';
 import type { Log } from './log.ts';
 import type { AnyOperation, CallContext, OperationContext, Upload, Urls } from './operation.ts';
 import { jobRunning, type RateLimitOutcome, type RateLimits } from './rate-limit.ts';
+import { deleteReferences, type ReferenceKind, type ReferenceStep } from './references.ts';
 import type { Services } from './services.ts';
 import type { StoreScope, Stores } from './stores.ts';
 import { parseInput } from './validation.ts';
@@ -24,6 +25,8 @@ export interface Runtime {
   log: Log;
   /** Every resource's stores, built lazily per call (see core/stores.ts). */
   stores: (scope: StoreScope) => Stores;
+  /** Every resource's declared references, by the kind of record they point at (see core/references.ts). */
+  references: ReadonlyMap<ReferenceKind, readonly ReferenceStep<OperationContext>[]>;
   guides: GuideAccess;
   services: Services;
   /** Which jobs run now on any instance (operations declared `exclusive`). */
@@ -138,10 +141,14 @@ function contextOn(
 ): OperationContext {
   const { creatorId } = base.principal;
   const opened = new Map<string, Promise<OwnedGuide>>();
-  return {
+  const ctx: OperationContext = {
     ...base,
     stores: runtime.stores(scopeOn(runtime, db)),
     afterCommit: (work) => committed.push(work),
+    deleteReferencesTo(kind, target) {
+      if (!writes) throw new Error(`deleteReferencesTo('${kind}') runs in a write's transaction only`);
+      return deleteReferences(runtime.references, kind, target, ctx);
+    },
     guide(productId) {
       let guide = opened.get(productId);
       if (!guide) {
@@ -151,4 +158,5 @@ function contextOn(
       return guide;
     },
   };
+  return ctx;
 }

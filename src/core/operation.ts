@@ -5,6 +5,7 @@ import type { ErrorCode } from './errors.ts';
 import type { OwnedGuide } from './guide-access.ts';
 import type { Log } from './log.ts';
 import type { OperationPolicy } from './rate-limit.ts';
+import type { DeletesReferences } from './references.ts';
 import type { Services } from './services.ts';
 import type { Stores } from './stores.ts';
 
@@ -64,7 +65,7 @@ export interface PrepareContext extends CallContext {
 }
 
 /** What a handler sees: the call, the stores (inside the call's transaction for a write), its guide. */
-export interface OperationContext extends CallContext {
+export interface OperationContext extends CallContext, DeletesReferences {
   stores: Stores;
   /**
    * Work to do once the write committed (deleting files the old rows named), never when it fails:

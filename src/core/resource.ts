@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Migration } from 'kysely/migration';
-import type { AnyOperation, Urls } from './operation.ts';
+import type { AnyOperation, OperationContext, Urls } from './operation.ts';
+import type { ReferenceKind, ReferenceTargets } from './references.ts';
 import type { ServiceSettings, Services } from './services.ts';
 import type { StoreFactories, Stores } from './stores.ts';
 
@@ -61,6 +62,17 @@ export interface ResourceTag {
 }
 
 /**
+ * A reference the resource's records hold to another resource's record, declared by the holder, as
+ * a foreign key is: the kind of record it points at, and what becomes of the reference when such a
+ * record is deleted (`onDelete` takes it out or rewrites it; throwing refuses the delete). The
+ * deleting resource asks `ctx.deleteReferencesTo(kind, record)` and names no holder; the steps run
+ * in its transaction. References a table's own foreign key cascades need no declaration.
+ */
+export type HeldReference = {
+  [K in ReferenceKind]: { to: K; onDelete(target: ReferenceTargets[K], ctx: OperationContext): Promise<void> };
+}[ReferenceKind];
+
+/**
  * What a resource folder offers: its OpenAPI tag, its operations, the stores handlers reach, its tables'
  * migrations (named to sort after the foundation's), services built from the settings, and files
  * and pages served publicly.
@@ -69,6 +81,13 @@ export interface Resource {
   tag: ResourceTag;
   operations: readonly AnyOperation[];
   stores?: Partial<StoreFactories>;
+  /**
+   * The other resources' stores its files reach through `ctx.stores`, its own left out;
+   * `src/resources/boundaries.test.ts` holds the list to what the source does.
+   */
+  usesStores?: readonly (keyof Stores)[];
+  /** The references its records hold to other resources' records (see HeldReference). */
+  references?: readonly HeldReference[];
   migrations?: Record<string, Migration>;
   services?: (settings: ServiceSettings) => Partial<Services>;
   publicFiles?: PublicFiles;

@@ -1,5 +1,7 @@
 import type { Migration } from 'kysely/migration';
 import type { GuideAccess } from '../core/guide-access.ts';
+import type { OperationContext } from '../core/operation.ts';
+import { type ReferenceKind, type ReferenceStep, stepsByKind } from '../core/references.ts';
 import { Registry } from '../core/registry.ts';
 import type { PublicFiles, PublicPages, Resource } from '../core/resource.ts';
 import type { ServiceSettings, Services } from '../core/services.ts';
@@ -74,6 +76,13 @@ export function publicPages(extra: readonly Resource[] = []): PublicPages[] {
 /** Every resource's stores, built lazily per call. */
 export function createStores(extra: readonly Resource[] = []): (scope: StoreScope) => Stores {
   return lazyStores(Object.assign({}, ...withExtra(extra).map((r) => r.stores ?? {})) as StoreFactories);
+}
+
+/** Every resource's declared references, by the kind of record they point at. */
+export function heldReferences(
+  extra: readonly Resource[] = [],
+): ReadonlyMap<ReferenceKind, readonly ReferenceStep<OperationContext>[]> {
+  return stepsByKind(withExtra(extra).flatMap((r) => r.references ?? []));
 }
 
 export const guides: GuideAccess = guideAccess;

@@ -110,9 +110,9 @@ export const deleteArea = defineOperation({
   output: z.object({ ok: z.literal(true), productId: z.string(), areaId: z.string(), deleted: z.literal(true) }),
   async handler(input, ctx) {
     const guide = await ctx.guide(input.productId);
-    const { areas, spots } = ctx.stores;
+    const { areas } = ctx.stores;
     await areas.requireInGuide(guide.id, input.areaId);
-    await spots.clearArea(input.areaId);
+    await ctx.deleteReferencesTo('area', { guideId: guide.id, areaId: input.areaId });
     await areas.delete(input.areaId);
     return { ok: true as const, productId: guide.id, areaId: input.areaId, deleted: true as const };
   },

@@ -9,6 +9,12 @@ declare module '../../core/stores.ts' {
   }
 }
 
+declare module '../../core/references.ts' {
+  interface ReferenceTargets {
+    area: { guideId: string; areaId: string };
+  }
+}
+
 declare module '../../db/tables.ts' {
   interface Database {
     areas: AreasTable;
@@ -22,6 +28,7 @@ export const areasResource: Resource = {
   },
   operations: areaOperations,
   stores: { areas: (s) => new AreasStore(s) },
+  usesStores: ['spots'],
 };
 
 export { type Area, areaSchema } from './area.schema.ts';

@@ -22,6 +22,12 @@ export const chaptersResource: Resource = {
   tag: { name: 'chapters', description: 'Chapters and collections: the order, intro and pages a reader follows' },
   operations: chapterOperations,
   stores: { chapters: (scope) => new ChaptersStore(scope) },
+  usesStores: ['media', 'spots'],
+  references: [
+    // Member lists and pages name spots (pages by key) and show photos; neither may name one that is gone.
+    { to: 'spot', onDelete: (spot, ctx) => ctx.stores.chapters.removeSpot(spot.guideId, spot.spotId, spot.spotKey) },
+    { to: 'photo', onDelete: (photo, ctx) => ctx.stores.chapters.removePhoto(photo.guideId, photo.mediaId) },
+  ],
   migrations: { '0007-chapters': chaptersMigration, '0017-chapter-cover-credit': coverCreditMigration },
 };
 export { chapterCountOfGuide } from './chapter.store.ts';

@@ -160,7 +160,7 @@ export const deleteFacility = defineOperation({
     const { facilities } = ctx.stores;
     const place = await facilities.requireOwned(ctx.principal.creatorId, input.facilityId);
     await ctx.guide(place.guideId);
-    await ctx.stores.itineraries.removeTarget(place.guideId, { kind: 'place', id: place.facilityId, name: place.name });
+    await ctx.deleteReferencesTo('facility', place);
     await facilities.delete(place.facilityId);
     return { ok: true as const, facilityId: place.facilityId, deleted: true as const };
   },

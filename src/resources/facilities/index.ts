@@ -9,6 +9,13 @@ declare module '../../core/stores.ts' {
   }
 }
 
+declare module '../../core/references.ts' {
+  interface ReferenceTargets {
+    /** A place about to be deleted; its name outlives it where a holder keeps it in words. */
+    facility: { guideId: string; facilityId: string; name: string };
+  }
+}
+
 declare module '../../db/tables.ts' {
   interface Database {
     facilities: FacilitiesTable;
@@ -20,4 +27,5 @@ export const facilitiesResource: Resource = {
   tag: { name: 'facilities', description: 'Places that serve spots: huts, cable cars, activities, food, parking' },
   operations: facilityOperations,
   stores: { facilities: (s) => new FacilitiesStore(s) },
+  usesStores: ['spots'],
 };

@@ -1,4 +1,5 @@
 import type { Resource } from '../../core/resource.ts';
+import { clearGuideThumbnail } from '../media/index.ts';
 import { guideOperations } from './guide.operations.ts';
 import { GuidesStore } from './guide.store.ts';
 
@@ -12,6 +13,11 @@ export const guidesResource: Resource = {
   tag: { name: 'guides', description: 'Guides (products of type map): create, shape, region and price' },
   operations: guideOperations,
   stores: { guides: (s) => new GuidesStore(s) },
+  usesStores: ['creators'],
+  references: [
+    // The store thumbnail is cut from one of the guide's photos; it goes with that photo.
+    { to: 'photo', onDelete: (photo, ctx) => clearGuideThumbnail(ctx, photo.guideId, photo.mediaId) },
+  ],
 };
 
 export type { Guide, MapRegion } from './guide.schema.ts';

@@ -5,7 +5,6 @@ import { ItinerariesStore } from './itinerary.store.ts';
 import type { ItinerariesTable } from './itinerary.tables.ts';
 
 export type { ItinerariesStore } from './itinerary.store.ts';
-export type { StopTarget } from './stop-targets.ts';
 
 declare module '../../core/stores.ts' {
   interface Stores {
@@ -24,5 +23,23 @@ export const itinerariesResource: Resource = {
   tag: { name: 'itineraries', description: 'Itineraries: suggested days of spots, routes and hikes' },
   operations: itineraryOperations,
   stores: { itineraries: (scope) => new ItinerariesStore(scope) },
+  usesStores: ['media', 'routes', 'spots'],
+  references: [
+    // Days name spots (by key), places and routes or hikes as stops; an overnight names a place.
+    {
+      to: 'spot',
+      onDelete: (spot, ctx) => ctx.stores.itineraries.removeTarget(spot.guideId, { kind: 'spot', id: spot.spotKey }),
+    },
+    {
+      to: 'facility',
+      onDelete: (place, ctx) =>
+        ctx.stores.itineraries.removeTarget(place.guideId, { kind: 'place', id: place.facilityId, name: place.name }),
+    },
+    {
+      to: 'route',
+      onDelete: (route, ctx) =>
+        ctx.stores.itineraries.removeTarget(route.guideId, { kind: 'route', id: route.routeId }),
+    },
+  ],
   migrations: { '0009-itineraries': itinerariesMigration },
 };

@@ -28,6 +28,8 @@ export const linksResource: Resource = {
   tag: { name: 'links', description: 'The web links a guide holds: their report, checks and verification' },
   operations: linkOperations,
   stores: { links: (scope) => new LinksStore(scope) },
+  // readLinkHolders reads every record of a guide that can hold a link.
+  usesStores: ['areas', 'chapters', 'facilities', 'guides', 'media', 'routes', 'spots'],
   migrations: { '0011-links': linksMigration },
   services: (settings) => ({ linkChecker: new LinkChecker({ clock: settings.clock }) }),
 };

@@ -19,6 +19,12 @@ declare module '../../db/tables.ts' {
   }
 }
 
+declare module '../../core/references.ts' {
+  interface ReferenceTargets {
+    photo: { guideId: string; mediaId: string };
+  }
+}
+
 declare module '../../core/services.ts' {
   interface Services {
     /** Where photo files live: the bucket (S3_BUCKET), else local disk under MEDIA_DIR or DATA_DIR/media. */
@@ -30,6 +36,8 @@ export const mediaResource: Resource = {
   tag: { name: 'media', description: 'Photos of spots, areas and places: uploads, credits and order' },
   operations: mediaOperations,
   stores: { media: (scope) => new MediaStore(scope) },
+  // The guide names its thumbnail; a release may still show a file a photo no longer names.
+  usesStores: ['guides', 'releases'],
   migrations: { '0006-media': { up } },
   services: (settings) => ({ blobs: openBlobStore(settings) }),
   publicFiles: { prefix: MEDIA_PREFIX, open: (name, services) => openMediaFile(services.blobs, name) },

@@ -21,7 +21,7 @@ import type { MediaRecord } from './media.store.ts';
 import { keysOf } from './media-files.ts';
 import { compactMedia, publicMedia } from './media-records.ts';
 import { uploadMedia, uploadMediaBatch } from './media-upload.operations.ts';
-import { applyRecut, clearGuideThumbnail, discardThumbnail, prepareRecut } from './thumbnail.ts';
+import { applyRecut, discardThumbnail, prepareRecut } from './thumbnail.ts';
 
 /** The caller's photo, read again after its guide is opened (which queues writers of that guide). */
 async function openPhoto(ctx: OperationContext, mediaId: string): Promise<MediaRecord> {
@@ -176,9 +176,7 @@ export const deleteMedia = defineOperation({
   example: mediaExamples.delete_media,
   async handler(input, ctx) {
     const photo = await openPhoto(ctx, input.mediaId);
-    await clearGuideThumbnail(ctx, photo.guideId, photo.mediaId);
-    // No chapter page may show a photo that is gone.
-    await ctx.stores.chapters.removePhoto(photo.guideId, photo.mediaId);
+    await ctx.deleteReferencesTo('photo', photo);
     await ctx.stores.media.delete(photo.mediaId);
     // Files go once the row is gone for good (no row ever names a missing file), unless a release shows them.
     await forgetFiles(ctx, keysOf(photo.files));

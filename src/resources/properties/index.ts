@@ -19,6 +19,7 @@ export const propertiesResource: Resource = {
   tag: { name: 'properties', description: 'Custom spot properties of a guide' },
   operations: propertyOperations,
   stores: { properties: (s) => new PropertiesStore(s) },
+  usesStores: ['guides', 'spots'],
 };
 
 export { type CustomValues, CustomValuesWriter } from './custom-values.ts';

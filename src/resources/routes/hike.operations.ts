@@ -120,7 +120,7 @@ export const deleteHike = defineOperation({
   example: routesExamples.delete_hike,
   async handler(input, ctx) {
     const hike = await openRoute(ctx, input.hikeId, { kind: 'hike', field: 'hikeId', action: 'delete' });
-    await ctx.stores.itineraries.removeTarget(hike.guideId, { kind: 'route', id: hike.id });
+    await ctx.deleteReferencesTo('route', { guideId: hike.guideId, routeId: hike.id });
     await ctx.stores.routes.delete(hike.id);
     return { ok: true as const, hikeId: hike.id, deleted: true as const };
   },

@@ -17,6 +17,13 @@ declare module '../../core/stores.ts' {
   }
 }
 
+declare module '../../core/references.ts' {
+  interface ReferenceTargets {
+    /** A route or a hike about to be deleted (one table, one id space). */
+    route: { guideId: string; routeId: string };
+  }
+}
+
 declare module '../../db/tables.ts' {
   interface Database {
     routes: RoutesTable;
@@ -32,5 +39,6 @@ export const routesResource: Resource = {
   },
   operations: [...routeOperations, ...connectionOperations, ...hikeOperations],
   stores: { routes: (scope) => new RoutesStore(scope) },
+  usesStores: ['spots'],
   migrations: routeMigrations,
 };

@@ -123,7 +123,7 @@ export const deleteRoute = defineOperation({
   example: routesExamples.delete_route,
   async handler(input, ctx) {
     const route = await openRoute(ctx, input.routeId, { kind: 'route', field: 'routeId', action: 'delete' });
-    await ctx.stores.itineraries.removeTarget(route.guideId, { kind: 'route', id: route.id });
+    await ctx.deleteReferencesTo('route', { guideId: route.guideId, routeId: route.id });
     await ctx.stores.routes.delete(route.id);
     return { ok: true as const, routeId: route.id, deleted: true as const };
   },

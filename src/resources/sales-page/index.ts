@@ -21,6 +21,7 @@ export const salesPageResource: Resource = {
   tag: { name: 'sales-page', description: 'The sales page buyers see: its draft and what it shows' },
   operations: salesPageOperations,
   stores: { salesPage: (scope) => new SalesPageStore(scope) },
+  usesStores: ['media', 'releases', 'spots'],
   migrations: { '0012-sales-page': { up } },
   publicPages: [buyersPage],
 };

@@ -9,6 +9,13 @@ declare module '../../core/stores.ts' {
   }
 }
 
+declare module '../../core/references.ts' {
+  interface ReferenceTargets {
+    /** A spot about to be deleted; holders name it by id or by key. */
+    spot: { guideId: string; spotId: string; spotKey: string };
+  }
+}
+
 declare module '../../db/tables.ts' {
   interface Database {
     spots: SpotsTable;
@@ -19,5 +26,10 @@ export const spotsResource: Resource = {
   tag: { name: 'spots', description: 'Spots: the places a guide describes' },
   operations: spotOperations,
   stores: { spots: (s) => new SpotsStore(s) },
+  usesStores: ['areas', 'chapters', 'guides', 'properties'],
+  references: [
+    // A spot keeps everything but the pointer to a deleted area.
+    { to: 'area', onDelete: (area, ctx) => ctx.stores.spots.clearArea(area.areaId) },
+  ],
 };
 export { spotCountOfGuide } from './spot.store.ts';

@@ -218,8 +218,7 @@ export const deleteSpot = defineOperation({
         'Someone bought this guide, so its spots cannot be deleted. Set archived true with update_spot to hide it instead.',
       );
     }
-    await ctx.stores.chapters.removeSpot(spot.guideId, spot.spotId, spot.spotKey);
-    await ctx.stores.itineraries.removeTarget(spot.guideId, { kind: 'spot', id: spot.spotKey });
+    await ctx.deleteReferencesTo('spot', spot);
     await ctx.stores.spots.delete(spot.spotId);
     return { ok: true as const, spotId: spot.spotId, deleted: true as const };
   },
