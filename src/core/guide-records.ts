@@ -41,7 +41,10 @@ export interface RecordTable<T extends GuideChildTable, R> {
   read(rows: Selectable<Database[T]>[]): R[] | Promise<R[]>;
 }
 
-/** A store's RecordTable, its types taken from the table: `recordTable('spots', 'spot', (rows) => rows.map(toSpot))`. */
+/**
+ * A store's RecordTable, its types taken from the table:
+ * `recordTable('spots', 'spot', (rows) => rows.map(toSpot))`.
+ */
 export function recordTable<T extends GuideChildTable, R>(
   table: T,
   noun: string,
