@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { refuse } from '../../core/errors.ts';
+import { openOwned } from '../../core/guide-records.ts';
 import { defineOperation } from '../../core/operation.ts';
+import { requireFresh } from '../../core/stale-editor.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
-import { openChapter, requireFresh } from './chapter.access.ts';
 import { chapterAnswer } from './chapter.answer.ts';
 import { chapterRules } from './chapter.rules.ts';
 import {
+  chapterEdits,
   chapterSchema,
   collectionIdSchema,
   expectedUpdatedAtSchema,
@@ -45,7 +47,7 @@ export const setChapterMembers = defineOperation({
   output: chapterSchema,
   example: chaptersExamples.set_chapter_members,
   async handler({ collectionId, members }, ctx) {
-    const chapter = await openChapter(ctx, collectionId);
+    const chapter = await openOwned(ctx, ctx.stores.chapters, collectionId);
     const refs = await normaliseMembers(chapter, members, chapterRules(ctx, chapter.guideId));
     await ctx.stores.chapters.setMembers(chapter.id, refs);
     return chapterAnswer(ctx, await ctx.stores.chapters.require(chapter.id));
@@ -72,7 +74,7 @@ export const setChapterIntro = defineOperation({
   output: chapterSchema,
   example: chaptersExamples.set_chapter_intro,
   async handler({ collectionId, intro }, ctx) {
-    const chapter = await openChapter(ctx, collectionId);
+    const chapter = await openOwned(ctx, ctx.stores.chapters, collectionId);
     const written = await normaliseIntro(intro, chapterRules(ctx, chapter.guideId));
     if (written !== null && chapter.kind !== 'chapter') {
       throw refuse(
@@ -106,8 +108,8 @@ export const setChapterPages = defineOperation({
   output: chapterSchema,
   example: chaptersExamples.set_chapter_pages,
   async handler({ collectionId, pages, expectedUpdatedAt }, ctx) {
-    const chapter = await openChapter(ctx, collectionId);
-    requireFresh(chapter, expectedUpdatedAt);
+    const chapter = await openOwned(ctx, ctx.stores.chapters, collectionId);
+    requireFresh(chapterEdits, chapter.updatedAt, expectedUpdatedAt);
     if (pages.length > 0 && chapter.kind !== 'chapter') {
       throw refuse(
         'pages',

@@ -1,16 +1,18 @@
 import { z } from 'zod';
+import { openOwned } from '../../core/guide-records.ts';
 import { defineOperation } from '../../core/operation.ts';
 import { nameContainsField, pageInputShape, pageOutputShape, viewField } from '../../core/paging.ts';
+import { requireFresh } from '../../core/stale-editor.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/id-fields.ts';
 import { type GuideList, guidePage, pageFields } from '../guides/index.ts';
-import { openChapter, requireFresh } from './chapter.access.ts';
 import { chapterAnswer, chapterAnswers } from './chapter.answer.ts';
 import { applyChapterFields, emptyChapter } from './chapter.input.ts';
 import { chapterRules } from './chapter.rules.ts';
 import {
   type Chapter,
   type CompactChapter,
+  chapterEdits,
   chapterFieldsSchema,
   chapterSchema,
   collectionIdSchema,
@@ -123,8 +125,8 @@ export const updateChapter = defineOperation({
   output: chapterSchema,
   example: chaptersExamples.update_chapter,
   async handler({ collectionId, expectedUpdatedAt, ...fields }, ctx) {
-    const chapter = await openChapter(ctx, collectionId);
-    requireFresh(chapter, expectedUpdatedAt);
+    const chapter = await openOwned(ctx, ctx.stores.chapters, collectionId);
+    requireFresh(chapterEdits, chapter.updatedAt, expectedUpdatedAt);
     const { chapters } = ctx.stores;
     const hasCards = fields.kind === 'chapter' && (await chapters.hasCards(chapter.id));
     const state = await applyChapterFields(chapter, fields, chapterRules(ctx, chapter.guideId), {
@@ -155,7 +157,7 @@ export const reorderChapter = defineOperation({
   output: z.object({ ok: z.literal(true), collectionId: z.string(), order: z.number() }),
   example: chaptersExamples.reorder_chapter,
   async handler({ collectionId, previousId, nextId }, ctx) {
-    const chapter = await openChapter(ctx, collectionId);
+    const chapter = await openOwned(ctx, ctx.stores.chapters, collectionId);
     const order = await ctx.stores.chapters.order.move(chapter.guideId, {
       id: chapter.id,
       previousId,
@@ -181,7 +183,7 @@ export const deleteChapter = defineOperation({
   output: z.object({ ok: z.literal(true), collectionId: z.string(), deleted: z.literal(true) }),
   example: chaptersExamples.delete_chapter,
   async handler(input, ctx) {
-    const chapter = await openChapter(ctx, input.collectionId);
+    const chapter = await openOwned(ctx, ctx.stores.chapters, input.collectionId);
     await ctx.stores.chapters.delete(chapter.guideId, chapter.id);
     return { ok: true as const, collectionId: chapter.id, deleted: true as const };
   },

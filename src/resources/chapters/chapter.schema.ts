@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { EditedRecord } from '../../core/stale-editor.ts';
 import { creditFields } from '../../shared/credit.ts';
 import { idSchema } from '../../shared/id-fields.ts';
 import { requiredText, slugSchema, text } from '../../shared/text.ts';
@@ -64,6 +65,9 @@ export const expectedUpdatedAtSchema = z
   .describe(
     "The chapter's updatedAt from your last read or write; if it changed since, 409 stale_editor and nothing is written",
   );
+
+/** What a stale_editor answer to a chapter editor says (see expectedUpdatedAtSchema). */
+export const chapterEdits: EditedRecord = { name: 'chapter', readWith: 'list_chapters' };
 
 export const memberSchema = z.object({
   spotKey: z.string().nullable(),

@@ -1,12 +1,8 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
-import { notFound } from '../../core/errors.ts';
-import { newId } from '../../core/new-id.ts';
-import type { PageRequest } from '../../core/paging.ts';
-import { ScopedStore } from '../../core/stores.ts';
+import { recordTable } from '../../core/guide-records.ts';
 import { groupedBy } from '../../db/grouped.ts';
-import { keysetPage, nameContains } from '../../db/keyset.ts';
 import type { Database } from '../../db/tables.ts';
-import { GuideOrder } from '../../shared/guide-order.ts';
+import { OrderedRecordsStore } from '../../shared/ordered-records.ts';
 import type { ChapterKind, Member } from './chapter.schema.ts';
 import type { ChaptersTable } from './chapter.tables.ts';
 import { withoutChapter, withoutPhoto, withoutSpot } from './content-rewrites.ts';
@@ -86,64 +82,12 @@ function toChapter(row: Selectable<ChaptersTable>, members: Member[]): OwnedChap
 }
 
 /** Chapters, collections and their members. All SQL about them lives here. */
-/** Reading order: the order key, then creation, then the id, which is unique. */
-const CHAPTER_ORDER = ['order_key', 'created_at', 'id'] as const;
+export class ChaptersStore extends OrderedRecordsStore<'chapters', OwnedChapter> {
+  protected readonly records = recordTable('chapters', 'chapter', (rows) => this.withMembers(rows));
 
-export class ChaptersStore extends ScopedStore {
-  /** Where the guide's chapters stand in its list, and moves between them. */
-  readonly order = new GuideOrder(this.db, this.clock, 'chapters');
-
-  /** The chapter's guide if this creator owns it; not_found alike for a missing and a foreign one. */
-  async requireOwned(creatorId: string, chapterId: string): Promise<{ guideId: string }> {
-    const row = await this.db
-      .selectFrom('chapters')
-      .innerJoin('guides', 'guides.id', 'chapters.guide_id')
-      .select('chapters.guide_id')
-      .where('chapters.id', '=', chapterId)
-      .where('guides.creator_id', '=', creatorId)
-      .executeTakeFirst();
-    if (!row) throw notFound('chapter', chapterId);
-    return { guideId: row.guide_id };
-  }
-
-  /** The chapter, or not_found when it is gone (deleted by a call that committed first). */
-  async require(chapterId: string): Promise<OwnedChapter> {
-    const row = await this.db.selectFrom('chapters').selectAll().where('id', '=', chapterId).executeTakeFirst();
-    if (!row) throw notFound('chapter', chapterId);
-    return toChapter(row, (await this.membersOf([row.id])).get(row.id) ?? []);
-  }
-
-  /** The guide's chapters and collections in order, with their members. */
-  async list(guideId: string): Promise<OwnedChapter[]> {
-    const rows = await this.db
-      .selectFrom('chapters')
-      .selectAll()
-      .where('guide_id', '=', guideId)
-      .orderBy('order_key')
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
+  private async withMembers(rows: Selectable<ChaptersTable>[]): Promise<OwnedChapter[]> {
     const members = await this.membersOf(rows.map((r) => r.id));
     return rows.map((row) => toChapter(row, members.get(row.id) ?? []));
-  }
-
-  private inGuide(guideId: string, nameText: string | undefined) {
-    const query = this.db.selectFrom('chapters').where('guide_id', '=', guideId);
-    return nameText === undefined ? query : query.where(nameContains(this.dialect, 'name', nameText));
-  }
-
-  /** One page of the guide's chapters and collections in reading order, by keyset, with their members. */
-  async page(guideId: string, nameText: string | undefined, request: PageRequest): Promise<OwnedChapter[]> {
-    const rows = await keysetPage(this.inGuide(guideId, nameText).selectAll(), CHAPTER_ORDER, request).execute();
-    const members = await this.membersOf(rows.map((r) => r.id));
-    return rows.map((row) => toChapter(row, members.get(row.id) ?? []));
-  }
-
-  async count(guideId: string, nameText: string | undefined): Promise<number> {
-    const row = await this.inGuide(guideId, nameText)
-      .select((eb) => eb.fn.countAll().as('n'))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
   }
 
   private async membersOf(chapterIds: readonly string[]): Promise<Map<string, Member[]>> {
@@ -166,17 +110,6 @@ export class ChaptersStore extends ScopedStore {
       (row) => row.chapter_id,
       (row) => ({ spotKey: row.spot_key, memberCollectionId: row.member_chapter_id, order: Number(row.position) }),
     );
-  }
-
-  async countByGuide(guideIds: readonly string[]): Promise<Map<string, number>> {
-    if (guideIds.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('chapters')
-      .select((eb) => ['guide_id', eb.fn.countAll().as('n')])
-      .where('guide_id', 'in', guideIds)
-      .groupBy('guide_id')
-      .execute();
-    return new Map(rows.map((r) => [r.guide_id as string, Number(r.n)]));
   }
 
   /** The chapter of this guide holding the slug, if any. */
@@ -203,28 +136,11 @@ export class ChaptersStore extends ScopedStore {
   }
 
   async insert(guideId: string, state: ChapterState): Promise<string> {
-    const id = newId('col');
-    const now = this.clock.now();
-    await this.db
-      .insertInto('chapters')
-      .values({
-        id,
-        guide_id: guideId,
-        ...toColumns(state),
-        order_key: await this.order.next(guideId),
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    return id;
+    return this.insertLast('col', guideId, toColumns(state));
   }
 
   async write(chapterId: string, state: ChapterState): Promise<void> {
-    await this.db
-      .updateTable('chapters')
-      .set({ ...toColumns(state), updated_at: this.nextUpdatedAt() })
-      .where('id', '=', chapterId)
-      .execute();
+    await this.writeColumns(chapterId, toColumns(state));
   }
 
   /** Replaces the members, in order (positions 1, 2, 3…). */

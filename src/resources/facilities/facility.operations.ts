@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { openOwned } from '../../core/guide-records.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
 import { nameContainsField, pageInputShape, pageOutputShape, viewField } from '../../core/paging.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
@@ -81,10 +82,7 @@ export const updateFacility = defineOperation({
   output: placeSchema,
   async handler({ facilityId, ...fields }, ctx) {
     const { facilities } = ctx.stores;
-    const owned = await facilities.requireOwned(ctx.principal.creatorId, facilityId);
-    // Opening the guide first queues other writers of this guide; the place is read after.
-    await ctx.guide(owned.guideId);
-    const place = await facilities.requireOwned(ctx.principal.creatorId, owned.facilityId);
+    const place = await openOwned(ctx, facilities, facilityId);
     const rules = placeRules(ctx, place.guideId);
     const state = await applyPlaceFields(place, fields, rules, place.facilityId);
     const spotIds = fields.spotKeys === undefined ? undefined : await spotIdsInOrder(rules, state.spotKeys);
@@ -158,8 +156,7 @@ export const deleteFacility = defineOperation({
   output: z.object({ ok: z.literal(true), facilityId: z.string(), deleted: z.literal(true) }),
   async handler(input, ctx) {
     const { facilities } = ctx.stores;
-    const place = await facilities.requireOwned(ctx.principal.creatorId, input.facilityId);
-    await ctx.guide(place.guideId);
+    const place = await openOwned(ctx, facilities, input.facilityId);
     await ctx.deleteReferencesTo('facility', place);
     await facilities.delete(place.facilityId);
     return { ok: true as const, facilityId: place.facilityId, deleted: true as const };

@@ -1,8 +1,7 @@
 import type { Selectable } from 'kysely';
-import { notFound } from '../../core/errors.ts';
+import { GuideRecordsStore, recordTable } from '../../core/guide-records.ts';
 import { newId } from '../../core/new-id.ts';
 import type { PageRequest } from '../../core/paging.ts';
-import { ScopedStore } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
 import { keysetPage, nameContains } from '../../db/keyset.ts';
 import { nameSortKey } from '../../shared/text.ts';
@@ -66,33 +65,15 @@ export interface PlaceRow {
 }
 
 /** Places (facilities) and their links to spots. All SQL about places lives here. */
-export class FacilitiesStore extends ScopedStore {
-  async requireOwned(creatorId: string, facilityId: string): Promise<OwnedPlace> {
-    const row = await this.db
-      .selectFrom('facilities')
-      .innerJoin('guides', 'guides.id', 'facilities.guide_id')
-      .selectAll('facilities')
-      .where('facilities.id', '=', facilityId)
-      .where('guides.creator_id', '=', creatorId)
-      .executeTakeFirst();
-    if (!row) throw notFound('place', facilityId);
-    return toPlace(row, (await this.spotKeysOf([row.id])).get(row.id) ?? []);
-  }
-
-  /** The place, or not_found (the same answer as requireOwned gives, for a row that is not there). */
-  async require(facilityId: string): Promise<OwnedPlace> {
-    const row = await this.db.selectFrom('facilities').selectAll().where('id', '=', facilityId).executeTakeFirst();
-    if (!row) throw notFound('place', facilityId);
-    return toPlace(row, (await this.spotKeysOf([row.id])).get(row.id) ?? []);
-  }
+export class FacilitiesStore extends GuideRecordsStore<'facilities', OwnedPlace> {
+  protected readonly records = recordTable('facilities', 'place', (rows) => this.withSpotKeys(rows));
 
   /** The guide's places, ordered by name as people sort names. */
   async listForGuide(guideId: string): Promise<OwnedPlace[]> {
     const rows = await this.db.selectFrom('facilities').selectAll().where('guide_id', '=', guideId).execute();
-    const keys = await this.spotKeysOf(rows.map((r) => r.id));
-    return rows
-      .map((row) => toPlace(row, keys.get(row.id) ?? []))
-      .sort((a, b) => collator.compare(a.name, b.name) || a.facilityId.localeCompare(b.facilityId));
+    return (await this.withSpotKeys(rows)).sort(
+      (a, b) => collator.compare(a.name, b.name) || a.facilityId.localeCompare(b.facilityId),
+    );
   }
 
   private inGuide(guideId: string, nameText: string | undefined) {
@@ -112,6 +93,11 @@ export class FacilitiesStore extends ScopedStore {
       .select((eb) => eb.fn.countAll().as('n'))
       .executeTakeFirstOrThrow();
     return Number(row.n);
+  }
+
+  private async withSpotKeys(rows: Selectable<FacilitiesTable>[]): Promise<OwnedPlace[]> {
+    const keys = await this.spotKeysOf(rows.map((r) => r.id));
+    return rows.map((row) => toPlace(row, keys.get(row.id) ?? []));
   }
 
   private async spotKeysOf(facilityIds: readonly string[]): Promise<Map<string, string[]>> {

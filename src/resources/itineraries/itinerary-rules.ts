@@ -1,10 +1,10 @@
 import type { z } from 'zod';
-import { ApiError, refuse } from '../../core/errors.ts';
+import { refuse } from '../../core/errors.ts';
 import type { OperationContext } from '../../core/operation.ts';
 import { clearable } from '../../shared/text.ts';
 import { checkDays, type DayRules, hasOpenableStop } from './day.input.ts';
 import type { itineraryFieldsSchema, Season } from './itinerary.schema.ts';
-import type { ItineraryState, OwnedItinerary } from './itinerary.store.ts';
+import type { ItineraryState } from './itinerary.store.ts';
 
 export type ItineraryFields = Partial<z.output<typeof itineraryFieldsSchema>> & { archived?: boolean };
 
@@ -86,23 +86,4 @@ export async function checkedDays(ctx: OperationContext, state: ItineraryState, 
     );
   }
   return days;
-}
-
-/**
- * The caller's itinerary with its guide opened first (locked, in a write), then read again, so a
- * write never lands on an itinerary changed by a call that committed in between.
- */
-export async function openItinerary(ctx: OperationContext, itineraryId: string): Promise<OwnedItinerary> {
-  const { guideId } = await ctx.stores.itineraries.requireOwned(ctx.principal.creatorId, itineraryId);
-  await ctx.guide(guideId);
-  return ctx.stores.itineraries.require(itineraryId);
-}
-
-export function requireFresh(itinerary: OwnedItinerary, expectedUpdatedAt: number | undefined): void {
-  if (expectedUpdatedAt === undefined || expectedUpdatedAt === itinerary.updatedAt) return;
-  throw new ApiError(
-    'stale_editor',
-    `The itinerary changed after your read (updatedAt ${itinerary.updatedAt}, you sent ${expectedUpdatedAt}). ` +
-      'Read it again with get_itinerary, merge your change into what is there now, and send it with the new updatedAt.',
-  );
 }

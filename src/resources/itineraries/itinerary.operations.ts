@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { openOwned } from '../../core/guide-records.ts';
 import { defineOperation } from '../../core/operation.ts';
 import { nameContainsField, pageInputShape, pageOutputShape, viewField } from '../../core/paging.ts';
+import { requireFresh } from '../../core/stale-editor.ts';
 import { productIdSchema } from '../../shared/id-fields.ts';
 import { type GuideList, guidePage, pageFields } from '../guides/index.ts';
 import { itinerariesExamples as examples } from './examples.ts';
@@ -10,12 +12,13 @@ import {
   daysSchema,
   expectedUpdatedAtSchema,
   type Itinerary,
+  itineraryEdits,
   itineraryFieldsSchema,
   itineraryIdSchema,
   itinerarySchema,
 } from './itinerary.schema.ts';
 import { type OwnedItinerary, publicItinerary } from './itinerary.store.ts';
-import { applyItineraryFields, checkedDays, emptyItinerary, openItinerary, requireFresh } from './itinerary-rules.ts';
+import { applyItineraryFields, checkedDays, emptyItinerary } from './itinerary-rules.ts';
 
 /** Itineraries came with this revision; the undated ones (list, create, set days) with them. */
 const ITINERARIES_SINCE = '2026-10-06.3';
@@ -108,7 +111,7 @@ export const getItinerary = defineOperation({
   input: z.strictObject({ itineraryId: itineraryIdSchema }),
   output: itinerarySchema,
   async handler(input, ctx) {
-    return publicItinerary(await openItinerary(ctx, input.itineraryId));
+    return publicItinerary(await openOwned(ctx, ctx.stores.itineraries, input.itineraryId));
   },
 });
 
@@ -135,8 +138,8 @@ export const updateItinerary = defineOperation({
     .strict(),
   output: itinerarySchema,
   async handler({ itineraryId, expectedUpdatedAt, ...fields }, ctx) {
-    const itinerary = await openItinerary(ctx, itineraryId);
-    requireFresh(itinerary, expectedUpdatedAt);
+    const itinerary = await openOwned(ctx, ctx.stores.itineraries, itineraryId);
+    requireFresh(itineraryEdits, itinerary.updatedAt, expectedUpdatedAt);
     const state = await applyItineraryFields(ctx, itinerary.guideId, itinerary, fields);
     state.days = await checkedDays(ctx, state, itinerary.guideId);
     await ctx.stores.itineraries.write(itinerary.id, state);
@@ -165,8 +168,8 @@ export const setItineraryDays = defineOperation({
   }),
   output: itinerarySchema,
   async handler({ itineraryId, days, expectedUpdatedAt }, ctx) {
-    const itinerary = await openItinerary(ctx, itineraryId);
-    requireFresh(itinerary, expectedUpdatedAt);
+    const itinerary = await openOwned(ctx, ctx.stores.itineraries, itineraryId);
+    requireFresh(itineraryEdits, itinerary.updatedAt, expectedUpdatedAt);
     const state = { ...itinerary, days };
     state.days = await checkedDays(ctx, state, itinerary.guideId);
     await ctx.stores.itineraries.write(itinerary.id, state);
@@ -192,7 +195,7 @@ export const reorderItinerary = defineOperation({
   }),
   output: z.object({ ok: z.literal(true), itineraryId: z.string() }),
   async handler({ itineraryId, previousId, nextId }, ctx) {
-    const itinerary = await openItinerary(ctx, itineraryId);
+    const itinerary = await openOwned(ctx, ctx.stores.itineraries, itineraryId);
     await ctx.stores.itineraries.order.move(itinerary.guideId, {
       id: itinerary.id,
       previousId,
@@ -217,7 +220,7 @@ export const deleteItinerary = defineOperation({
   input: z.strictObject({ itineraryId: itineraryIdSchema }),
   output: z.object({ ok: z.literal(true), itineraryId: z.string(), deleted: z.literal(true) }),
   async handler(input, ctx) {
-    const itinerary = await openItinerary(ctx, input.itineraryId);
+    const itinerary = await openOwned(ctx, ctx.stores.itineraries, input.itineraryId);
     await ctx.stores.itineraries.delete(itinerary.id);
     return { ok: true as const, itineraryId: itinerary.id, deleted: true as const };
   },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { EditedRecord } from '../../core/stale-editor.ts';
 import { idSchema } from '../../shared/id-fields.ts';
 import { nameText, text } from '../../shared/text.ts';
 import { routeModes } from '../routes/index.ts';
@@ -79,6 +80,9 @@ export const expectedUpdatedAtSchema = z
   .int()
   .min(0)
   .describe("The itinerary's updatedAt from your last read or write; if it changed since, 409 stale_editor");
+
+/** What a stale_editor answer to an itinerary editor says (see expectedUpdatedAtSchema). */
+export const itineraryEdits: EditedRecord = { name: 'itinerary', readWith: 'get_itinerary' };
 
 /** Fields create_itinerary and update_itinerary take; "" clears text. */
 export const itineraryFieldsSchema = z.object({

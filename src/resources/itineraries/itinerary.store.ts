@@ -1,10 +1,6 @@
 import type { Selectable } from 'kysely';
-import { notFound } from '../../core/errors.ts';
-import { newId } from '../../core/new-id.ts';
-import type { PageRequest } from '../../core/paging.ts';
-import { ScopedStore } from '../../core/stores.ts';
-import { keysetPage, nameContains } from '../../db/keyset.ts';
-import { GuideOrder } from '../../shared/guide-order.ts';
+import { recordTable } from '../../core/guide-records.ts';
+import { OrderedRecordsStore } from '../../shared/ordered-records.ts';
 import type { Day, Itinerary, Season, travelModes } from './itinerary.schema.ts';
 import type { ItinerariesTable } from './itinerary.tables.ts';
 import { type StopTarget, withoutTarget } from './stop-targets.ts';
@@ -95,85 +91,16 @@ export function publicItinerary(it: OwnedItinerary): Itinerary {
 }
 
 /** Itineraries of guides. All SQL about them lives here. */
-export class ItinerariesStore extends ScopedStore {
-  /** Where the guide's itineraries stand in its list, and moves between them. */
-  readonly order = new GuideOrder(this.db, this.clock, 'itineraries');
-
-  /** The itinerary's guide if this creator owns it; not_found alike for a missing and a foreign one. */
-  async requireOwned(creatorId: string, itineraryId: string): Promise<{ guideId: string }> {
-    const row = await this.db
-      .selectFrom('itineraries')
-      .innerJoin('guides', 'guides.id', 'itineraries.guide_id')
-      .select('itineraries.guide_id')
-      .where('itineraries.id', '=', itineraryId)
-      .where('guides.creator_id', '=', creatorId)
-      .executeTakeFirst();
-    if (!row) throw notFound('itinerary', itineraryId);
-    return { guideId: row.guide_id };
-  }
-
-  /** The itinerary, or not_found when it is gone (deleted by a call that committed first). */
-  async require(itineraryId: string): Promise<OwnedItinerary> {
-    const row = await this.db.selectFrom('itineraries').selectAll().where('id', '=', itineraryId).executeTakeFirst();
-    if (!row) throw notFound('itinerary', itineraryId);
-    return toItinerary(row);
-  }
-
-  /** The guide's itineraries in order, archived ones included. */
-  async list(guideId: string): Promise<OwnedItinerary[]> {
-    const rows = await this.db
-      .selectFrom('itineraries')
-      .selectAll()
-      .where('guide_id', '=', guideId)
-      .orderBy('order_key')
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
-    return rows.map(toItinerary);
-  }
-
-  private inGuide(guideId: string, nameText: string | undefined) {
-    const query = this.db.selectFrom('itineraries').where('guide_id', '=', guideId);
-    return nameText === undefined ? query : query.where(nameContains(this.dialect, 'name', nameText));
-  }
-
-  /** One page of the guide's itineraries in order, archived ones included, by keyset. */
-  async page(guideId: string, nameText: string | undefined, request: PageRequest): Promise<OwnedItinerary[]> {
-    const query = this.inGuide(guideId, nameText).selectAll();
-    return (await keysetPage(query, ['order_key', 'created_at', 'id'], request).execute()).map(toItinerary);
-  }
-
-  async count(guideId: string, nameText: string | undefined): Promise<number> {
-    const row = await this.inGuide(guideId, nameText)
-      .select((eb) => eb.fn.countAll().as('n'))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  }
+export class ItinerariesStore extends OrderedRecordsStore<'itineraries', OwnedItinerary> {
+  protected readonly records = recordTable('itineraries', 'itinerary', (rows) => rows.map(toItinerary));
 
   /** Appends the itinerary at the end of the guide's list. */
   async insert(guideId: string, state: ItineraryState): Promise<string> {
-    const id = newId('it');
-    const now = this.clock.now();
-    await this.db
-      .insertInto('itineraries')
-      .values({
-        id,
-        guide_id: guideId,
-        ...toColumns(state),
-        order_key: await this.order.next(guideId),
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    return id;
+    return this.insertLast('it', guideId, toColumns(state));
   }
 
   async write(itineraryId: string, state: ItineraryState): Promise<void> {
-    await this.db
-      .updateTable('itineraries')
-      .set({ ...toColumns(state), updated_at: this.nextUpdatedAt() })
-      .where('id', '=', itineraryId)
-      .execute();
+    await this.writeColumns(itineraryId, toColumns(state));
   }
 
   async delete(itineraryId: string): Promise<void> {

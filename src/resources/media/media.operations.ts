@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiError } from '../../core/errors.ts';
+import { openOwned } from '../../core/guide-records.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
 import { pageInputShape, pageOutputShape, viewField } from '../../core/paging.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
@@ -22,14 +23,6 @@ import { keysOf } from './media-files.ts';
 import { compactMedia, publicMedia } from './media-records.ts';
 import { uploadMedia, uploadMediaBatch } from './media-upload.operations.ts';
 import { applyRecut, discardThumbnail, prepareRecut } from './thumbnail.ts';
-
-/** The caller's photo, read again after its guide is opened (which queues writers of that guide). */
-async function openPhoto(ctx: OperationContext, mediaId: string): Promise<MediaRecord> {
-  const { media } = ctx.stores;
-  const first = await media.requireOwned(ctx.principal.creatorId, mediaId);
-  await ctx.guide(first.guideId);
-  return media.requireOwned(ctx.principal.creatorId, first.mediaId);
-}
 
 /**
  * Moves the photo to another spot of its guide; its mediaId stays, so whatever names it (pages,
@@ -128,7 +121,7 @@ export const updateMedia = defineOperation({
   discard: (recut, ctx) => discardThumbnail(ctx.services.blobs, recut),
   example: mediaExamples.update_media,
   async handler({ mediaId, spotId, ...fields }, ctx, recut) {
-    const photo = await openPhoto(ctx, mediaId);
+    const photo = await openOwned(ctx, ctx.stores.media, mediaId);
     if (spotId !== undefined && spotId !== photo.spotId) await moveToSpot(ctx, photo, spotId);
     await ctx.stores.media.updateMeta(photo, applyMeta(photo.meta, fields));
     if (recut) await applyRecut(ctx, photo.guideId, recut);
@@ -154,7 +147,7 @@ export const reorderMedia = defineOperation({
   output: z.object({ ok: z.literal(true), mediaId: z.string(), order: z.number() }),
   example: mediaExamples.reorder_media,
   async handler(input, ctx) {
-    const photo = await openPhoto(ctx, input.mediaId);
+    const photo = await openOwned(ctx, ctx.stores.media, input.mediaId);
     await ctx.stores.media.setOrder(photo, input.order);
     return { ok: true as const, mediaId: photo.mediaId, order: input.order };
   },
@@ -175,7 +168,7 @@ export const deleteMedia = defineOperation({
   output: z.object({ ok: z.literal(true), mediaId: z.string(), deleted: z.literal(true) }),
   example: mediaExamples.delete_media,
   async handler(input, ctx) {
-    const photo = await openPhoto(ctx, input.mediaId);
+    const photo = await openOwned(ctx, ctx.stores.media, input.mediaId);
     await ctx.deleteReferencesTo('photo', photo);
     await ctx.stores.media.delete(photo.mediaId);
     // Files go once the row is gone for good (no row ever names a missing file), unless a release shows them.

@@ -1,5 +1,6 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
 import { notFound } from '../../core/errors.ts';
+import type { OwnedRecords } from '../../core/guide-records.ts';
 import { newId } from '../../core/new-id.ts';
 import type { PageRequest } from '../../core/paging.ts';
 import { ScopedStore } from '../../core/stores.ts';
@@ -66,7 +67,7 @@ function toRecord(row: Row): MediaRecord {
 }
 
 /** Photos and stored images. All SQL about them lives here. */
-export class MediaStore extends ScopedStore {
+export class MediaStore extends ScopedStore implements OwnedRecords<MediaRecord> {
   private selectMedia() {
     return this.db
       .selectFrom('media')
@@ -106,6 +107,11 @@ export class MediaStore extends ScopedStore {
       .where('spot_key', '=', spotKey)
       .executeTakeFirst();
     return row?.id;
+  }
+
+  /** The caller's photo's guide (see requireOwned), for openOwned. */
+  async guideOfOwned(creatorId: string, mediaId: string): Promise<string> {
+    return (await this.requireOwned(creatorId, mediaId)).guideId;
   }
 
   /** The caller's photo, or not_found alike for a missing one and another creator's. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { refuse } from '../../core/errors.ts';
-import { defineOperation, type OperationContext } from '../../core/operation.ts';
+import { openOwned } from '../../core/guide-records.ts';
+import { defineOperation } from '../../core/operation.ts';
 import { pageInputShape, pageOfList, pageOutputShape } from '../../core/paging.ts';
 import { SINCE_2026_09_30, STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/id-fields.ts';
@@ -17,14 +18,7 @@ import {
   propertyKinds,
   propertySchema,
 } from './property.schema.ts';
-import { type OwnedProperty, publicProperty } from './property.store.ts';
-
-/** The caller's property with its guide opened (locked, on a write) before it is read again. */
-async function openProperty(ctx: OperationContext, propertyDefId: string): Promise<OwnedProperty> {
-  const { guideId } = await ctx.stores.properties.requireOwned(ctx.principal.creatorId, propertyDefId);
-  await ctx.guide(guideId);
-  return ctx.stores.properties.requireOwned(ctx.principal.creatorId, propertyDefId);
-}
+import { publicProperty } from './property.store.ts';
 
 const labelSchema = text(80).min(1).describe('What buyers read, at most 80');
 const placeholderSchema = text(120).describe('Hint shown in an empty field, at most 120; "" clears');
@@ -153,7 +147,7 @@ export const updateProperty = defineOperation({
   output: propertySchema,
   async handler(input, ctx) {
     const { properties } = ctx.stores;
-    const property = await openProperty(ctx, input.propertyDefId);
+    const property = await openOwned(ctx, properties, input.propertyDefId);
     if (input.key !== undefined && input.key !== property.key) {
       throw refuse(
         'key',
@@ -199,7 +193,7 @@ export const archiveProperty = defineOperation({
   output: propertySchema,
   async handler(input, ctx) {
     const { properties } = ctx.stores;
-    const property = await openProperty(ctx, input.propertyDefId);
+    const property = await openOwned(ctx, properties, input.propertyDefId);
     const version = await ctx.stores.guides.bumpPropertySchemaVersion(property.guideId);
     await properties.update(property.propertyDefId, { archived: input.archived ?? true }, version);
     return publicProperty(await properties.require(property.propertyDefId));
@@ -278,7 +272,7 @@ export const convertProperty = defineOperation({
   }),
   async handler(input, ctx) {
     const { properties, spots } = ctx.stores;
-    const property = await openProperty(ctx, input.propertyDefId);
+    const property = await openOwned(ctx, properties, input.propertyDefId);
     const holding = await spots.withCustomValue(property.guideId, property.key);
     const plan = planConversion(property.kind, input.toKind, property.key, holding);
     for (const change of plan.changes) await spots.setCustomValues(change.spotId, change.customValues);

@@ -1,8 +1,7 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
-import { notFound } from '../../core/errors.ts';
+import { GuideRecordsStore, recordTable } from '../../core/guide-records.ts';
 import { newId } from '../../core/new-id.ts';
 import { compareSortKeys } from '../../core/paging-sorted.ts';
-import { ScopedStore } from '../../core/stores.ts';
 import type { Dialect } from '../../db/database.ts';
 import { groupedBy } from '../../db/grouped.ts';
 import { jsonRowsOf, rowsOfJson } from '../../db/json-rows.ts';
@@ -31,7 +30,8 @@ export type PropertyPatch = Partial<
 > & { order?: number };
 
 /** Custom spot property definitions. Every change bumps the guide's property schema version. */
-export class PropertiesStore extends ScopedStore {
+export class PropertiesStore extends GuideRecordsStore<'property_defs', OwnedProperty> {
+  protected readonly records = recordTable('property_defs', 'property', (rows) => rows.map(toProperty));
   /** Where the guide's property definitions stand in its list. */
   readonly order = new GuideOrder(this.db, this.clock, 'property_defs');
 
@@ -57,30 +57,6 @@ export class PropertiesStore extends ScopedStore {
   async publicForGuides(guideIds: string[]): Promise<Map<string, Property[]>> {
     const owned = await this.listForGuides(guideIds);
     return new Map([...owned].map(([id, properties]) => [id, properties.map(publicProperty)]));
-  }
-
-  /** The property if it belongs to one of this creator's guides; else the same 404 as a missing id. */
-  async requireOwned(creatorId: string, propertyDefId: string): Promise<OwnedProperty> {
-    const row = await this.db
-      .selectFrom('property_defs')
-      .innerJoin('guides', 'guides.id', 'property_defs.guide_id')
-      .selectAll('property_defs')
-      .where('property_defs.id', '=', propertyDefId)
-      .where('guides.creator_id', '=', creatorId)
-      .executeTakeFirst();
-    if (!row) throw notFound('property', propertyDefId);
-    return toProperty(row);
-  }
-
-  /** The property, or not_found. */
-  async require(propertyDefId: string): Promise<OwnedProperty> {
-    const row = await this.db
-      .selectFrom('property_defs')
-      .selectAll()
-      .where('id', '=', propertyDefId)
-      .executeTakeFirst();
-    if (!row) throw notFound('property', propertyDefId);
-    return toProperty(row);
   }
 
   async keyTaken(guideId: string, key: string): Promise<boolean> {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { refuse } from '../../core/errors.ts';
+import { openOwned } from '../../core/guide-records.ts';
 import { defineOperation } from '../../core/operation.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { idSchema } from '../../shared/id-fields.ts';
@@ -80,11 +81,9 @@ export const setSpotRoutes = defineOperation({
   example: routesExamples.set_spot_routes,
   async handler(input, ctx) {
     const { spots, routes } = ctx.stores;
-    const { guideId } = await spots.requireOwned(ctx.principal.creatorId, input.spotId);
-    await ctx.guide(guideId);
-    const spot = await spots.require(input.spotId);
+    const spot = await openOwned(ctx, spots, input.spotId);
     refuseRepeats(input.routeIds, 'routeIds', 'route');
-    const found = await routes.findInGuide(guideId, input.routeIds);
+    const found = await routes.findInGuide(spot.guideId, input.routeIds);
     for (const [i, id] of input.routeIds.entries()) {
       if (!found.has(id)) {
         throw refuse(`routeIds[${i}]`, `no route or hike with id "${id}" in this guide; list them with list_routes.`);

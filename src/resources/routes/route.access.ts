@@ -1,4 +1,5 @@
 import { refuse } from '../../core/errors.ts';
+import { openOwned } from '../../core/guide-records.ts';
 import type { OperationContext } from '../../core/operation.ts';
 import type { RouteKind, StoredRoute } from './route.store.ts';
 
@@ -8,20 +9,16 @@ const other: Record<RouteKind, { name: string; update: string; delete: string }>
 };
 
 /**
- * The caller's route or hike with its guide opened first (locked, on a write), then read again,
- * so a write never builds on a change that committed in between. With `kind`, the other kind is
- * refused with a pointer to the operation that takes it: their fields differ.
+ * The caller's route or hike, opened as every guide's record is (openOwned). With `kind`, a
+ * missing one is called by that kind and the other kind is refused with a pointer to the operation
+ * that takes it: their fields differ.
  */
 export async function openRoute(
   ctx: OperationContext,
   routeId: string,
   want?: { kind: RouteKind; field: string; action: 'update' | 'delete' },
 ): Promise<StoredRoute> {
-  const { routes } = ctx.stores;
-  const what = want?.kind ?? 'route';
-  const owned = await routes.requireOwned(ctx.principal.creatorId, routeId, what);
-  await ctx.guide(owned.guideId);
-  const route = await routes.require(routeId, what);
+  const route = await openOwned(ctx, ctx.stores.routes, routeId, want?.kind);
   if (want && route.kind !== want.kind) {
     const is = other[route.kind];
     throw refuse(want.field, `"${routeId}" is a ${is.name}, not a ${want.kind}: use ${is[want.action]} for it.`);

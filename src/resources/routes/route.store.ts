@@ -1,8 +1,8 @@
 import type { Selectable } from 'kysely';
-import { notFound, refuse } from '../../core/errors.ts';
+import { refuse } from '../../core/errors.ts';
+import { GuideRecordsStore, recordTable } from '../../core/guide-records.ts';
 import { newId } from '../../core/new-id.ts';
 import type { PageRequest } from '../../core/paging.ts';
-import { ScopedStore } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
 import { keysetPage, nameContains } from '../../db/keyset.ts';
 import type { Fee } from '../../shared/fees.ts';
@@ -69,31 +69,9 @@ const ROUTE_PREFIX: Record<RouteKind, string> = { route: 'rt', hike: 'hk' };
 type RowWithoutTrack = Omit<Selectable<RoutesTable>, 'track'> & { track?: string | null };
 
 /** Routes, hikes and their links to spots and places. All SQL about them lives here. */
-export class RoutesStore extends ScopedStore {
-  /** The row's guide and kind when the creator owns it; not_found alike for missing and foreign. */
-  async requireOwned(
-    creatorId: string,
-    routeId: string,
-    what = 'route',
-  ): Promise<{ guideId: string; kind: RouteKind }> {
-    const row = await this.db
-      .selectFrom('routes')
-      .innerJoin('guides', 'guides.id', 'routes.guide_id')
-      .select(['routes.guide_id', 'routes.kind'])
-      .where('routes.id', '=', routeId)
-      .where('guides.creator_id', '=', creatorId)
-      .executeTakeFirst();
-    if (!row) throw notFound(what, routeId);
-    return { guideId: row.guide_id, kind: row.kind };
-  }
-
-  /** The row with its links and line, or not_found when it is gone (deleted by a call that committed first). */
-  async require(routeId: string, what = 'route'): Promise<StoredRoute> {
-    const row = await this.db.selectFrom('routes').selectAll().where('id', '=', routeId).executeTakeFirst();
-    if (!row) throw notFound(what, routeId);
-    const [stored] = await this.withLinks([row], { includeTrack: true });
-    return stored as StoredRoute;
-  }
+export class RoutesStore extends GuideRecordsStore<'routes', StoredRoute> {
+  /** A hike's lookups say `hike` instead (their `noun` argument). */
+  protected readonly records = recordTable('routes', 'route', (rows) => this.withLinks(rows, { includeTrack: true }));
 
   /** The guide's rows of one kind, in the order they were made. */
   async list(guideId: string, kind: RouteKind, { includeTrack }: { includeTrack: boolean }): Promise<StoredRoute[]> {

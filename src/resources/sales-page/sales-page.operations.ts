@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ApiError } from '../../core/errors.ts';
 import { defineOperation } from '../../core/operation.ts';
+import { type EditedRecord, requireFresh } from '../../core/stale-editor.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/id-fields.ts';
 import { salesPageExamples } from './examples.ts';
@@ -31,6 +31,14 @@ export const getSalesPage = defineOperation({
     return { productId: guide.id, live, draft };
   },
 });
+
+/** What a stale_editor answer to a draft save says; before the first save there is no draft. */
+const draftEdits: EditedRecord = {
+  name: 'sales page draft',
+  readWith: 'get_sales_page',
+  resend: 'save',
+  absent: 'null: no draft',
+};
 
 export const saveSalesPageDraft = defineOperation({
   name: 'save_sales_page_draft',
@@ -64,14 +72,7 @@ export const saveSalesPageDraft = defineOperation({
   async handler({ productId, expectedUpdatedAt, ...fields }, ctx) {
     const guide = await ctx.guide(productId);
     const current = await ctx.stores.salesPage.draftOf(guide.id);
-    if (expectedUpdatedAt !== undefined && expectedUpdatedAt !== (current?.updatedAt ?? null)) {
-      throw new ApiError(
-        'stale_editor',
-        `The sales page draft changed after your read (updatedAt ${current?.updatedAt ?? 'null: no draft'}, you sent ` +
-          `${expectedUpdatedAt}). Read it again with get_sales_page, merge your change into what is there now, and ` +
-          'save with the new updatedAt.',
-      );
-    }
+    requireFresh(draftEdits, current?.updatedAt ?? null, expectedUpdatedAt);
     await ctx.stores.salesPage.save(guide.id, await normaliseSalesPage(ctx, guide.id, fields));
     return { productId: guide.id, draft: (await ctx.stores.salesPage.draftOf(guide.id))! };
   },

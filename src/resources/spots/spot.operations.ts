@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiError, notFound, refuse } from '../../core/errors.ts';
+import { openOwned } from '../../core/guide-records.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
 import { nameContainsField, pageInputShape, pageOutputShape, viewField } from '../../core/paging.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
@@ -32,13 +33,6 @@ function spotRules(ctx: OperationContext, guideId: string): SpotRules {
     },
     areaExists: (areaId) => ctx.stores.areas.exists(guideId, areaId),
   };
-}
-
-/** The caller's spot with its guide opened (locked, on a write) before the spot is read. */
-async function openSpot(ctx: OperationContext, spotId: string): Promise<OwnedSpot> {
-  const { guideId } = await ctx.stores.spots.requireOwned(ctx.principal.creatorId, spotId);
-  await ctx.guide(guideId);
-  return ctx.stores.spots.require(spotId);
 }
 
 const createInput = spotFieldsSchema
@@ -120,7 +114,7 @@ export const updateSpot = defineOperation({
   output: spotSchema,
   async handler({ spotId, spotKey, ...fields }, ctx) {
     const { spots } = ctx.stores;
-    const spot = await openSpot(ctx, spotId);
+    const spot = await openOwned(ctx, spots, spotId);
     if (spotKey !== undefined && spotKey !== spot.spotKey) {
       throw refuse('spotKey', `is immutable: this spot stays "${spot.spotKey}". Create a new spot for a new key.`);
     }
@@ -170,8 +164,8 @@ export const listSpots = defineOperation({
     const view = input.view ?? 'full';
     const chapterOf = async (guideId: string) => {
       if (filter.collectionId === undefined) return;
-      const owner = await chapters.requireOwned(ctx.principal.creatorId, filter.collectionId);
-      if (owner.guideId !== guideId) throw notFound('chapter', filter.collectionId);
+      const owner = await chapters.guideOfOwned(ctx.principal.creatorId, filter.collectionId);
+      if (owner !== guideId) throw notFound('chapter', filter.collectionId);
     };
     const list: GuideList<SpotRow, Spot | CompactSpot> = {
       scope: `spots archived=${filter.includeArchived} area=${filter.areaId ?? '*'} chapter=${filter.collectionId ?? '*'} name=${filter.nameContains ?? '*'}`,
@@ -211,7 +205,7 @@ export const deleteSpot = defineOperation({
   errors: ['guide_sold'],
   output: z.object({ ok: z.literal(true), spotId: z.string(), deleted: z.literal(true) }),
   async handler(input, ctx) {
-    const spot = await openSpot(ctx, input.spotId);
+    const spot = await openOwned(ctx, ctx.stores.spots, input.spotId);
     if (await ctx.stores.guides.hasBuyers(spot.guideId)) {
       throw new ApiError(
         'guide_sold',

@@ -1,8 +1,7 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
-import { notFound } from '../../core/errors.ts';
+import { GuideRecordsStore, recordTable } from '../../core/guide-records.ts';
 import { newId } from '../../core/new-id.ts';
 import type { PageRequest, View } from '../../core/paging.ts';
-import { ScopedStore } from '../../core/stores.ts';
 import { groupedBy } from '../../db/grouped.ts';
 import { keysetPage, nameContains } from '../../db/keyset.ts';
 import type { Database } from '../../db/tables.ts';
@@ -120,29 +119,10 @@ export function publicSpot({ guideId: _guideId, ...spot }: OwnedSpot): Spot {
 }
 
 /** Spots. All SQL about spots lives here. */
-export class SpotsStore extends ScopedStore {
+export class SpotsStore extends GuideRecordsStore<'spots', OwnedSpot> {
+  protected readonly records = recordTable('spots', 'spot', (rows) => rows.map(toSpot));
   /** Where the guide's spots stand in its list. */
   readonly order = new GuideOrder(this.db, this.clock, 'spots');
-
-  async requireOwned(creatorId: string, spotId: string): Promise<OwnedSpot> {
-    const row = await this.db
-      .selectFrom('spots')
-      .innerJoin('guides', 'guides.id', 'spots.guide_id')
-      .selectAll('spots')
-      .where('spots.id', '=', spotId)
-      .where('guides.creator_id', '=', creatorId)
-      .executeTakeFirst();
-    if (!row) throw notFound('spot', spotId);
-    return toSpot(row);
-  }
-
-  /** The spot, or not_found when it is gone (deleted by a call that committed first). */
-  /** The spot, or not_found: a missing row is the caller's to hear about, never a 500. */
-  async require(spotId: string): Promise<OwnedSpot> {
-    const row = await this.db.selectFrom('spots').selectAll().where('id', '=', spotId).executeTakeFirst();
-    if (!row) throw notFound('spot', spotId);
-    return toSpot(row);
-  }
 
   /** Spots by id, in the order asked. */
   async getMany(spotIds: readonly string[]): Promise<OwnedSpot[]> {
@@ -241,17 +221,6 @@ export class SpotsStore extends ScopedStore {
     await this.db.deleteFrom('spots').where('id', '=', spotId).execute();
   }
 
-  async countByGuide(guideIds: readonly string[]): Promise<Map<string, number>> {
-    if (guideIds.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('spots')
-      .select((eb) => ['guide_id', eb.fn.countAll().as('n')])
-      .where('guide_id', 'in', guideIds)
-      .groupBy('guide_id')
-      .execute();
-    return new Map(rows.map((r) => [r.guide_id as string, Number(r.n)]));
-  }
-
   /** Spots holding a value for a custom property, for conversions. */
   async withCustomValue(
     guideId: string,
@@ -309,7 +278,7 @@ export class SpotsStore extends ScopedStore {
 }
 
 /**
- * The guide's spot count (archived ones too, as countByGuide counts), as a subquery of a query over
+ * The guide's spot count (archived ones too), as a subquery of a query over
  * `guides`: the guide record reads it in the same statement as the guide.
  */
 export function spotCountOfGuide(eb: ExpressionBuilder<Database, 'guides'>) {
