@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { Migration } from 'kysely/migration';
+import type { GuidePartReaders } from './guide-contents.ts';
 import type { AnyOperation, Urls } from './operation.ts';
 import type { ServiceSettings, Services } from './services.ts';
 import type { StoreFactories, Stores } from './stores.ts';
@@ -62,8 +63,8 @@ export interface ResourceTag {
 
 /**
  * What a resource folder offers: its OpenAPI tag, its operations, the stores handlers reach, its tables'
- * migrations (named to sort after the foundation's), services built from the settings, and files
- * and pages served publicly.
+ * migrations (named to sort after the foundation's), services built from the settings, how to read
+ * its parts of a whole guide, and files and pages served publicly.
  */
 export interface Resource {
   tag: ResourceTag;
@@ -71,6 +72,8 @@ export interface Resource {
   stores?: Partial<StoreFactories>;
   migrations?: Record<string, Migration>;
   services?: (settings: ServiceSettings) => Partial<Services>;
+  /** Its parts of a whole guide (core/guide-contents.ts), each read once, whole, for any whole-guide reader. */
+  guideParts?: Partial<GuidePartReaders>;
   publicFiles?: PublicFiles;
   publicPages?: readonly PublicPages[];
 }

@@ -1,6 +1,8 @@
 import type { Resource } from '../../core/resource.ts';
 import { guideOperations } from './guide.operations.ts';
+import type { Guide } from './guide.schema.ts';
 import { GuidesStore } from './guide.store.ts';
+import { guideRecord } from './guide-records.ts';
 
 declare module '../../core/stores.ts' {
   interface Stores {
@@ -8,10 +10,21 @@ declare module '../../core/stores.ts' {
   }
 }
 
+declare module '../../core/guide-contents.ts' {
+  interface GuideParts {
+    /** The guide's record, its own addresses as paths: what a release keeps must not move with the service. */
+    guide: Guide;
+  }
+}
+
+/** URLs kept as paths: a release must not change when the service moves to another address. */
+const PATHS_ONLY = { publicUrl: '', studioUrl: '' };
+
 export const guidesResource: Resource = {
   tag: { name: 'guides', description: 'Guides (products of type map): create, shape, region and price' },
   operations: guideOperations,
   stores: { guides: (s) => new GuidesStore(s) },
+  guideParts: { guide: (stores, guide) => guideRecord(stores, guide.id, PATHS_ONLY) },
 };
 
 export type { Guide, MapRegion } from './guide.schema.ts';

@@ -1,6 +1,7 @@
 import type { Resource } from '../../core/resource.ts';
 import * as itinerariesMigration from './itinerary.migration.ts';
 import { itineraryOperations } from './itinerary.operations.ts';
+import type { OwnedItinerary } from './itinerary.store.ts';
 import { ItinerariesStore } from './itinerary.store.ts';
 import type { ItinerariesTable } from './itinerary.tables.ts';
 
@@ -20,9 +21,16 @@ declare module '../../db/tables.ts' {
   }
 }
 
+declare module '../../core/guide-contents.ts' {
+  interface GuideParts {
+    itineraries: OwnedItinerary[];
+  }
+}
+
 export const itinerariesResource: Resource = {
   tag: { name: 'itineraries', description: 'Itineraries: suggested days of spots, routes and hikes' },
   operations: itineraryOperations,
   stores: { itineraries: (scope) => new ItinerariesStore(scope) },
+  guideParts: { itineraries: (stores, guide) => stores.itineraries.list(guide.id) },
   migrations: { '0009-itineraries': itinerariesMigration },
 };

@@ -1,5 +1,6 @@
 import type { Resource } from '../../core/resource.ts';
 import { spotOperations } from './spot.operations.ts';
+import type { OwnedSpot } from './spot.store.ts';
 import { SpotsStore } from './spot.store.ts';
 import type { SpotsTable } from './spot.tables.ts';
 
@@ -15,9 +16,17 @@ declare module '../../db/tables.ts' {
   }
 }
 
+declare module '../../core/guide-contents.ts' {
+  interface GuideParts {
+    /** Every spot of the guide, archived ones included (what names them still counts), in its order. */
+    spots: OwnedSpot[];
+  }
+}
+
 export const spotsResource: Resource = {
   tag: { name: 'spots', description: 'Spots: the places a guide describes' },
   operations: spotOperations,
   stores: { spots: (s) => new SpotsStore(s) },
+  guideParts: { spots: (stores, guide) => stores.spots.list(guide.id, { includeArchived: true }) },
 };
 export { spotCountOfGuide } from './spot.store.ts';
