@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { Migration } from 'kysely/migration';
+import type { GuidePartReaders } from './guide-contents.ts';
 import type { AnyOperation, OperationContext, Urls } from './operation.ts';
 import type { ReferenceKind, ReferenceTargets } from './references.ts';
 import type { ServiceSettings, Services } from './services.ts';
@@ -74,8 +75,8 @@ export type HeldReference = {
 
 /**
  * What a resource folder offers: its OpenAPI tag, its operations, the stores handlers reach, its tables'
- * migrations (named to sort after the foundation's), services built from the settings, and files
- * and pages served publicly.
+ * migrations (named to sort after the foundation's), services built from the settings, how to read
+ * its parts of a whole guide, and files and pages served publicly.
  */
 export interface Resource {
   tag: ResourceTag;
@@ -90,6 +91,8 @@ export interface Resource {
   references?: readonly HeldReference[];
   migrations?: Record<string, Migration>;
   services?: (settings: ServiceSettings) => Partial<Services>;
+  /** Its parts of a whole guide (core/guide-contents.ts), each read once, whole, for any whole-guide reader. */
+  guideParts?: Partial<GuidePartReaders>;
   publicFiles?: PublicFiles;
   publicPages?: readonly PublicPages[];
 }

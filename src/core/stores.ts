@@ -46,8 +46,16 @@ export function nextUpdatedAt(clock: Clock) {
 // biome-ignore lint/suspicious/noEmptyInterface: resources merge their stores into it
 export interface Stores {}
 
+/**
+ * What a store may be built from besides its scope: the call's other stores, for one that reads
+ * through them (the whole-guide reader).
+ */
+export interface StoreContext {
+  stores: Stores;
+}
+
 /** How to build each store; the registry of resources supplies one for every key of `Stores`. */
-export type StoreFactories = { readonly [K in keyof Stores]: (scope: StoreScope) => Stores[K] };
+export type StoreFactories = { readonly [K in keyof Stores]: (scope: StoreScope, context: StoreContext) => Stores[K] };
 
 /**
  * Stores built on first use, once per call: a call that reads one table builds one store. The
@@ -60,10 +68,11 @@ export function lazyStores(factories: StoreFactories): (scope: StoreScope) => St
       this.scope = scope;
     }
   }
-  for (const [name, build] of Object.entries(factories) as [string, (scope: StoreScope) => unknown][]) {
+  type Factory = (scope: StoreScope, context: StoreContext) => unknown;
+  for (const [name, build] of Object.entries(factories) as [string, Factory][]) {
     Object.defineProperty(CallStores.prototype, name, {
       get(this: CallStores) {
-        const store = build(this.scope);
+        const store = build(this.scope, { stores: this as unknown as Stores });
         Object.defineProperty(this, name, { value: store });
         return store;
       },

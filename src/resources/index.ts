@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely/migration';
 import type { GuideAccess } from '../core/guide-access.ts';
+import { GuideContentsReader, type GuidePartReaders } from '../core/guide-contents.ts';
 import type { OperationContext } from '../core/operation.ts';
 import { type ReferenceKind, type ReferenceStep, stepsByKind } from '../core/references.ts';
 import { Registry } from '../core/registry.ts';
@@ -73,9 +74,17 @@ export function publicPages(extra: readonly Resource[] = []): PublicPages[] {
   return withExtra(extra).flatMap((r) => r.publicPages ?? []);
 }
 
-/** Every resource's stores, built lazily per call. */
+/**
+ * Every resource's stores, built lazily per call, and beside them the reader of a whole guide that
+ * reads every part a resource declares through them.
+ */
 export function createStores(extra: readonly Resource[] = []): (scope: StoreScope) => Stores {
-  return lazyStores(Object.assign({}, ...withExtra(extra).map((r) => r.stores ?? {})) as StoreFactories);
+  const all = withExtra(extra);
+  const parts: Partial<GuidePartReaders> = Object.assign({}, ...all.map((r) => r.guideParts ?? {}));
+  return lazyStores({
+    ...Object.assign({}, ...all.map((r) => r.stores ?? {})),
+    guideContents: (_scope, { stores }) => new GuideContentsReader(stores, parts),
+  } as StoreFactories);
 }
 
 /** Every resource's declared references, by the kind of record they point at. */

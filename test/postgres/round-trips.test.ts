@@ -25,6 +25,23 @@ const BUDGET: Record<string, number> = {
   'REST update_guide': 5, // begin, the lock and revision, the update, the record, commit
 };
 
+/**
+ * Statements of the calls that read a whole guide (readiness, publish status, the link report and
+ * marking a link verified), on a guide with some of everything, read twice at one revision as an
+ * assistant does (a look, then a second page or the next question).
+ */
+const WHOLE_GUIDE_BUDGET: Record<string, number> = {
+  // The guide opened, then one read of each part (core/guide-contents.ts); routes and hikes are
+  // each a list and their spots and facilities beside it.
+  'get_guide_readiness first': 18,
+  'get_publish_status first': 19, // the same reading, and the current release
+  'get_link_report first': 14, // the revision, the parts that hold links and what is stored of the links
+  'get_guide_readiness again': 18,
+  'get_publish_status again': 19,
+  'get_link_report again': 1, // the revision: the report is kept per revision
+  set_link_verified: 16, // begin, the guide's lock, the parts that hold links, the marks, commit
+};
+
 const postgres = (await testDialects()).find((d) => d.dialect === 'postgres');
 
 describe('round trips per call on PostgreSQL', { skip: postgres?.skip ?? 'PostgreSQL not tested' }, () => {
@@ -114,5 +131,46 @@ describe('round trips per call on PostgreSQL', { skip: postgres?.skip ?? 'Postgr
       answer.body.properties.map((p: { label: string }) => p.label),
       ['Field 0', 'Field 1', 'Field 2', 'Field 3', 'Field 4'],
     );
+  });
+
+  it('each whole-guide read stays within its budget', async () => {
+    const key = h.alice.writeKey;
+    const productId = (await rest(h.baseUrl, key, 'POST', '/guides', { name: 'Whole' })).body.productId as string;
+    const link = { kind: 'website', url: 'https://example.org/lake' };
+    const setup = [
+      await rest(h.baseUrl, key, 'PUT', `/guides/${productId}/areas`, { name: 'North shore' }),
+      await rest(h.baseUrl, key, 'POST', `/guides/${productId}/properties`, { label: 'Entry fee', kind: 'shortLabel' }),
+      await rest(h.baseUrl, key, 'POST', `/guides/${productId}/spots`, { name: 'Lake', links: [link] }),
+      await rest(h.baseUrl, key, 'POST', `/guides/${productId}/spots`, { name: 'Hut' }),
+      await rest(h.baseUrl, key, 'POST', `/guides/${productId}/hikes`, { name: 'Ridge' }),
+      await rest(h.baseUrl, key, 'POST', `/guides/${productId}/routes`, { name: 'Ferry' }),
+      await rest(h.baseUrl, key, 'POST', `/guides/${productId}/chapters`, { name: 'Start here' }),
+    ];
+    assert.ok(
+      setup.every((a) => a.status < 300),
+      JSON.stringify(setup.map((a) => a.body)),
+    );
+    const calls: Array<[string, () => Promise<{ status: number }>]> = [
+      ['get_guide_readiness', () => rest(h.baseUrl, key, 'GET', `/guides/${productId}/readiness`)],
+      ['get_publish_status', () => rest(h.baseUrl, key, 'GET', `/guides/${productId}/publish`)],
+      ['get_link_report', () => rest(h.baseUrl, key, 'GET', `/guides/${productId}/links`)],
+    ];
+    const counted: Record<string, number> = {};
+    for (let round = 0; round < 2; round++) {
+      for (const [name, call] of calls) {
+        statements = [];
+        const answer = await call();
+        assert.equal(answer.status, 200, JSON.stringify(answer));
+        counted[`${name} ${round === 0 ? 'first' : 'again'}`] = statements.length;
+      }
+    }
+    statements = [];
+    const marked = await rest(h.baseUrl, key, 'PUT', `/guides/${productId}/links/verified`, {
+      url: link.url,
+      verified: true,
+    });
+    assert.equal(marked.status, 200, JSON.stringify(marked.body));
+    counted.set_link_verified = statements.length;
+    assert.deepEqual(counted, WHOLE_GUIDE_BUDGET, `statements per call:\n${JSON.stringify(counted, null, 2)}`);
   });
 });

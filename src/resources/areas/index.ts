@@ -1,5 +1,6 @@
 import type { Resource } from '../../core/resource.ts';
 import { areaOperations } from './area.operations.ts';
+import type { Area } from './area.schema.ts';
 import { AreasStore } from './area.store.ts';
 import type { AreasTable } from './area.tables.ts';
 
@@ -21,6 +22,13 @@ declare module '../../db/tables.ts' {
   }
 }
 
+declare module '../../core/guide-contents.ts' {
+  interface GuideParts {
+    /** The guide's areas, in its order. */
+    areas: Area[];
+  }
+}
+
 export const areasResource: Resource = {
   tag: {
     name: 'areas',
@@ -29,6 +37,7 @@ export const areasResource: Resource = {
   operations: areaOperations,
   stores: { areas: (s) => new AreasStore(s) },
   usesStores: ['spots'],
+  guideParts: { areas: (stores, guide) => stores.areas.listForGuide(guide.id) },
 };
 
 export { type Area, areaSchema } from './area.schema.ts';

@@ -1,6 +1,7 @@
 import type { Resource } from '../../core/resource.ts';
 import * as chaptersMigration from './chapter.migration.ts';
 import { chapterOperations } from './chapter.operations.ts';
+import type { OwnedChapter } from './chapter.store.ts';
 import { ChaptersStore } from './chapter.store.ts';
 import type { ChapterMembersTable, ChaptersTable } from './chapter.tables.ts';
 import * as coverCreditMigration from './chapter-cover-credit.migration.ts';
@@ -18,6 +19,12 @@ declare module '../../db/tables.ts' {
   }
 }
 
+declare module '../../core/guide-contents.ts' {
+  interface GuideParts {
+    chapters: OwnedChapter[];
+  }
+}
+
 export const chaptersResource: Resource = {
   tag: { name: 'chapters', description: 'Chapters and collections: the order, intro and pages a reader follows' },
   operations: chapterOperations,
@@ -28,6 +35,7 @@ export const chaptersResource: Resource = {
     { to: 'spot', onDelete: (spot, ctx) => ctx.stores.chapters.removeSpot(spot.guideId, spot.spotId, spot.spotKey) },
     { to: 'photo', onDelete: (photo, ctx) => ctx.stores.chapters.removePhoto(photo.guideId, photo.mediaId) },
   ],
+  guideParts: { chapters: (stores, guide) => stores.chapters.list(guide.id) },
   migrations: { '0007-chapters': chaptersMigration, '0017-chapter-cover-credit': coverCreditMigration },
 };
 export { chapterCountOfGuide } from './chapter.store.ts';

@@ -1,5 +1,6 @@
 import type { Resource } from '../../core/resource.ts';
 import { facilityOperations } from './facility.operations.ts';
+import type { OwnedPlace } from './facility.store.ts';
 import { FacilitiesStore } from './facility.store.ts';
 import type { FacilitiesTable, FacilitySpotsTable } from './facility.tables.ts';
 
@@ -23,9 +24,17 @@ declare module '../../db/tables.ts' {
   }
 }
 
+declare module '../../core/guide-contents.ts' {
+  interface GuideParts {
+    /** The guide's places (the facilities table's rows). */
+    places: OwnedPlace[];
+  }
+}
+
 export const facilitiesResource: Resource = {
   tag: { name: 'facilities', description: 'Places that serve spots: huts, cable cars, activities, food, parking' },
   operations: facilityOperations,
   stores: { facilities: (s) => new FacilitiesStore(s) },
   usesStores: ['spots'],
+  guideParts: { places: (stores, guide) => stores.facilities.listForGuide(guide.id) },
 };

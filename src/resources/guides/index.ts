@@ -1,13 +1,25 @@
 import type { Resource } from '../../core/resource.ts';
 import { clearGuideThumbnail } from '../media/index.ts';
 import { guideOperations } from './guide.operations.ts';
+import type { Guide } from './guide.schema.ts';
 import { GuidesStore } from './guide.store.ts';
+import { guideRecord } from './guide-records.ts';
 
 declare module '../../core/stores.ts' {
   interface Stores {
     guides: GuidesStore;
   }
 }
+
+declare module '../../core/guide-contents.ts' {
+  interface GuideParts {
+    /** The guide's record, its own addresses as paths: what a release keeps must not move with the service. */
+    guide: Guide;
+  }
+}
+
+/** URLs kept as paths: a release must not change when the service moves to another address. */
+const PATHS_ONLY = { publicUrl: '', studioUrl: '' };
 
 export const guidesResource: Resource = {
   tag: { name: 'guides', description: 'Guides (products of type map): create, shape, region and price' },
@@ -18,6 +30,7 @@ export const guidesResource: Resource = {
     // The store thumbnail is cut from one of the guide's photos; it goes with that photo.
     { to: 'photo', onDelete: (photo, ctx) => clearGuideThumbnail(ctx, photo.guideId, photo.mediaId) },
   ],
+  guideParts: { guide: (stores, guide) => guideRecord(stores, guide.id, PATHS_ONLY) },
 };
 
 export type { Guide, MapRegion } from './guide.schema.ts';

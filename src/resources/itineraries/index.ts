@@ -1,6 +1,7 @@
 import type { Resource } from '../../core/resource.ts';
 import * as itinerariesMigration from './itinerary.migration.ts';
 import { itineraryOperations } from './itinerary.operations.ts';
+import type { OwnedItinerary } from './itinerary.store.ts';
 import { ItinerariesStore } from './itinerary.store.ts';
 import type { ItinerariesTable } from './itinerary.tables.ts';
 
@@ -16,6 +17,12 @@ declare module '../../core/stores.ts' {
 declare module '../../db/tables.ts' {
   interface Database {
     itineraries: ItinerariesTable;
+  }
+}
+
+declare module '../../core/guide-contents.ts' {
+  interface GuideParts {
+    itineraries: OwnedItinerary[];
   }
 }
 
@@ -41,5 +48,6 @@ export const itinerariesResource: Resource = {
         ctx.stores.itineraries.removeTarget(route.guideId, { kind: 'route', id: route.routeId }),
     },
   ],
+  guideParts: { itineraries: (stores, guide) => stores.itineraries.list(guide.id) },
   migrations: { '0009-itineraries': itinerariesMigration },
 };

@@ -1,3 +1,4 @@
+import type { GuideParts, GuideRef } from '../../core/guide-contents.ts';
 import type { Stores } from '../../core/stores.ts';
 import { forEachString } from '../../core/walk.ts';
 
@@ -24,19 +25,14 @@ interface Holder {
   fields: unknown;
 }
 
+/** The parts of a guide whose records can hold links (core/guide-contents.ts); tracks hold none. */
+export const LINK_HOLDER_PARTS = ['spots', 'areas', 'places', 'routes', 'chapters', 'photos'] as const;
+
 /**
- * A guide's records that can hold links, as their stores read them. Readiness reads them anyway,
- * so it hands them over instead of having them read a second time.
+ * A guide's records that can hold links, as the guide's reader reads them. Readiness reads them
+ * anyway, so it hands them over instead of having them read a second time.
  */
-export interface LinkHolderRecords {
-  spots: Awaited<ReturnType<Stores['spots']['list']>>;
-  areas: Awaited<ReturnType<Stores['areas']['listForGuide']>>;
-  places: Awaited<ReturnType<Stores['facilities']['listForGuide']>>;
-  /** Routes and hikes, each kind in its order. */
-  routes: Awaited<ReturnType<Stores['routes']['list']>>;
-  chapters: Awaited<ReturnType<Stores['chapters']['list']>>;
-  photos: Awaited<ReturnType<Stores['media']['listForGuide']>>;
-}
+export type LinkHolderRecords = Pick<GuideParts, (typeof LINK_HOLDER_PARTS)[number]>;
 
 /**
  * Every kind of record that can hold links. The walk below finds the links in whatever fields a
@@ -64,20 +60,6 @@ const holders: ReadonlyArray<{ kind: LinkHolderKind; of(records: LinkHolderRecor
   },
 ];
 
-/** Reads a guide's records that can hold links, one query per table (tracks left out). */
-export async function readLinkHolders(stores: Stores, guideId: string): Promise<LinkHolderRecords> {
-  const [spots, areas, places, routes, hikes, chapters, photos] = await Promise.all([
-    stores.spots.list(guideId, { includeArchived: true }),
-    stores.areas.listForGuide(guideId),
-    stores.facilities.listForGuide(guideId),
-    stores.routes.list(guideId, 'route', { includeTrack: false }),
-    stores.routes.list(guideId, 'hike', { includeTrack: false }),
-    stores.chapters.list(guideId),
-    stores.media.listForGuide(guideId),
-  ]);
-  return { spots, areas, places, routes: [...routes, ...hikes], chapters, photos };
-}
-
 /**
  * A string is a link when the whole of it is an http(s) address, whatever its field is called:
  * link fields (`url`, `…Url`, `website`) hold them, and so do hike sources, which are plain
@@ -88,8 +70,8 @@ export function isWebLink(text: string): boolean {
 }
 
 /** Every link the guide's records hold, each once, with where it is used; in guide order. */
-export async function heldLinks(stores: Stores, guideId: string): Promise<HeldLink[]> {
-  return linksHeldBy(await readLinkHolders(stores, guideId));
+export async function heldLinks(stores: Stores, guide: GuideRef): Promise<HeldLink[]> {
+  return linksHeldBy(await stores.guideContents.read(guide, LINK_HOLDER_PARTS));
 }
 
 /** Every link in records already read, each once, with where it is used; in guide order. */

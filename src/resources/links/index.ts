@@ -1,6 +1,7 @@
 import type { Resource } from '../../core/resource.ts';
 import * as linksMigration from './link.migration.ts';
 import { linkOperations } from './link.operations.ts';
+import type { LinkRecord } from './link.store.ts';
 import { LinksStore } from './link.store.ts';
 import type { LinkChecksTable } from './link.tables.ts';
 import { LinkChecker } from './link-checker.ts';
@@ -24,12 +25,20 @@ declare module '../../db/tables.ts' {
   }
 }
 
+declare module '../../core/guide-contents.ts' {
+  interface GuideParts {
+    /** What is stored of the guide's links, by URL: the last check and the verified mark (links no longer held too). */
+    linkRecords: Map<string, LinkRecord>;
+  }
+}
+
 export const linksResource: Resource = {
   tag: { name: 'links', description: 'The web links a guide holds: their report, checks and verification' },
   operations: linkOperations,
   stores: { links: (scope) => new LinksStore(scope) },
-  // readLinkHolders reads every record of a guide that can hold a link.
-  usesStores: ['areas', 'chapters', 'facilities', 'guides', 'media', 'routes', 'spots'],
+  // Every record of a guide that can hold a link comes through guideContents.
+  usesStores: ['guideContents', 'guides'],
+  guideParts: { linkRecords: (stores, guide) => stores.links.forGuide(guide.id) },
   migrations: { '0011-links': linksMigration },
   services: (settings) => ({ linkChecker: new LinkChecker({ clock: settings.clock }) }),
 };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import type { GuideRef } from '../../core/guide-contents.ts';
 import type { Stores } from '../../core/stores.ts';
-import { type HeldLink, heldLinks, type LinkHolderKind } from './held-links.ts';
+import { type HeldLink, LINK_HOLDER_PARTS, type LinkHolderKind, linksHeldBy } from './held-links.ts';
 import type { LinkRecord } from './link.store.ts';
 import type { LinkStatus } from './link-checker.ts';
 
@@ -81,7 +82,7 @@ export function countByState(states: Iterable<LinkState>): LinkCounts {
 }
 
 /** Every link the guide holds, with its last check and verified mark, in guide order. */
-export async function linkReport(stores: Stores, guideId: string): Promise<LinkEntry[]> {
-  const [held, stored] = await Promise.all([heldLinks(stores, guideId), stores.links.forGuide(guideId)]);
-  return held.map((link) => linkEntry(link, stored.get(link.url)));
+export async function linkReport(stores: Stores, guide: GuideRef): Promise<LinkEntry[]> {
+  const { linkRecords, ...holders } = await stores.guideContents.read(guide, [...LINK_HOLDER_PARTS, 'linkRecords']);
+  return linksHeldBy(holders).map((link) => linkEntry(link, linkRecords.get(link.url)));
 }

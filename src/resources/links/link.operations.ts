@@ -72,7 +72,7 @@ export const getLinkReport = defineOperation({
       input.productId,
       'link report',
       async (guideId) => {
-        const all = await linkReport(ctx.stores, guideId);
+        const all = await linkReport(ctx.stores, { id: guideId, creatorId: ctx.principal.creatorId });
         return { guideId, all, counts: countByState(all.map(stateOf)) };
       },
     );
@@ -156,7 +156,7 @@ export const checkLinks = defineOperation({
   // The fetching runs here, outside any transaction; the handler stores the results in a short one.
   async prepare(input, ctx): Promise<CheckRun> {
     const guide = await ctx.guide(input.productId);
-    const report = await linkReport(ctx.stores, guide.id);
+    const report = await linkReport(ctx.stores, guide);
     const uses = new Map(report.map((entry) => [entry.url, entry.uses]));
     let urls: string[];
     if (input.urls) {
@@ -241,7 +241,7 @@ export const setLinkVerified = defineOperation({
       throw new ApiError('invalid_argument', 'url: is required (or urls, a list of several links)');
     }
     const guide = await ctx.guide(input.productId);
-    const held = new Set((await heldLinks(ctx.stores, guide.id)).map((link) => link.url));
+    const held = new Set((await heldLinks(ctx.stores, guide)).map((link) => link.url));
     const sent = input.urls ?? [input.url as string];
     sent.forEach((url, i) => {
       if (!held.has(url)) throw refuse(input.urls ? `urls[${i}]` : 'url', NOT_HELD);

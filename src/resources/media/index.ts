@@ -2,6 +2,7 @@ import type { Resource } from '../../core/resource.ts';
 import type { BlobStore } from './blob-store.ts';
 import { up } from './media.migration.ts';
 import { mediaOperations } from './media.operations.ts';
+import type { MediaRecord } from './media.store.ts';
 import { MediaStore } from './media.store.ts';
 import type { MediaTable } from './media.tables.ts';
 import { MEDIA_PREFIX, openMediaFile } from './media-files.ts';
@@ -32,12 +33,20 @@ declare module '../../core/services.ts' {
   }
 }
 
+declare module '../../core/guide-contents.ts' {
+  interface GuideParts {
+    /** Every photo of the guide, its spots' and areas' too. */
+    photos: MediaRecord[];
+  }
+}
+
 export const mediaResource: Resource = {
   tag: { name: 'media', description: 'Photos of spots, areas and places: uploads, credits and order' },
   operations: mediaOperations,
   stores: { media: (scope) => new MediaStore(scope) },
   // The guide names its thumbnail; a release may still show a file a photo no longer names.
   usesStores: ['guides', 'releases'],
+  guideParts: { photos: (stores, guide) => stores.media.listForGuide(guide.id) },
   migrations: { '0006-media': { up } },
   services: (settings) => ({ blobs: openBlobStore(settings) }),
   publicFiles: { prefix: MEDIA_PREFIX, open: (name, services) => openMediaFile(services.blobs, name) },

@@ -1,5 +1,6 @@
 import type { Resource } from '../../core/resource.ts';
 import { propertyOperations } from './property.operations.ts';
+import type { OwnedProperty } from './property.store.ts';
 import { PropertiesStore } from './property.store.ts';
 import type { PropertyDefsTable } from './property.tables.ts';
 
@@ -15,11 +16,19 @@ declare module '../../db/tables.ts' {
   }
 }
 
+declare module '../../core/guide-contents.ts' {
+  interface GuideParts {
+    /** The guide's custom spot properties, archived ones included. */
+    properties: OwnedProperty[];
+  }
+}
+
 export const propertiesResource: Resource = {
   tag: { name: 'properties', description: 'Custom spot properties of a guide' },
   operations: propertyOperations,
   stores: { properties: (s) => new PropertiesStore(s) },
   usesStores: ['guides', 'spots'],
+  guideParts: { properties: (stores, guide) => stores.properties.listForGuide(guide.id) },
 };
 
 export { type CustomValues, CustomValuesWriter } from './custom-values.ts';

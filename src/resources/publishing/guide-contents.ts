@@ -1,16 +1,16 @@
+import type { GuideParts } from '../../core/guide-contents.ts';
 import type { Stores } from '../../core/stores.ts';
 import type { Guide } from '../guides/index.ts';
-import { guideRecord } from '../guides/index.ts';
 import { linksHeldBy } from '../links/index.ts';
 import type { MediaRecord } from '../media/index.ts';
 
-export type SpotRow = Awaited<ReturnType<Stores['spots']['list']>>[number];
-export type PlaceRow = Awaited<ReturnType<Stores['facilities']['listForGuide']>>[number];
-export type ChapterRow = Awaited<ReturnType<Stores['chapters']['list']>>[number];
-export type RouteRow = Awaited<ReturnType<Stores['routes']['list']>>[number];
-export type PropertyRow = Awaited<ReturnType<Stores['properties']['listForGuide']>>[number];
-export type ItineraryRow = Awaited<ReturnType<Stores['itineraries']['list']>>[number];
-export type LinkCheckRow = Awaited<ReturnType<Stores['links']['forGuide']>> extends Map<string, infer R> ? R : never;
+export type SpotRow = GuideParts['spots'][number];
+export type PlaceRow = GuideParts['places'][number];
+export type ChapterRow = GuideParts['chapters'][number];
+export type RouteRow = GuideParts['routesWithTracks'][number];
+export type PropertyRow = GuideParts['properties'][number];
+export type ItineraryRow = GuideParts['itineraries'][number];
+export type LinkCheckRow = GuideParts['linkRecords'] extends Map<string, infer R> ? R : never;
 
 /**
  * Everything readiness and a release look at, read once: one query per table, so both cost
@@ -34,44 +34,40 @@ export interface GuideContents {
   salesPage: unknown;
 }
 
-/** URLs kept as paths: a release must not change when the service moves to another address. */
-const PATHS_ONLY = { publicUrl: '', studioUrl: '' };
+/** The parts of the whole guide readiness, a release and the preview read (core/guide-contents.ts). */
+const PARTS = [
+  'guide',
+  'spots',
+  'places',
+  'routesWithTracks',
+  'chapters',
+  'photos',
+  'properties',
+  'itineraries',
+  'linkRecords',
+  'creator',
+  'salesPage',
+] as const;
 
 export async function readGuideContents(stores: Stores, guideId: string, creatorId: string): Promise<GuideContents> {
-  const [guide, spots, places, routes, hikes, chapters, photos, properties, itineraries, checks, creator, salesPage] =
-    await Promise.all([
-      guideRecord(stores, guideId, PATHS_ONLY),
-      stores.spots.list(guideId, { includeArchived: true }),
-      stores.facilities.listForGuide(guideId),
-      stores.routes.list(guideId, 'route', { includeTrack: true }),
-      stores.routes.list(guideId, 'hike', { includeTrack: true }),
-      stores.chapters.list(guideId),
-      stores.media.listForGuide(guideId),
-      stores.properties.listForGuide(guideId),
-      stores.itineraries.list(guideId),
-      stores.links.forGuide(guideId),
-      stores.creators.require(creatorId),
-      stores.salesPage.draftOf(guideId),
-    ]);
-  const allRoutes = [...routes, ...hikes];
+  const parts = await stores.guideContents.read({ id: guideId, creatorId }, PARTS);
+  const { guide, spots, places, routesWithTracks: routes, chapters, photos, linkRecords, creator, salesPage } = parts;
   // The records were just read: the held links come from them rather than from a second read,
   // and only when some link was ever checked.
   const held =
-    checks.size === 0
+    linkRecords.size === 0
       ? new Set<string>()
-      : new Set(
-          linksHeldBy({ spots, areas: guide.areas, places, routes: allRoutes, chapters, photos }).map((l) => l.url),
-        );
+      : new Set(linksHeldBy({ spots, areas: guide.areas, places, routes, chapters, photos }).map((l) => l.url));
   return {
     guide,
     spots,
     places,
-    routes: allRoutes,
+    routes,
     chapters,
     photos,
-    properties,
-    itineraries,
-    linkChecks: [...checks.values()].filter((check) => held.has(check.url)),
+    properties: parts.properties,
+    itineraries: parts.itineraries,
+    linkChecks: [...linkRecords.values()].filter((check) => held.has(check.url)),
     agreementAccepted: creator.agreementAccepted,
     creatorName: creator.displayName,
     salesPage: salesPage === null ? null : { ...salesPage, updatedAt: undefined },

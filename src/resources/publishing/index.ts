@@ -27,21 +27,8 @@ export const publishingResource: Resource = {
   },
   operations: [...publishingOperations, ...publishOperations],
   stores: { releases: (scope) => new ReleasesStore(scope) },
-  // readGuideContents reads the whole guide (readiness, the snapshot); stale notices read the dated facts.
-  usesStores: [
-    'areas',
-    'chapters',
-    'creators',
-    'facilities',
-    'guides',
-    'itineraries',
-    'links',
-    'media',
-    'properties',
-    'routes',
-    'salesPage',
-    'spots',
-  ],
+  // The whole guide comes through guideContents (readiness, the snapshot); stale notices read the dated facts.
+  usesStores: ['areas', 'creators', 'facilities', 'guideContents', 'guides', 'routes', 'spots'],
   migrations: {
     '0010-publishing': publishingMigration,
     '0013-release-parts': releasePartsMigration,

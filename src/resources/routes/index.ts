@@ -1,7 +1,10 @@
+import type { GuideRef } from '../../core/guide-contents.ts';
 import type { Resource } from '../../core/resource.ts';
+import type { Stores } from '../../core/stores.ts';
 import { hikeOperations } from './hike.operations.ts';
 import { routeMigrations } from './route.migration.ts';
 import { routeOperations } from './route.operations.ts';
+import type { StoredRoute } from './route.store.ts';
 import { RoutesStore } from './route.store.ts';
 import type { RouteFacilitiesTable, RouteSpotsTable, RoutesTable } from './route.tables.ts';
 import { connectionOperations } from './route-connection.operations.ts';
@@ -32,6 +35,24 @@ declare module '../../db/tables.ts' {
   }
 }
 
+declare module '../../core/guide-contents.ts' {
+  interface GuideParts {
+    /** The guide's routes, then its hikes, each kind in its order; without their tracks. */
+    routes: StoredRoute[];
+    /** The same with each one's track: what buyers see. */
+    routesWithTracks: StoredRoute[];
+  }
+}
+
+/** Routes, then hikes: one read of each kind. */
+async function routesOfGuide(stores: Stores, guide: GuideRef, includeTrack: boolean): Promise<StoredRoute[]> {
+  const [routes, hikes] = await Promise.all([
+    stores.routes.list(guide.id, 'route', { includeTrack }),
+    stores.routes.list(guide.id, 'hike', { includeTrack }),
+  ]);
+  return [...routes, ...hikes];
+}
+
 export const routesResource: Resource = {
   tag: {
     name: 'routes',
@@ -41,4 +62,8 @@ export const routesResource: Resource = {
   stores: { routes: (scope) => new RoutesStore(scope) },
   usesStores: ['spots'],
   migrations: routeMigrations,
+  guideParts: {
+    routes: (stores, guide) => routesOfGuide(stores, guide, false),
+    routesWithTracks: (stores, guide) => routesOfGuide(stores, guide, true),
+  },
 };

@@ -2,6 +2,7 @@ import type { Resource } from '../../core/resource.ts';
 import { buyersPage } from './buyers-page.ts';
 import { up } from './sales-page.migration.ts';
 import { salesPageOperations } from './sales-page.operations.ts';
+import type { SalesPageDraft } from './sales-page.schema.ts';
 import { SalesPageStore } from './sales-page.store.ts';
 import type { SalesPagesTable } from './sales-page.tables.ts';
 
@@ -17,11 +18,19 @@ declare module '../../db/tables.ts' {
   }
 }
 
+declare module '../../core/guide-contents.ts' {
+  interface GuideParts {
+    /** The sales page draft as last saved; null before the first save. */
+    salesPage: SalesPageDraft | null;
+  }
+}
+
 export const salesPageResource: Resource = {
   tag: { name: 'sales-page', description: 'The sales page buyers see: its draft and what it shows' },
   operations: salesPageOperations,
   stores: { salesPage: (scope) => new SalesPageStore(scope) },
   usesStores: ['media', 'releases', 'spots'],
+  guideParts: { salesPage: (stores, guide) => stores.salesPage.draftOf(guide.id) },
   migrations: { '0012-sales-page': { up } },
   publicPages: [buyersPage],
 };

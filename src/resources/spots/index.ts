@@ -1,5 +1,6 @@
 import type { Resource } from '../../core/resource.ts';
 import { spotOperations } from './spot.operations.ts';
+import type { OwnedSpot } from './spot.store.ts';
 import { SpotsStore } from './spot.store.ts';
 import type { SpotsTable } from './spot.tables.ts';
 
@@ -22,6 +23,13 @@ declare module '../../db/tables.ts' {
   }
 }
 
+declare module '../../core/guide-contents.ts' {
+  interface GuideParts {
+    /** Every spot of the guide, archived ones included (what names them still counts), in its order. */
+    spots: OwnedSpot[];
+  }
+}
+
 export const spotsResource: Resource = {
   tag: { name: 'spots', description: 'Spots: the places a guide describes' },
   operations: spotOperations,
@@ -31,5 +39,6 @@ export const spotsResource: Resource = {
     // A spot keeps everything but the pointer to a deleted area.
     { to: 'area', onDelete: (area, ctx) => ctx.stores.spots.clearArea(area.areaId) },
   ],
+  guideParts: { spots: (stores, guide) => stores.spots.list(guide.id, { includeArchived: true }) },
 };
 export { spotCountOfGuide } from './spot.store.ts';
