@@ -14,6 +14,7 @@ import type { Services } from './core/services.ts';
 import type { Store } from './db/database.ts';
 import type { Observability } from './observability/index.ts';
 import {
+  createCaches,
   createRegistry,
   createServices,
   createStores,
@@ -99,10 +100,13 @@ export function buildApp(deps: AppDeps): App {
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 2 })
     : undefined;
+  // Every cache of this app, never a module's: tests and instances in one process each own theirs.
+  const caches = createCaches(extra);
   const runtime: Runtime = {
     db: store.db,
     dialect: store.dialect,
-    stores: createStores(extra),
+    stores: createStores(extra, caches),
+    caches,
     references: heldReferences(extra),
     guides,
     services: {

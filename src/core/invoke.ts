@@ -4,6 +4,7 @@ import type { Dialect } from '../db/database.ts';
 import { retryingStalePlans } from '../db/pg-statements.ts';
 import type { Database } from '../db/tables.ts';
 import { type Principal, requireScope } from './auth.ts';
+import type { Caches } from './caches.ts';
 import type { Clock } from './clock.ts';
 import type { GuideAccess, OwnedGuide } from './guide-access.ts';
 import { plainHttpWarnings } from './link-warnings.ts';
@@ -15,7 +16,10 @@ import type { Services } from './services.ts';
 import type { StoreScope, Stores } from './stores.ts';
 import { parseInput } from './validation.ts';
 
-/** What every call needs, whichever transport carried it; built once per process. */
+/**
+ * What every call needs, whichever transport carried it; built once per app (buildApp), so that
+ * two apps in one process share nothing they keep.
+ */
 export interface Runtime {
   db: Kysely<Database>;
   dialect: Dialect;
@@ -23,8 +27,10 @@ export interface Runtime {
   urls: Urls;
   rateLimits: RateLimits;
   log: Log;
-  /** Every resource's stores, built lazily per call (see core/stores.ts). */
+  /** Every resource's stores, built lazily per call (see core/stores.ts); they keep what they cache in `caches`. */
   stores: (scope: StoreScope) => Stores;
+  /** What this app keeps in memory between calls (see core/caches.ts). */
+  caches: Caches;
   /** Every resource's declared references, by the kind of record they point at (see core/references.ts). */
   references: ReadonlyMap<ReferenceKind, readonly ReferenceStep<OperationContext>[]>;
   guides: GuideAccess;

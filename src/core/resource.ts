@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { Migration } from 'kysely/migration';
+import type { Caches } from './caches.ts';
 import type { GuidePartReaders } from './guide-contents.ts';
 import type { AnyOperation, OperationContext, Urls } from './operation.ts';
 import type { ReferenceKind, ReferenceTargets } from './references.ts';
@@ -32,10 +33,14 @@ export interface PublicPage {
   etag: string;
 }
 
-/** What a public page reads with: the stores (outside any transaction) and the public addresses. */
+/**
+ * What a public page reads with: the stores (outside any transaction), the public addresses and the
+ * app's caches (rendered pages are kept there).
+ */
 export interface PublicPageReader {
   stores: Stores;
   urls: Urls;
+  caches: Caches;
 }
 
 /**
@@ -75,8 +80,8 @@ export type HeldReference = {
 
 /**
  * What a resource folder offers: its OpenAPI tag, its operations, the stores handlers reach, its tables'
- * migrations (named to sort after the foundation's), services built from the settings, how to read
- * its parts of a whole guide, and files and pages served publicly.
+ * migrations (named to sort after the foundation's), services built from the settings, the caches
+ * each app keeps, how to read its parts of a whole guide, and files and pages served publicly.
  */
 export interface Resource {
   tag: ResourceTag;
@@ -91,6 +96,8 @@ export interface Resource {
   references?: readonly HeldReference[];
   migrations?: Record<string, Migration>;
   services?: (settings: ServiceSettings) => Partial<Services>;
+  /** Its caches, built empty once per app (see core/caches.ts). */
+  caches?: () => Partial<Caches>;
   /** Its parts of a whole guide (core/guide-contents.ts), each read once, whole, for any whole-guide reader. */
   guideParts?: Partial<GuidePartReaders>;
   publicFiles?: PublicFiles;

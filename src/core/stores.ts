@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/tables.ts';
+import type { Caches } from './caches.ts';
 import type { Clock } from './clock.ts';
 
 /** What every store is built from: the call's connection (its transaction, for a write) and clock. */
@@ -48,10 +49,11 @@ export interface Stores {}
 
 /**
  * What a store may be built from besides its scope: the call's other stores, for one that reads
- * through them (the whole-guide reader).
+ * through them (the whole-guide reader), and the app's caches, for one that keeps what it read.
  */
 export interface StoreContext {
   stores: Stores;
+  caches: Caches;
 }
 
 /** How to build each store; the registry of resources supplies one for every key of `Stores`. */
@@ -59,9 +61,9 @@ export type StoreFactories = { readonly [K in keyof Stores]: (scope: StoreScope,
 
 /**
  * Stores built on first use, once per call: a call that reads one table builds one store. The
- * getters are defined once per process on a prototype, so a call pays for an object, not a Proxy.
+ * getters are defined once per app on a prototype, so a call pays for an object, not a Proxy.
  */
-export function lazyStores(factories: StoreFactories): (scope: StoreScope) => Stores {
+export function lazyStores(factories: StoreFactories, caches: Caches): (scope: StoreScope) => Stores {
   class CallStores {
     readonly scope: StoreScope;
     constructor(scope: StoreScope) {
@@ -72,7 +74,7 @@ export function lazyStores(factories: StoreFactories): (scope: StoreScope) => St
   for (const [name, build] of Object.entries(factories) as [string, Factory][]) {
     Object.defineProperty(CallStores.prototype, name, {
       get(this: CallStores) {
-        const store = build(this.scope, { stores: this as unknown as Stores });
+        const store = build(this.scope, { stores: this as unknown as Stores, caches });
         Object.defineProperty(this, name, { value: store });
         return store;
       },

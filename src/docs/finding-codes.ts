@@ -6,7 +6,7 @@ import { type ReadinessRule, readinessRules } from '../resources/publishing/inde
  * docs`) and a section of the reference.
  */
 
-export const PLAYBOOK_BEGIN = '<!-- finding codes, from readiness-rules.ts by npm run docs -->';
+export const PLAYBOOK_BEGIN = '<!-- finding codes, from readiness.rules.ts by npm run docs -->';
 export const PLAYBOOK_END = '<!-- end of finding codes -->';
 
 const sentence = (phrase: string) => `${phrase.charAt(0).toUpperCase()}${phrase.slice(1)}.`;

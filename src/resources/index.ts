@@ -1,4 +1,5 @@
 import type { Migration } from 'kysely/migration';
+import type { Caches } from '../core/caches.ts';
 import type { GuideAccess } from '../core/guide-access.ts';
 import { GuideContentsReader, type GuidePartReaders } from '../core/guide-contents.ts';
 import type { OperationContext } from '../core/operation.ts';
@@ -64,6 +65,11 @@ export function createServices(settings: ServiceSettings, extra: readonly Resour
   return Object.assign({}, ...withExtra(extra).map((r) => r.services?.(settings) ?? {})) as Services;
 }
 
+/** Every resource's caches, empty: once per app, so that no two apps share what they keep. */
+export function createCaches(extra: readonly Resource[] = []): Caches {
+  return Object.assign({}, ...withExtra(extra).map((r) => r.caches?.() ?? {})) as Caches;
+}
+
 /** Every resource's publicly served files. */
 export function publicFiles(extra: readonly Resource[] = []): PublicFiles[] {
   return withExtra(extra).flatMap((r) => (r.publicFiles ? [r.publicFiles] : []));
@@ -76,15 +82,23 @@ export function publicPages(extra: readonly Resource[] = []): PublicPages[] {
 
 /**
  * Every resource's stores, built lazily per call, and beside them the reader of a whole guide that
- * reads every part a resource declares through them.
+ * reads every part a resource declares through them. Stores that keep what they read keep it in
+ * `caches`: the app's (buildApp), or a set of their own for a caller without an app (the admin
+ * command line's one transaction, which reads no cached view).
  */
-export function createStores(extra: readonly Resource[] = []): (scope: StoreScope) => Stores {
+export function createStores(
+  extra: readonly Resource[] = [],
+  caches: Caches = createCaches(extra),
+): (scope: StoreScope) => Stores {
   const all = withExtra(extra);
   const parts: Partial<GuidePartReaders> = Object.assign({}, ...all.map((r) => r.guideParts ?? {}));
-  return lazyStores({
-    ...Object.assign({}, ...all.map((r) => r.stores ?? {})),
-    guideContents: (_scope, { stores }) => new GuideContentsReader(stores, parts),
-  } as StoreFactories);
+  return lazyStores(
+    {
+      ...Object.assign({}, ...all.map((r) => r.stores ?? {})),
+      guideContents: (_scope, { stores }) => new GuideContentsReader(stores, parts),
+    } as StoreFactories,
+    caches,
+  );
 }
 
 /** Every resource's declared references, by the kind of record they point at. */

@@ -39,8 +39,9 @@ function queryOf(target: string): string {
 export function registerPublicPages(app: FastifyInstance, all: readonly PublicPages[], runtime: Runtime): void {
   const scope = { db: runtime.db, clock: runtime.clock, dialect: runtime.dialect };
   // Pages only read, outside any transaction: one set of stores on the shared connection serves
-  // every request (a store holds nothing but its scope; `urls` is the runtime's, set at listen).
-  const reader = { stores: runtime.stores(scope), urls: runtime.urls };
+  // every request (a store holds nothing but its scope and the app's caches; `urls` is the
+  // runtime's, set at listen).
+  const reader = { stores: runtime.stores(scope), urls: runtime.urls, caches: runtime.caches };
   for (const pages of all) {
     const cacheControl = `public, max-age=${pages.maxAgeSeconds}`;
     app.get(pages.path, { config: { transport: 'page' } }, async (request, reply) => {

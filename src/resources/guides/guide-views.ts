@@ -8,69 +8,21 @@ import { prepared } from '../../db/prepared.ts';
 import type { Database } from '../../db/tables.ts';
 
 /** The views of one guide kept at one revision, and the bytes of their JSON. */
-interface GuideViews {
+interface KeptViews {
   revision: number;
   views: Map<string, object>;
   bytes: number;
 }
 
-/**
- * Read views of a guide (its record, its spot list…) built once and served again while the
- * guide's revision stands still. Every write to a guide or its contents bumps the revision, so a
- * view is only ever served for the state it was built from. Only the newest revision seen of a
- * guide is kept: views of an older one are never served again, and keeping them until the size
- * bound pushed them out held hundreds of megabytes that every major garbage collection walked.
- * Bounded by the size of their JSON.
- */
-const guides = new LRUCache<string, GuideViews>({
-  maxSize: 64 * 1024 * 1024,
-  sizeCalculation: (kept) => Math.max(1, kept.bytes),
-});
+/** A guide's id and revision, as read from the store. */
+interface RevisionRow {
+  id: string;
+  revision: number;
+}
 
-const revisionOf = prepared<{ id: string; revision: number }>('guide revision', (db) =>
+const revisionOf = prepared<RevisionRow>('guide revision', (db) =>
   db.selectFrom('guides').select(['id', 'revision']).where('id', '=', '').where('creator_id', '=', ''),
 );
-
-/**
- * Revisions read from the store, with the commit stamp they were read under (embedded store only).
- * While the stamp stands still no connection has committed anything, so the revision still holds
- * and the query is skipped: the check costs a pread instead of a read transaction's locks.
- */
-const confirmed = new LRUCache<string, { db: object; stamp: string; row: { id: string; revision: number } }>({
-  max: 10_000,
-});
-
-async function currentRevision(db: Kysely<Database>, creatorId: string, productId: string) {
-  const key = `${productId} ${creatorId}`;
-  // Taken before the query, so that a commit landing in between moves the stamp for next time.
-  const stamp = directReaders.get(db)?.commitStamp();
-  if (stamp !== undefined) {
-    const known = confirmed.get(key);
-    const hit = known !== undefined && known.db === db && known.stamp === stamp;
-    countCache('guide_revisions', { hit });
-    if (hit) return known.row;
-  }
-  const [row] = await revisionOf(db, productId, creatorId);
-  if (row && stamp !== undefined) confirmed.set(key, { db, stamp, row });
-  return row;
-}
-
-/**
- * The view named `view` of the caller's guide, from memory when its revision has not moved. For
- * reads outside a transaction only: inside one, a view could describe writes that roll back.
- * A guide of another creator is the same 404 as a missing one.
- */
-export async function viewAtRevision<T extends object>(
-  db: Kysely<Database>,
-  creatorId: string,
-  productId: string,
-  view: string,
-  build: (guideId: string, sibling: SiblingView) => Promise<T>,
-): Promise<T> {
-  const row = await currentRevision(db, creatorId, productId);
-  if (!row) throw notFound('guide', productId);
-  return viewOf(row, view, build);
-}
 
 /**
  * Another view of the same guide at the same revision, for a build that shares a part with other
@@ -78,30 +30,88 @@ export async function viewAtRevision<T extends object>(
  */
 export type SiblingView = <U extends object>(view: string, build: () => Promise<U>) => Promise<U>;
 
-async function viewOf<T extends object>(
-  row: { id: string; revision: number },
-  view: string,
-  build: (guideId: string, sibling: SiblingView) => Promise<T>,
-): Promise<T> {
-  const kept = guides.get(row.id);
-  const cached = kept?.revision === row.revision ? (kept.views.get(view) as T | undefined) : undefined;
-  countCache('guide_views', { hit: cached !== undefined });
-  if (cached) return cached;
-  const built = Object.freeze(await build(row.id, (other, make) => viewOf(row, other, make)));
-  keep(row, view, built);
-  return built;
-}
+/**
+ * Read views of guides (a record, a spot list…) built once and served again while the guide's
+ * revision stands still: one app's, on its one store (`Caches.guideViews`). Every write to a guide
+ * or its contents bumps the revision, so a view is only ever served for the state it was built
+ * from; another app, even on a copy of the store where the same guide reaches the same revision
+ * with other contents, keeps views of its own.
+ */
+export class GuideViewCache {
+  /**
+   * Only the newest revision seen of a guide is kept: views of an older one are never served
+   * again, and keeping them until the size bound pushed them out held hundreds of megabytes that
+   * every major garbage collection walked. Bounded by the size of their JSON.
+   */
+  private readonly guides = new LRUCache<string, KeptViews>({
+    maxSize: 64 * 1024 * 1024,
+    sizeCalculation: (kept) => Math.max(1, kept.bytes),
+  });
 
-/** Keeps a view beside its guide's others at its revision; one built at an older revision than kept is not kept. */
-function keep(row: { id: string; revision: number }, view: string, built: object): void {
-  const kept = guides.get(row.id);
-  if (kept !== undefined && kept.revision > row.revision) return;
-  const same = kept?.revision === row.revision ? kept : undefined;
-  // Two builds of one view at once: the first one kept stays.
-  if (same?.views.has(view)) return;
-  const views = same?.views ?? new Map<string, object>();
-  views.set(view, built);
-  const bytes = (same?.bytes ?? 0) + jsonOf(built).length;
-  // A new entry each time, so that the cache measures it again.
-  guides.set(row.id, { revision: row.revision, views, bytes });
+  /**
+   * Revisions read from the store, with the commit stamp they were read under (embedded store only).
+   * While the stamp stands still no connection has committed anything, so the revision still holds
+   * and the query is skipped: the check costs a pread instead of a read transaction's locks.
+   */
+  private readonly confirmed = new LRUCache<string, { stamp: string; row: RevisionRow }>({ max: 10_000 });
+
+  /**
+   * The view named `view` of the caller's guide, from memory when its revision has not moved. For
+   * reads outside a transaction only: inside one, a view could describe writes that roll back.
+   * A guide of another creator is the same 404 as a missing one.
+   */
+  async view<T extends object>(
+    db: Kysely<Database>,
+    creatorId: string,
+    productId: string,
+    view: string,
+    build: (guideId: string, sibling: SiblingView) => Promise<T>,
+  ): Promise<T> {
+    const row = await this.currentRevision(db, creatorId, productId);
+    if (!row) throw notFound('guide', productId);
+    return this.viewOf(row, view, build);
+  }
+
+  private async currentRevision(db: Kysely<Database>, creatorId: string, productId: string) {
+    const key = `${productId} ${creatorId}`;
+    // Taken before the query, so that a commit landing in between moves the stamp for next time.
+    const stamp = directReaders.get(db)?.commitStamp();
+    if (stamp !== undefined) {
+      const known = this.confirmed.get(key);
+      const hit = known !== undefined && known.stamp === stamp;
+      countCache('guide_revisions', { hit });
+      if (hit) return known.row;
+    }
+    const [row] = await revisionOf(db, productId, creatorId);
+    if (row && stamp !== undefined) this.confirmed.set(key, { stamp, row });
+    return row;
+  }
+
+  private async viewOf<T extends object>(
+    row: RevisionRow,
+    view: string,
+    build: (guideId: string, sibling: SiblingView) => Promise<T>,
+  ): Promise<T> {
+    const kept = this.guides.get(row.id);
+    const cached = kept?.revision === row.revision ? (kept.views.get(view) as T | undefined) : undefined;
+    countCache('guide_views', { hit: cached !== undefined });
+    if (cached) return cached;
+    const built = Object.freeze(await build(row.id, (other, make) => this.viewOf(row, other, make)));
+    this.keep(row, view, built);
+    return built;
+  }
+
+  /** Keeps a view beside its guide's others at its revision; one built at an older revision than kept is not kept. */
+  private keep(row: RevisionRow, view: string, built: object): void {
+    const kept = this.guides.get(row.id);
+    if (kept !== undefined && kept.revision > row.revision) return;
+    const same = kept?.revision === row.revision ? kept : undefined;
+    // Two builds of one view at once: the first one kept stays.
+    if (same?.views.has(view)) return;
+    const views = same?.views ?? new Map<string, object>();
+    views.set(view, built);
+    const bytes = (same?.bytes ?? 0) + jsonOf(built).length;
+    // A new entry each time, so that the cache measures it again.
+    this.guides.set(row.id, { revision: row.revision, views, bytes });
+  }
 }

@@ -1,7 +1,7 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
 import { newId } from '../../core/new-id.ts';
 import type { PageRequest } from '../../core/paging.ts';
-import { ScopedStore } from '../../core/stores.ts';
+import { ScopedStore, type StoreScope } from '../../core/stores.ts';
 import type { Dialect } from '../../db/database.ts';
 import { keysetPage, nameContains, type SortColumn } from '../../db/keyset.ts';
 import type { Database, GuidesTable } from '../../db/tables.ts';
@@ -13,7 +13,7 @@ import { propertiesOfGuide } from '../properties/index.ts';
 import { spotCountOfGuide } from '../spots/index.ts';
 import type { MapRegion } from './guide.schema.ts';
 import { updateGuideRow } from './guide-row.ts';
-import { type SiblingView, viewAtRevision } from './guide-views.ts';
+import type { GuideViewCache, SiblingView } from './guide-views.ts';
 
 export type GuideRow = Selectable<GuidesTable> & { creator_slug: string };
 
@@ -81,6 +81,14 @@ function recordParts(dialect: Dialect) {
 
 /** Guides and their prices. All SQL about guides lives here. */
 export class GuidesStore extends ScopedStore {
+  /** The app's views of guides at their revision (`Caches.guideViews`). */
+  private readonly views: GuideViewCache;
+
+  constructor(scope: StoreScope, views: GuideViewCache) {
+    super(scope);
+    this.views = views;
+  }
+
   private selectGuides() {
     return this.db
       .selectFrom('guides')
@@ -237,7 +245,7 @@ export class GuidesStore extends ScopedStore {
 
   /**
    * The view named `view` of the caller's guide, built by `build` and kept while the guide's
-   * revision stands still (guide-views.ts). For reads outside a transaction only.
+   * revision stands still, in the app's cache (guide-views.ts). For reads outside a transaction only.
    */
   cachedView<T extends object>(
     creatorId: string,
@@ -245,7 +253,7 @@ export class GuidesStore extends ScopedStore {
     view: string,
     build: (guideId: string, sibling: SiblingView) => Promise<T>,
   ): Promise<T> {
-    return viewAtRevision(this.db, creatorId, productId, view, build);
+    return this.views.view(this.db, creatorId, productId, view, build);
   }
 
   async recordRow(guideId: string): Promise<GuideRecordRow> {

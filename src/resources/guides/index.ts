@@ -4,10 +4,18 @@ import { guideOperations } from './guide.operations.ts';
 import type { Guide } from './guide.schema.ts';
 import { GuidesStore } from './guide.store.ts';
 import { guideRecord } from './guide-records.ts';
+import { GuideViewCache } from './guide-views.ts';
 
 declare module '../../core/stores.ts' {
   interface Stores {
     guides: GuidesStore;
+  }
+}
+
+declare module '../../core/caches.ts' {
+  interface Caches {
+    /** Read views of guides at their revision (guide-views.ts). */
+    guideViews: GuideViewCache;
   }
 }
 
@@ -24,7 +32,8 @@ const PATHS_ONLY = { publicUrl: '', studioUrl: '' };
 export const guidesResource: Resource = {
   tag: { name: 'guides', description: 'Guides (products of type map): create, shape, region and price' },
   operations: guideOperations,
-  stores: { guides: (s) => new GuidesStore(s) },
+  stores: { guides: (s, { caches }) => new GuidesStore(s, caches.guideViews) },
+  caches: () => ({ guideViews: new GuideViewCache() }),
   usesStores: ['creators'],
   references: [
     // The store thumbnail is cut from one of the guide's photos; it goes with that photo.

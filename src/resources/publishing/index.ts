@@ -3,6 +3,7 @@ import { publishOperations } from './publishing.operations.ts';
 import * as publishingMigration from './release.migration.ts';
 import { ReleasesStore } from './release.store.ts';
 import type { ReleaseFilesTable, ReleasesTable } from './release.tables.ts';
+import { ReleaseAddressCache } from './release-addresses.ts';
 import * as releaseFilesMigration from './release-files.migration.ts';
 import * as releasePartsMigration from './release-parts.migration.ts';
 import { publishingOperations } from './stale-notice.operations.ts';
@@ -10,6 +11,13 @@ import { publishingOperations } from './stale-notice.operations.ts';
 declare module '../../core/stores.ts' {
   interface Stores {
     releases: ReleasesStore;
+  }
+}
+
+declare module '../../core/caches.ts' {
+  interface Caches {
+    /** The guide at each sales-page address, while the embedded store commits nothing (release-addresses.ts). */
+    releaseAddresses: ReleaseAddressCache;
   }
 }
 
@@ -26,7 +34,8 @@ export const publishingResource: Resource = {
     description: 'What to check before publishing (stale facts, readiness) and publishing itself',
   },
   operations: [...publishingOperations, ...publishOperations],
-  stores: { releases: (scope) => new ReleasesStore(scope) },
+  stores: { releases: (scope, { caches }) => new ReleasesStore(scope, caches.releaseAddresses) },
+  caches: () => ({ releaseAddresses: new ReleaseAddressCache() }),
   // The whole guide comes through guideContents (readiness, the snapshot); stale notices read the dated facts.
   usesStores: ['areas', 'creators', 'facilities', 'guideContents', 'guides', 'routes', 'spots'],
   migrations: {

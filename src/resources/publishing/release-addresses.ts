@@ -28,28 +28,26 @@ const query = prepared<AddressRow>('guide at a sales-page address', (db) =>
     .where('guides.slug', '=', ''),
 );
 
-/** What the query answered per address, with the commit stamp it was read under (embedded store only). */
-const answered = new LRUCache<string, { db: object; stamp: string; rows: AddressRow[] }>({ max: 10_000 });
-
 /**
- * The guide at a sales-page address, in one indexed query compiled once. The embedded store skips
- * even that while no connection of any process has committed since it last answered for this
- * address (the WAL-index stamp, as guide views do): the page is asked for far more often than
- * anything changes.
+ * The guide at a sales-page address, in one indexed query compiled once: one app's, on its one
+ * store (`Caches.releaseAddresses`). The embedded store skips even that while no connection of any
+ * process has committed since it last answered for this address (the WAL-index stamp, as guide
+ * views do): the page is asked for far more often than anything changes.
  */
-export async function guideAtAddress(
-  db: Kysely<Database>,
-  creatorSlug: string,
-  guideSlug: string,
-): Promise<AddressRow[]> {
-  const key = `${creatorSlug}/${guideSlug}`;
-  // Taken before the query, so that a commit landing in between moves the stamp for next time.
-  const stamp = directReaders.get(db)?.commitStamp();
-  if (stamp !== undefined) {
-    const known = answered.get(key);
-    if (known && known.db === db && known.stamp === stamp) return known.rows;
+export class ReleaseAddressCache {
+  /** What the query answered per address, with the commit stamp it was read under (embedded store only). */
+  private readonly answered = new LRUCache<string, { stamp: string; rows: AddressRow[] }>({ max: 10_000 });
+
+  async guideAt(db: Kysely<Database>, creatorSlug: string, guideSlug: string): Promise<AddressRow[]> {
+    const key = `${creatorSlug}/${guideSlug}`;
+    // Taken before the query, so that a commit landing in between moves the stamp for next time.
+    const stamp = directReaders.get(db)?.commitStamp();
+    if (stamp !== undefined) {
+      const known = this.answered.get(key);
+      if (known && known.stamp === stamp) return known.rows;
+    }
+    const rows = await query(db, creatorSlug, guideSlug);
+    if (stamp !== undefined) this.answered.set(key, { stamp, rows });
+    return rows;
   }
-  const rows = await query(db, creatorSlug, guideSlug);
-  if (stamp !== undefined) answered.set(key, { db, stamp, rows });
-  return rows;
 }

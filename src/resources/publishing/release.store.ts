@@ -1,7 +1,7 @@
 import { newId } from '../../core/new-id.ts';
-import { ScopedStore } from '../../core/stores.ts';
+import { ScopedStore, type StoreScope } from '../../core/stores.ts';
 import { mediaKeysInJson } from '../media/index.ts';
-import { guideAtAddress } from './release-addresses.ts';
+import type { ReleaseAddressCache } from './release-addresses.ts';
 import type { RowHashes, SerializedSnapshot, Snapshot } from './snapshot.ts';
 
 /** A release as the store reads it back, without its snapshot. */
@@ -37,6 +37,14 @@ function infoOf(row: { number: number; created_at: number; key_id: string | null
 
 /** Releases are written once and never changed; all SQL about them lives here. */
 export class ReleasesStore extends ScopedStore {
+  /** The app's guides at sales-page addresses (`Caches.releaseAddresses`). */
+  private readonly addresses: ReleaseAddressCache;
+
+  constructor(scope: StoreScope, addresses: ReleaseAddressCache) {
+    super(scope);
+    this.addresses = addresses;
+  }
+
   /** The newest release of a guide, of these columns: the index on (guide_id, number) finds it. */
   private newest<C extends 'snapshot' | 'row_hashes' | 'sales_page'>(guideId: string, extra: readonly C[]) {
     return this.db
@@ -138,7 +146,7 @@ export class ReleasesStore extends ScopedStore {
     creatorSlug: string,
     guideSlug: string,
   ): Promise<{ guideId: string; status: string; releaseNumber: number | null } | undefined> {
-    const [row] = await guideAtAddress(this.db, creatorSlug, guideSlug);
+    const [row] = await this.addresses.guideAt(this.db, creatorSlug, guideSlug);
     return (
       row && {
         guideId: row.id,

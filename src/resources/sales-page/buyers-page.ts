@@ -12,14 +12,17 @@ import { PAGE_CSS, pagePolicy } from './page-style.ts';
 export const BUYERS_PAGE_PATH = '/g/:creatorSlug/:guideSlug';
 
 /**
- * Rendered pages by guide, release and public address. A release never changes, so a page is
- * rendered once and served from memory until a publish makes a newer release (a new key).
- * Bounded by the pages' size.
+ * Rendered pages by guide, release and public address: one app's (`Caches.buyersPages`), since
+ * another app may hold another store where the same guide has a release of the same number. A
+ * release never changes, so a page is rendered once and served from memory until a publish makes
+ * a newer release (a new key). Bounded by the pages' size.
  */
-const rendered = new LRUCache<string, PublicPage>({
-  maxSize: 32 * 1024 * 1024,
-  sizeCalculation: (page) => Math.max(1, page.html.length),
-});
+export function renderedPages(): LRUCache<string, PublicPage> {
+  return new LRUCache<string, PublicPage>({
+    maxSize: 32 * 1024 * 1024,
+    sizeCalculation: (page) => Math.max(1, page.html.length),
+  });
+}
 
 function pageOf(text: string): PublicPage {
   const bytes = Buffer.from(text);
@@ -32,12 +35,13 @@ function pageOf(text: string): PublicPage {
  * for an unknown address, a guide never published, and one no longer on sale: buyers must not be
  * offered what they cannot buy. The working copy is never read.
  */
-async function findBuyersPage(params: Record<string, string>, { stores, urls }: PublicPageReader) {
+async function findBuyersPage(params: Record<string, string>, { stores, urls, caches }: PublicPageReader) {
   const { creatorSlug = '', guideSlug = '' } = params;
   const guide = await stores.releases.atAddress(creatorSlug, guideSlug);
   if (guide?.status !== 'published' || guide.releaseNumber === null) return undefined;
   const addresses = `${urls.publicUrl} ${urls.mediaUrl ?? ''}`;
   const key = `${guide.guideId}@${guide.releaseNumber} ${addresses}`;
+  const rendered = caches.buyersPages;
   const cached = rendered.get(key);
   if (cached) return cached;
   const release = await stores.releases.current(guide.guideId);

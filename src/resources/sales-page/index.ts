@@ -1,5 +1,6 @@
-import type { Resource } from '../../core/resource.ts';
-import { buyersPage } from './buyers-page.ts';
+import type { LRUCache } from 'lru-cache';
+import type { PublicPage, Resource } from '../../core/resource.ts';
+import { buyersPage, renderedPages } from './buyers-page.ts';
 import { up } from './sales-page.migration.ts';
 import { salesPageOperations } from './sales-page.operations.ts';
 import type { SalesPageDraft } from './sales-page.schema.ts';
@@ -9,6 +10,13 @@ import type { SalesPagesTable } from './sales-page.tables.ts';
 declare module '../../core/stores.ts' {
   interface Stores {
     salesPage: SalesPageStore;
+  }
+}
+
+declare module '../../core/caches.ts' {
+  interface Caches {
+    /** The buyers' pages rendered, by guide, release and public address (buyers-page.ts). */
+    buyersPages: LRUCache<string, PublicPage>;
   }
 }
 
@@ -33,6 +41,7 @@ export const salesPageResource: Resource = {
   guideParts: { salesPage: (stores, guide) => stores.salesPage.draftOf(guide.id) },
   migrations: { '0012-sales-page': { up } },
   publicPages: [buyersPage],
+  caches: () => ({ buyersPages: renderedPages() }),
 };
 
 /** The studio's pages are written with the same escaping templates as the buyers' page. */

@@ -4,13 +4,14 @@ import type { Database } from '../../db/tables.ts';
 
 /** Expired records are swept now and then, not on every write. */
 const SWEEP_EVERY = 200;
-let writes = 0;
 
 /**
  * oidc-provider's storage in the service's own database (SQLite or PostgreSQL), so that several
  * instances share grants and tokens. Expiry is read against the wall clock, as the library sets it.
  */
 export function kyselyAdapter(db: Kysely<Database>) {
+  // Counted per adapter, so per app and store: each store is swept after its own writes.
+  let writes = 0;
   return class KyselyOAuthAdapter implements Adapter {
     readonly model: string;
     constructor(model: string) {
