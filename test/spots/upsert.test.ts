@@ -142,40 +142,35 @@ await describeOverTransports('spots: upsert_spots', (suite, t) => {
 
   it('creating needs a name, named by its index; a missing or malformed spotKey too', async () => {
     const seed = await seeded('Names');
-    assertError(
-      await upsert(seed.productId, [
-        { spotKey: 'a', description: 'fine' },
-        { spotKey: 'fresh', hours: 'x' },
-      ]),
-      'invalid_argument',
-      'spots[1].name',
-    );
-    assertError(
-      await upsert(seed.productId, [{ spotKey: 'c', name: 'C' }, { name: 'No key' }]),
-      'invalid_argument',
-      'spots[1].spotKey',
-    );
-    assertError(
-      await upsert(seed.productId, [
-        { spotKey: 'c', name: 'C' },
-        { spotKey: 'Bad Key', name: 'B' },
-      ]),
-      'invalid_request',
-      'spots[1].spotKey',
-    );
-    assertError(
-      await upsert(seed.productId, [{ spotKey: 'c', name: 'C', extra: true }]),
-      'invalid_argument',
-      'spots[0].extra',
-    );
-    assertError(
-      await upsert(seed.productId, [
-        { spotKey: 'c', name: 'C' },
-        { spotKey: 'd', name: '' },
-      ]),
-      'invalid_request',
-      'spots[1].name',
-    );
+    const refusals: Array<[Record<string, unknown>[], 'invalid_argument' | 'invalid_request', string]> = [
+      [
+        [
+          { spotKey: 'a', description: 'fine' },
+          { spotKey: 'fresh', hours: 'x' },
+        ],
+        'invalid_argument',
+        'spots[1].name',
+      ],
+      [[{ spotKey: 'c', name: 'C' }, { name: 'No key' }], 'invalid_argument', 'spots[1].spotKey'],
+      [
+        [
+          { spotKey: 'c', name: 'C' },
+          { spotKey: 'Bad Key', name: 'B' },
+        ],
+        'invalid_request',
+        'spots[1].spotKey',
+      ],
+      [[{ spotKey: 'c', name: 'C', extra: true }], 'invalid_argument', 'spots[0].extra'],
+      [
+        [
+          { spotKey: 'c', name: 'C' },
+          { spotKey: 'd', name: '' },
+        ],
+        'invalid_request',
+        'spots[1].name',
+      ],
+    ];
+    for (const [spots, code, path] of refusals) assertError(await upsert(seed.productId, spots), code, path);
     await unchanged(seed);
   });
 
