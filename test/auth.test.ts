@@ -43,6 +43,18 @@ async function assertClientRefused(attempt: Promise<unknown>, status: number, co
   });
 }
 
+/** whoami over MCP, with the official client sending these headers, answers this creator. */
+async function assertMcpCaller(mcpUrl: string, headers: Record<string, string>, creatorId: string): Promise<void> {
+  const client = await connectWith(mcpUrl, headers);
+  try {
+    const me = await callTool(client, 'whoami');
+    assert.equal(me.isError, false);
+    assert.equal(me.body.creatorId, creatorId);
+  } finally {
+    await client.close();
+  }
+}
+
 const unknownKey = () => `sk_service_${randomBytes(24).toString('base64url')}`;
 
 for (const { dialect, skip } of await testDialects()) {
@@ -182,14 +194,7 @@ for (const { dialect, skip } of await testDialects()) {
       assertError(sameOwner, 'invalid_argument');
 
       const both = { authorization: `Bearer ${h.bob.readKey}`, 'x-api-key': h.bob.readKey };
-      const client = await connectWith(h.mcpUrl, both);
-      try {
-        const me = await callTool(client, 'whoami');
-        assert.equal(me.isError, false);
-        assert.equal(me.body.creatorId, h.bob.creatorId);
-      } finally {
-        await client.close();
-      }
+      await assertMcpCaller(h.mcpUrl, both, h.bob.creatorId);
       const mixed = { authorization: `Bearer ${h.bob.readKey}`, 'x-api-key': h.alice.readKey };
       assertError(await rawMcp(h.mcpUrl, mixed), 'invalid_argument');
       await assertClientRefused(connectWith(h.mcpUrl, mixed), 400, 'invalid_argument');
@@ -199,14 +204,7 @@ for (const { dialect, skip } of await testDialects()) {
       const res = await rest(h.baseUrl, undefined, 'GET', '/me', undefined, { 'x-api-key': h.bob.writeKey });
       assert.equal(res.status, 200);
       assert.equal(res.body.creatorId, h.bob.creatorId);
-      const client = await connectWith(h.mcpUrl, { 'x-api-key': h.bob.writeKey });
-      try {
-        const me = await callTool(client, 'whoami');
-        assert.equal(me.isError, false);
-        assert.equal(me.body.creatorId, h.bob.creatorId);
-      } finally {
-        await client.close();
-      }
+      await assertMcpCaller(h.mcpUrl, { 'x-api-key': h.bob.writeKey }, h.bob.creatorId);
     });
 
     test('a read key reads but gets 403 api_scope_required on a write, on REST and MCP', async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
-import { browserSkip, launchBrowser, type TestBrowser } from './helpers/browser.ts';
+import { browserSkip, useBrowser } from './helpers/browser.ts';
 import { type Harness, startServer } from './helpers/harness.ts';
 
 /** Every absolute URL in a text whose host is not this machine. */
@@ -105,18 +105,10 @@ describe('API reference page at /docs', () => {
 });
 
 describe('API reference page in Chromium', { skip: browserSkip() }, () => {
-  let h: Harness;
-  let browser: TestBrowser;
-  before(async () => {
-    h = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await h?.close();
-  });
+  const suite = useBrowser();
 
   it('renders every operation from local assets only', async () => {
+    const { h, browser } = suite;
     const ids = await operationIds(h);
     assert.ok(ids.length >= 30, `${ids.length} operations`);
     const b = await browser.newPage();
@@ -143,6 +135,7 @@ describe('API reference page in Chromium', { skip: browserSkip() }, () => {
   });
 
   it('the harness records and aborts a request to another host', async () => {
+    const { h, browser } = suite;
     const b = await browser.newPage();
     await b.page.goto(`${h.origin}/healthz`);
     const answered = await b.page.evaluate(`fetch('http://example.com/x.js').then(() => true, () => false)`);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { sourceFiles, srcDir } from './helpers/sources.ts';
@@ -35,4 +35,14 @@ test('a module of test/ used beyond its own folder lives in test/helpers/', () =
         .map((user) => `${relative(root, user)} -> ${relative(root, file)}`),
     );
   assert.deepEqual(strays, [], 'move the module to test/helpers/');
+});
+
+test('a test named after an <entity>.<role>.ts module carries the same name, dot and all', () => {
+  const modules = new Set(sourceFiles(srcDir).map((file) => basename(file, '.ts')));
+  const dashed = sourceFiles(testDir)
+    .filter((file) => file.endsWith('.test.ts'))
+    .map((file) => basename(file, '.test.ts'))
+    .filter((name) => !modules.has(name) && modules.has(name.replace(/-([a-z]+)$/, '.$1')))
+    .map((name) => `${name}.test.ts`);
+  assert.deepEqual(dashed, [], 'name it as the module it checks: property.rules.test.ts checks property.rules.ts');
 });

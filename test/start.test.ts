@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { spawnService, startService } from './helpers/service.ts';
+import { ServiceDidNotStart, spawnService, startService } from './helpers/service.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const run = promisify(execFile);
@@ -97,6 +97,19 @@ describe('npm start for a newcomer', () => {
       service.child.kill('SIGTERM');
       await service.exited;
     }
+  });
+
+  test('a start that does not finish in time is killed, not left running', async () => {
+    const late = await startService(freshDir(), {}, { timeoutMs: 1 }).then(
+      (started) => {
+        started.child.kill('SIGKILL');
+        return started;
+      },
+      (error: unknown) => error,
+    );
+    assert.ok(late instanceof ServiceDidNotStart, `the start should have timed out: ${String(late)}`);
+    assert.equal(typeof late.pid, 'number');
+    assert.throws(() => process.kill(late.pid as number, 0), { code: 'ESRCH' }, 'no process is left with its pid');
   });
 
   test('a bad setting is a short message and exit 1, not a stack trace', async () => {

@@ -225,38 +225,10 @@ describe('admin command line: creators, keys and the agreement', () => {
     await fails(/no creator with id "cr_missing"/, 'key', 'list', '--creator', 'cr_missing');
     await fails(/--scope must be one of read, write/, 'key', 'create', '--creator', creatorId, '--scope', 'admin');
     await fails(/missing --scope/, 'key', 'create', '--creator', creatorId);
-    await fails(
-      /--publish needs --scope write/,
-      'key',
-      'create',
-      '--creator',
-      creatorId,
-      '--scope',
-      'read',
-      '--publish',
-    );
-    await fails(
-      /--expires-at must be a Unix time/,
-      'key',
-      'create',
-      '--creator',
-      creatorId,
-      '--scope',
-      'read',
-      '--expires-at',
-      'tomorrow',
-    );
-    await fails(
-      /--role must be one of owner, editor/,
-      'key',
-      'create',
-      '--creator',
-      creatorId,
-      '--scope',
-      'read',
-      '--role',
-      'boss',
-    );
+    const readKey = ['key', 'create', '--creator', creatorId, '--scope', 'read'];
+    await fails(/--publish needs --scope write/, ...readKey, '--publish');
+    await fails(/--expires-at must be a Unix time/, ...readKey, '--expires-at', 'tomorrow');
+    await fails(/--role must be one of owner, editor/, ...readKey, '--role', 'boss');
     await fails(/not the secret key/, 'key', 'revoke', '--key', 'sk_service_abcdefghijklmnopqrstuvwxyz');
     await fails(/no guide with id "gd_missing"/, 'guide', 'status', '--guide', 'gd_missing', '--to', 'published');
     await fails(/--to must be one of draft, published, archived/, 'guide', 'status', '--guide', 'gd_x', '--to', 'live');

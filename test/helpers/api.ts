@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
+import { after, before, describe } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
 import type { Answer } from './answers.ts';
+import { type TestDialect, testDialects } from './dialects.ts';
 import { type Harness, type HarnessOptions, startServer } from './harness.ts';
 import { rest } from './http.ts';
 import { callTool, mcpClient } from './mcp.ts';
@@ -75,4 +76,37 @@ export function useServer(options: HarnessOptions): ServerSuite {
     await suite.h?.close();
   });
   return suite;
+}
+
+/** A suite's server on one of the test dialects. */
+export interface DialectSuite extends ServerSuite {
+  readonly dialect: TestDialect;
+}
+
+/**
+ * The preamble of a suite over both transports: for each test dialect a block "`title` (dialect)"
+ * with its server, a block "over rest|mcp" per transport filled by `eachTransport`, then what
+ * `acrossTransports` adds (tests comparing the transports, or needing only one). `prepare` makes the
+ * suite they are handed from the server's, registering what it sets up before them.
+ */
+export async function describeOverTransports<S extends DialectSuite = DialectSuite>(
+  title: string,
+  eachTransport: (suite: S, t: Transport) => void,
+  acrossTransports?: (suite: S) => void,
+  prepare: (server: DialectSuite) => S = (server) => server as S,
+): Promise<void> {
+  for (const { dialect, skip } of await testDialects()) {
+    describe(`${title} (${dialect})`, { skip }, () => {
+      const server = useServer({ dialect });
+      const suite = prepare({
+        get h() {
+          return server.h;
+        },
+        apis: server.apis,
+        dialect,
+      });
+      for (const t of transports) describe(`over ${t}`, () => eachTransport(suite, t));
+      acrossTransports?.(suite);
+    });
+  }
 }

@@ -1,7 +1,9 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Harness, type HarnessOptions, startServer } from './harness.ts';
 
 /** The system's Chromium (Debian's `chromium` package); CHROMIUM_PATH points elsewhere. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -93,4 +95,24 @@ export async function launchBrowser(): Promise<TestBrowser> {
     },
     close: () => browser.close(),
   };
+}
+
+/** A server and Chromium for a suite; both set once the suite's `before` ran. */
+export interface BrowserSuite {
+  readonly h: Harness;
+  readonly browser: TestBrowser;
+}
+
+/** For the enclosing suite: a server and Chromium, started in its `before` and closed in its `after`. */
+export function useBrowser(options?: HarnessOptions): BrowserSuite {
+  const suite = {} as { h: Harness; browser: TestBrowser };
+  before(async () => {
+    suite.h = await startServer(options);
+    suite.browser = await launchBrowser();
+  });
+  after(async () => {
+    await suite.browser?.close();
+    await suite.h?.close();
+  });
+  return suite;
 }

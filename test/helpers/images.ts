@@ -42,6 +42,14 @@ export function flat(width: number, height: number, background = '#3080c0', chan
   return sharp({ create: { width, height, channels, background } });
 }
 
+/** Red on the left half, blue on the right, 400 x 200, as a JPEG: a crop at focalX 1 shows only blue. */
+export async function redLeftBlueRight(): Promise<Buffer> {
+  return sharp({ create: { width: 400, height: 200, channels: 3, background: '#0000e0' } })
+    .composite([{ input: await flat(200, 200, '#e00000').png().toBuffer(), left: 0, top: 0 }])
+    .jpeg()
+    .toBuffer();
+}
+
 function pngChunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);
   length.writeUInt32BE(data.length);

@@ -45,14 +45,34 @@ export function spawnService(dataDir: string, env: Record<string, string> = {}):
 
 const REST_LINE = /REST\s+(http:\/\/\S+)\/api\/v1/;
 
-/** The service on a port of its own, once it printed its addresses (and key) and listens. */
-export async function startService(dataDir: string, env: Record<string, string> = {}): Promise<Started> {
+/** A service that printed no banner in time (or exited first); `pid` names the process, stopped by then. */
+export class ServiceDidNotStart extends Error {
+  readonly pid: number | undefined;
+
+  constructor(output: string, pid: number | undefined) {
+    super(`service did not start:\n${output}`);
+    this.pid = pid;
+  }
+}
+
+/**
+ * The service on a port of its own, once it printed its addresses (and key) and listens. One that
+ * has not by `timeoutMs` is killed and waited for before the error is thrown, so no process outlives
+ * the test that started it.
+ */
+export async function startService(
+  dataDir: string,
+  env: Record<string, string> = {},
+  { timeoutMs = 20_000 }: { timeoutMs?: number } = {},
+): Promise<Started> {
   const started = spawnService(dataDir, env);
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + timeoutMs;
   // The banner is one write; wait for its closing blank line so the key line is there too.
   while (!(REST_LINE.test(started.output()) && /\n\n$/.test(started.stdout()))) {
     if (Date.now() > deadline || started.child.exitCode !== null) {
-      throw new Error(`service did not start:\n${started.output()}`);
+      if (started.child.exitCode === null && started.child.signalCode === null) started.child.kill('SIGKILL');
+      await started.exited;
+      throw new ServiceDidNotStart(started.output(), started.child.pid);
     }
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -1,48 +1,33 @@
 import assert from 'node:assert/strict';
-import { before, describe } from 'node:test';
+import { before } from 'node:test';
 import { assertError, assertOk } from './answers.ts';
-import { type Api, type ServerSuite, type Transport, transports, useServer } from './api.ts';
-import { type TestDialect, testDialects } from './dialects.ts';
+import { type Api, type DialectSuite, describeOverTransports, type Transport, transports } from './api.ts';
 import { guideWithSpot, type SpotIds } from './fixtures.ts';
 import type { Refusal } from './refusals.ts';
 
 /** A server with a guide and one spot per transport, for tests of a field type written to spots. */
-export interface FieldSuite extends ServerSuite {
-  readonly dialect: TestDialect;
+export interface FieldSuite extends DialectSuite {
   /** Each transport's guide and spot; set once the suite's `before` ran. */
   readonly ids: Record<Transport, SpotIds>;
 }
 
 /**
- * The preamble of a field type's suite: for each test dialect a block "`title` on spots (dialect)"
- * with its server, a block "over rest|mcp" per transport filled by `eachTransport`, then what
- * `acrossTransports` adds (tests comparing the transports).
+ * The preamble of a field type's suite: describeOverTransports titled "`title` on spots", each
+ * transport with a guide holding one spot.
  */
-export async function describeOnSpots(
+export function describeOnSpots(
   title: string,
   guideName: string,
   eachTransport: (suite: FieldSuite, t: Transport) => void,
   acrossTransports?: (suite: FieldSuite) => void,
 ): Promise<void> {
-  for (const { dialect, skip } of await testDialects()) {
-    describe(`${title} on spots (${dialect})`, { skip }, () => {
-      const server = useServer({ dialect });
-      const ids = {} as Record<Transport, SpotIds>;
-      before(async () => {
-        for (const t of transports) ids[t] = await guideWithSpot(server.apis[t], guideName);
-      });
-      const suite: FieldSuite = {
-        get h() {
-          return server.h;
-        },
-        apis: server.apis,
-        dialect,
-        ids,
-      };
-      for (const t of transports) describe(`over ${t}`, () => eachTransport(suite, t));
-      acrossTransports?.(suite);
+  return describeOverTransports(`${title} on spots`, eachTransport, acrossTransports, (server) => {
+    const ids = {} as Record<Transport, SpotIds>;
+    before(async () => {
+      for (const t of transports) ids[t] = await guideWithSpot(server.apis[t], guideName);
     });
-  }
+    return Object.assign(server, { ids });
+  });
 }
 
 /** The same refusal from create_spot and from update_spot; the update leaves the spot as it was. */

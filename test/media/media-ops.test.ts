@@ -5,7 +5,7 @@ import { assertError, assertOk } from '../helpers/answers.ts';
 import { apiFor, transports, useServer } from '../helpers/api.ts';
 import { testSetups } from '../helpers/blob-stores.ts';
 import { guideOf, newGuide } from '../helpers/fixtures.ts';
-import { flat, phoneJpeg } from '../helpers/images.ts';
+import { phoneJpeg, redLeftBlueRight } from '../helpers/images.ts';
 import { fetchImage, storedFiles, uploadRaw } from '../helpers/uploads.ts';
 
 /** list_media, update_media, reorder_media, delete_media and the guide thumbnail, over REST and MCP. */
@@ -113,11 +113,7 @@ for (const { dialect, blobStore, skip, name } of await testSetups()) {
 
         it('update_guide.thumbnailMediaId: a 4:5 crop around the focal point; clearThumbnail removes its file', async () => {
           const productId = await newGuide(api());
-          // Red left half, blue right half, 400 x 200: a crop at focalX 1 shows only blue.
-          const redBlue = await sharp({ create: { width: 400, height: 200, channels: 3, background: '#0000e0' } })
-            .composite([{ input: await flat(200, 200, '#e00000').png().toBuffer(), left: 0, top: 0 }])
-            .jpeg()
-            .toBuffer();
+          const redBlue = await redLeftBlueRight();
           const { mediaId } = await photo(productId, redBlue, { focalX: 1 });
           const set = await api().call('update_guide', { productId, thumbnailMediaId: mediaId });
           assertOk(set);
@@ -143,10 +139,7 @@ for (const { dialect, blobStore, skip, name } of await testSetups()) {
 
         it("moving the photo's focal point re-cuts the guide's thumbnail; other photos' points leave it", async () => {
           const productId = await newGuide(api());
-          const redBlue = await sharp({ create: { width: 400, height: 200, channels: 3, background: '#0000e0' } })
-            .composite([{ input: await flat(200, 200, '#e00000').png().toBuffer(), left: 0, top: 0 }])
-            .jpeg()
-            .toBuffer();
+          const redBlue = await redLeftBlueRight();
           const { mediaId } = await photo(productId, redBlue, { focalX: 1 });
           const other = await photo(productId);
           const set = await api().call('update_guide', { productId, thumbnailMediaId: mediaId });

@@ -29,7 +29,7 @@ async function made(api: Api, name: string, args: Record<string, unknown>): Prom
 
 /**
  * What each rule counts and what it lets pass, beyond its one cause and fix
- * (readiness-rules.test.ts): the edges an assistant meets on a real guide.
+ * (each-rule.test.ts): the edges an assistant meets on a real guide.
  */
 for (const { dialect, skip } of await testDialects()) {
   describe(`readiness rules at their edges (${dialect})`, { skip }, () => {

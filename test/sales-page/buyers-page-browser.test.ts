@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Api, apiFor } from '../helpers/api.ts';
-import { browserSkip, launchBrowser, TEST_RESULTS, type TestBrowser } from '../helpers/browser.ts';
-import { type Harness, startServer } from '../helpers/harness.ts';
+import { browserSkip, TEST_RESULTS, useBrowser } from '../helpers/browser.ts';
 import { putOnSale, type SaleGuide, saleGuide } from '../helpers/sale-guide.ts';
 import { assertLabelsApart, madeiraGuide } from './map-browser.ts';
 
@@ -16,29 +15,24 @@ const HERO_CREDIT_URL = 'https://example.com/ana?x=1&y="2"';
 
 /** The page buyers open, in a real browser: readable on a phone, complete, and asking nothing of any other host. */
 describe("the buyers' page in Chromium", { skip: browserSkip() }, () => {
-  let h: Harness;
+  const suite = useBrowser();
   let api: Api;
-  let browser: TestBrowser;
   let guide: SaleGuide;
   let madeiraUrl: string;
   before(async () => {
-    h = await startServer();
+    const { h } = suite;
     api = apiFor(h, 'rest', h.alice.writeKey);
     guide = await saleGuide(h, api);
     const linked = await api.call('update_media', { mediaId: guide.hero, creditUrl: HERO_CREDIT_URL });
     assert.equal(linked.ok, true, JSON.stringify(linked.body));
     await putOnSale(h, guide.productId);
     madeiraUrl = await madeiraGuide(h, api);
-    browser = await launchBrowser();
   });
-  after(async () => {
-    await browser?.close();
-    await api?.close();
-    await h?.close();
-  });
+  after(() => api?.close());
 
   for (const viewport of VIEWPORTS) {
     it(`${viewport.name} (${viewport.width}x${viewport.height}): headline, price, credits and map show; nothing overflows`, async () => {
+      const { browser } = suite;
       const b = await browser.newPage();
       await b.page.setViewportSize({ width: viewport.width, height: viewport.height });
       const answer = await b.page.goto(guide.salesPageUrl, { waitUntil: 'load' });
@@ -115,6 +109,7 @@ describe("the buyers' page in Chromium", { skip: browserSkip() }, () => {
 
   for (const viewport of VIEWPORTS) {
     it(`${viewport.name}: Madeira's map has land and sea, and every name apart from the others and the markers`, async () => {
+      const { browser } = suite;
       const b = await browser.newPage();
       await b.page.setViewportSize({ width: viewport.width, height: viewport.height });
       assert.equal((await b.page.goto(madeiraUrl, { waitUntil: 'load' }))?.status(), 200);
@@ -133,6 +128,7 @@ describe("the buyers' page in Chromium", { skip: browserSkip() }, () => {
   }
 
   it('an unknown address shows the not-found page with no errors', async () => {
+    const { h, browser } = suite;
     const b = await browser.newPage();
     const answer = await b.page.goto(`${h.origin}/g/nobody/nothing`);
     assert.equal(answer?.status(), 404);

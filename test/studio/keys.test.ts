@@ -29,9 +29,11 @@ for (const { dialect, skip } of await testDialects()) {
     after(async () => {
       await h?.close();
     });
+    /** Ana sends the new-key form of her keys page. */
+    const newKey = (form: Record<string, string>) => ana.submit('/studio/keys', '/studio/keys', form);
 
     it('makes a key with a name, scopes and an expiry; its secret is shown once and works', async () => {
-      const made = await ana.submit('/studio/keys', '/studio/keys', {
+      const made = await newKey({
         name: 'Claude on my laptop',
         scope: 'write',
         publish: 'on',
@@ -64,7 +66,7 @@ for (const { dialect, skip } of await testDialects()) {
     });
 
     it('a read key cannot write; publish is refused without write', async () => {
-      const made = await ana.submit('/studio/keys', '/studio/keys', {
+      const made = await newKey({
         name: 'Reader',
         scope: 'read',
         expires: 'never',
@@ -73,7 +75,7 @@ for (const { dialect, skip } of await testDialects()) {
       const denied = await rest(h.baseUrl, key, 'POST', '/guides', { name: 'Nope' });
       assert.equal(denied.status, 403);
       assert.equal(denied.body.error.code, 'api_scope_required');
-      const refused = await ana.submit('/studio/keys', '/studio/keys', {
+      const refused = await newKey({
         name: 'Bad',
         scope: 'read',
         publish: 'on',
@@ -82,12 +84,12 @@ for (const { dialect, skip } of await testDialects()) {
       assert.equal(refused.status, 400);
       assert.match(refused.text, /Publishing needs read and write/);
       assert.doesNotMatch(refused.text, /data-secret/);
-      const noName = await ana.submit('/studio/keys', '/studio/keys', { name: ' ', scope: 'read', expires: 'never' });
+      const noName = await newKey({ name: ' ', scope: 'read', expires: 'never' });
       assert.equal(noName.status, 400);
     });
 
     it('revokes a key: it stops working at once', async () => {
-      const made = await ana.submit('/studio/keys', '/studio/keys', {
+      const made = await newKey({
         name: 'Short-lived',
         scope: 'write',
         expires: '7',
@@ -106,7 +108,7 @@ for (const { dialect, skip } of await testDialects()) {
     });
 
     it("another creator can neither see nor revoke Ana's keys", async () => {
-      const made = await ana.submit('/studio/keys', '/studio/keys', { name: 'Mine', scope: 'write', expires: 'never' });
+      const made = await newKey({ name: 'Mine', scope: 'write', expires: 'never' });
       const key = secretIn(made.text);
       const { keyId } = (await rest(h.baseUrl, key, 'GET', '/me')).body.key;
       const benPage = await ben.get('/studio/keys');

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { apiFor } from '../helpers/api.ts';
-import { type BrowserPage, browserSkip, launchBrowser, type TestBrowser } from '../helpers/browser.ts';
-import { type Harness, startServer } from '../helpers/harness.ts';
+import { type BrowserPage, browserSkip, useBrowser } from '../helpers/browser.ts';
+import type { Harness } from '../helpers/harness.ts';
 import { rest } from '../helpers/http.ts';
 import { fullGuide } from './preview-fixture.ts';
 
@@ -28,19 +28,11 @@ function clean(b: BrowserPage, where: string): void {
 
 /** A creator's whole first session in the studio, in Chromium, with no admin command. */
 describe('the studio in Chromium', { skip: browserSkip() }, () => {
-  let h: Harness;
-  let browser: TestBrowser;
-  before(async () => {
-    h = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await h?.close();
-  });
+  const suite = useBrowser();
 
   for (const viewport of VIEWPORTS) {
     it(`${viewport.name}: sign up, a key shown once, revoke, accept the agreement, put a guide on sale, preview`, async () => {
+      const { h, browser } = suite;
       const b = await browser.newPage();
       const { page } = b;
       await page.setViewportSize({ width: viewport.width, height: viewport.height });

@@ -43,7 +43,7 @@ export interface ListedBlob {
   modifiedMs: number;
 }
 
-export const BLOB_KEY = /^[A-Za-z0-9_-]{8,128}$/;
+const BLOB_KEY = /^[A-Za-z0-9_-]{8,128}$/;
 
 /** A fresh unguessable, URL-safe key (96 random bits, as ids are). */
 export function newBlobKey(): string {
@@ -51,12 +51,49 @@ export function newBlobKey(): string {
 }
 
 /** Keys become file and object names: only URL-safe characters, so none can climb out of the store. */
-export function assertBlobKey(key: string): void {
+function assertBlobKey(key: string): void {
   if (!BLOB_KEY.test(key)) throw new TypeError(`Not a blob key: ${JSON.stringify(key)}`);
 }
 
-export function etagOf(bytes: Buffer): string {
+function etagOf(bytes: Buffer): string {
   return `"${createHash('sha256').update(bytes).digest('base64url')}"`;
+}
+
+/** What a store keeps of a file beside its bytes: all a BlobInfo says but the key. */
+export type BlobFacts = Omit<BlobInfo, 'key'>;
+
+/**
+ * What every store does the same way: a key is checked before it names anything in the store, a
+ * file's ETag and size come from its bytes as it is written, and a listing yields only names that
+ * are keys (a folder or bucket may hold others). A store says where a key's file lives and how a
+ * file is written, read, deleted and listed.
+ */
+export abstract class KeyedBlobStore implements BlobStore {
+  /** The key's place in the store (a path, an object name); the key is already checked. */
+  protected abstract placeOf(key: string): string;
+  /** Writes the bytes and their facts at `place`: whole, or not at all. */
+  protected abstract write(place: string, bytes: Buffer, facts: BlobFacts): Promise<void>;
+  /** Every name the store holds with when it was last written, keys or not. */
+  protected abstract names(): AsyncIterable<ListedBlob>;
+  abstract get(key: string): Promise<StoredBlob | undefined>;
+  abstract open(key: string): Promise<BlobStream | undefined>;
+  abstract delete(key: string): Promise<unknown>;
+
+  /** The key's place, once the key is known to be one: no key can climb out of the store. */
+  protected place(key: string): string {
+    assertBlobKey(key);
+    return this.placeOf(key);
+  }
+
+  async put(key: string, bytes: Buffer, contentType: string): Promise<BlobInfo> {
+    const facts: BlobFacts = { contentType, etag: etagOf(bytes), size: bytes.length };
+    await this.write(this.place(key), bytes, facts);
+    return { key, ...facts };
+  }
+
+  async *list(): AsyncIterable<ListedBlob> {
+    for await (const blob of this.names()) if (BLOB_KEY.test(blob.key)) yield blob;
+  }
 }
 
 export interface BlobToWrite {

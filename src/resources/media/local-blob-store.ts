@@ -1,21 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import {
-  assertBlobKey,
-  BLOB_KEY,
-  type BlobInfo,
-  type BlobStore,
-  type BlobStream,
-  etagOf,
-  type ListedBlob,
-  type StoredBlob,
-} from './blob-store.ts';
+import { type BlobFacts, type BlobInfo, type BlobStream, KeyedBlobStore, type StoredBlob } from './blob-store.ts';
 
 /** Temporary files older than this are leftovers of a crash (a live write takes milliseconds). */
 const STALE_TEMP_MS = 60 * 60 * 1000;
-
-type Sidecar = Omit<BlobInfo, 'key'>;
 
 function isMissing(err: unknown): boolean {
   return (err as NodeJS.ErrnoException).code === 'ENOENT';
@@ -27,11 +16,12 @@ function isMissing(err: unknown): boolean {
  * sidecar is written last and deleted first, so it is the mark that a file is complete: a file
  * without one is never served. Every file is written to `<root>/.tmp` and renamed into place.
  */
-export class LocalBlobStore implements BlobStore {
+export class LocalBlobStore extends KeyedBlobStore {
   readonly root: string;
   private readonly tempDir: string;
 
   private constructor(root: string) {
+    super();
     this.root = root;
     this.tempDir = join(root, '.tmp');
   }
@@ -58,8 +48,7 @@ export class LocalBlobStore implements BlobStore {
     return removed;
   }
 
-  private pathOf(key: string): string {
-    assertBlobKey(key);
+  protected placeOf(key: string): string {
     return join(this.root, key.slice(-2), key);
   }
 
@@ -81,18 +70,15 @@ export class LocalBlobStore implements BlobStore {
     }
   }
 
-  async put(key: string, bytes: Buffer, contentType: string): Promise<BlobInfo> {
-    const path = this.pathOf(key);
-    const sidecar: Sidecar = { contentType, etag: etagOf(bytes), size: bytes.length };
+  protected async write(path: string, bytes: Buffer, sidecar: BlobFacts): Promise<void> {
     await mkdir(dirname(path), { recursive: true });
     await this.writeAtomically(path, bytes);
     await this.writeAtomically(`${path}.json`, Buffer.from(JSON.stringify(sidecar)));
-    return { key, ...sidecar };
   }
 
   private async info(key: string, path: string): Promise<BlobInfo | undefined> {
     try {
-      const sidecar = JSON.parse(await readFile(`${path}.json`, 'utf8')) as Sidecar;
+      const sidecar = JSON.parse(await readFile(`${path}.json`, 'utf8')) as BlobFacts;
       return { key, contentType: sidecar.contentType, etag: sidecar.etag, size: sidecar.size };
     } catch (err) {
       if (isMissing(err) || err instanceof SyntaxError) return undefined;
@@ -102,7 +88,7 @@ export class LocalBlobStore implements BlobStore {
 
   /** The sidecar's facts plus what `load` reads of the file; undefined when either is missing. */
   private async read<T>(key: string, load: (path: string) => Promise<T>): Promise<(BlobInfo & T) | undefined> {
-    const path = this.pathOf(key);
+    const path = this.place(key);
     const info = await this.info(key, path);
     if (!info) return undefined;
     try {
@@ -122,14 +108,13 @@ export class LocalBlobStore implements BlobStore {
     return this.read(key, async (path) => ({ stream: (await open(path, 'r')).createReadStream() }));
   }
 
-  /** Keys of files and of sidecars left without their file, from the folders keys are kept in. */
-  async *list(): AsyncIterable<ListedBlob> {
+  /** Names of files and of sidecars left without their file, from the folders keys are kept in. */
+  protected async *names() {
     for (const folder of await readdir(this.root)) {
       if (folder === '.tmp') continue;
       const names = await readdir(join(this.root, folder)).catch(() => [] as string[]);
       const keys = new Set(names.map((name) => name.replace(/\.json$/, '')));
       for (const key of keys) {
-        if (!BLOB_KEY.test(key)) continue;
         const info =
           (await stat(join(this.root, folder, key)).catch(() => undefined)) ??
           (await stat(join(this.root, folder, `${key}.json`)).catch(() => undefined));
@@ -139,7 +124,7 @@ export class LocalBlobStore implements BlobStore {
   }
 
   async delete(key: string): Promise<boolean> {
-    const path = this.pathOf(key);
+    const path = this.place(key);
     // The sidecar first: from then on the file is no longer served, whatever happens next.
     const sidecar = await unlinkIfPresent(`${path}.json`);
     const file = await unlinkIfPresent(path);

@@ -8,16 +8,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import type { BucketSettings } from '../../core/services.ts';
-import {
-  assertBlobKey,
-  BLOB_KEY,
-  type BlobInfo,
-  type BlobStore,
-  type BlobStream,
-  etagOf,
-  type ListedBlob,
-  type StoredBlob,
-} from './blob-store.ts';
+import { type BlobFacts, type BlobInfo, type BlobStream, KeyedBlobStore, type StoredBlob } from './blob-store.ts';
 
 /**
  * What buyers' browsers and caches are told when they fetch an object from the bucket's own
@@ -47,13 +38,14 @@ function isMissing(err: unknown): boolean {
  * before them, and each object carries its content type, an immutable Cache-Control for buyers who
  * fetch it from the bucket itself, and the SHA-256 ETag this service serves on /media.
  */
-export class S3BlobStore implements BlobStore {
+export class S3BlobStore extends KeyedBlobStore {
   readonly client: S3Client;
   readonly bucket: string;
   readonly keyPrefix: string;
   private readonly listPageSize: number;
 
   constructor(settings: BucketSettings, options: S3BlobStoreOptions = {}) {
+    super();
     this.bucket = settings.bucket;
     this.keyPrefix = settings.keyPrefix;
     this.listPageSize = options.listPageSize ?? 1000;
@@ -73,31 +65,28 @@ export class S3BlobStore implements BlobStore {
     });
   }
 
-  private objectName(key: string): string {
-    assertBlobKey(key);
+  protected placeOf(key: string): string {
     return `${this.keyPrefix}${key}`;
   }
 
-  async put(key: string, bytes: Buffer, contentType: string): Promise<BlobInfo> {
-    const etag = etagOf(bytes);
+  protected async write(objectName: string, bytes: Buffer, facts: BlobFacts): Promise<void> {
     await this.client.send(
       new PutObjectCommand({
         Bucket: this.bucket,
-        Key: this.objectName(key),
+        Key: objectName,
         Body: bytes,
-        ContentLength: bytes.length,
-        ContentType: contentType,
+        ContentLength: facts.size,
+        ContentType: facts.contentType,
         CacheControl: IMMUTABLE,
-        Metadata: { [SHA256]: etag.slice(1, -1) },
+        Metadata: { [SHA256]: facts.etag.slice(1, -1) },
       }),
     );
-    return { key, contentType, etag, size: bytes.length };
   }
 
   /** The object's answer, or undefined when there is none under the key. */
   private async fetch(key: string): Promise<GetObjectCommandOutput | undefined> {
     try {
-      return await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.objectName(key) }));
+      return await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.place(key) }));
     } catch (err) {
       if (isMissing(err)) return undefined;
       throw err;
@@ -129,11 +118,11 @@ export class S3BlobStore implements BlobStore {
 
   /** S3 answers the same whether or not the object was there: deleting a missing key is no error. */
   async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.objectName(key) }));
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.place(key) }));
   }
 
-  /** Every object under the prefix whose name is a blob key, page by page. */
-  async *list(): AsyncIterable<ListedBlob> {
+  /** Every object under the prefix, page by page. */
+  protected async *names() {
     let token: string | undefined;
     do {
       const page = await this.client.send(
@@ -146,7 +135,7 @@ export class S3BlobStore implements BlobStore {
       );
       for (const object of page.Contents ?? []) {
         const key = object.Key?.slice(this.keyPrefix.length);
-        if (key === undefined || !BLOB_KEY.test(key) || !object.LastModified) continue;
+        if (key === undefined || !object.LastModified) continue;
         yield { key, modifiedMs: object.LastModified.getTime() };
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;

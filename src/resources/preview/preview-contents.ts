@@ -1,5 +1,16 @@
-import type { Snapshot } from '../publishing/index.ts';
-import { credit, drawMap, html, Markup, type PhotoFields, pagePhoto, prose, type Region } from '../sales-page/index.ts';
+import type { ReleaseKind, Snapshot } from '../publishing/index.ts';
+import {
+  credit,
+  drawMap,
+  html,
+  Markup,
+  type PhotoFields,
+  pagePhoto,
+  prose,
+  type Region,
+  type SpotFields,
+  snapshotItems,
+} from '../sales-page/index.ts';
 
 /**
  * What buyers open inside a guide, as a release holds it: chapters and their pages, every spot on
@@ -9,16 +20,10 @@ import { credit, drawMap, html, Markup, type PhotoFields, pagePhoto, prose, type
  */
 
 type Row = Record<string, unknown>;
-interface Spot {
-  spotId: string;
-  spotKey: string;
-  name: string;
-  description: string | null;
-  lat: number | null;
-  lon: number | null;
+/** A spot as the buyers' page reads it, and what the preview shows beyond that. */
+interface Spot extends SpotFields {
   fees?: Fee[];
   areaId?: string | null;
-  order?: number;
 }
 interface Fee {
   label?: string;
@@ -31,7 +36,6 @@ interface Fee {
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const list = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
-const byOrder = (a: Row, b: Row) => (num(a.order) ?? 0) - (num(b.order) ?? 0);
 
 /** Spots with a pin on the buyers' own map (land, sea and labels that never overlap), numbered in order. */
 function map(spots: readonly Spot[], region: Region | null, label: string, caption: string): Markup {
@@ -41,10 +45,6 @@ function map(spots: readonly Spot[], region: Region | null, label: string, capti
   if (points.length === 0) return html``;
   const svg = new Markup(drawMap(region, points, { label }));
   return html`<figure class="map">${svg}<figcaption>${caption}</figcaption></figure>`;
-}
-
-function rows<T = Row>(snapshot: Snapshot, kind: keyof Snapshot['items']): T[] {
-  return (Object.values(snapshot.items[kind] ?? {}) as Row[]).sort(byOrder) as T[];
 }
 
 function photoFigure(photo: PhotoFields, caption?: string): Markup {
@@ -121,17 +121,18 @@ function pageBlock(block: Row, spotsByKey: Map<string, Spot>, photos: Map<string
 }
 
 export function previewContents(snapshot: Snapshot, bbox: Region | null): Markup {
-  const spots = rows<Spot>(snapshot, 'spot');
+  const rows = (kind: ReleaseKind) => snapshotItems<Row>(snapshot, kind);
+  const spots = snapshotItems<Spot>(snapshot, 'spot');
   const spotsByKey = new Map(spots.map((s) => [s.spotKey, s]));
-  const photos = rows(snapshot, 'photo') as unknown as Array<PhotoFields & { spotId: string | null }>;
+  const photos = snapshotItems<PhotoFields>(snapshot, 'photo');
   const photoById = new Map(photos.map((p) => [p.mediaId, p]));
-  const areas = rows(snapshot, 'area');
+  const areas = rows('area');
   const areaName = new Map(areas.map((a) => [String(a.id), String(a.name)]));
-  const places = rows(snapshot, 'place');
+  const places = rows('place');
   const placeName = new Map(places.map((p) => [String(p.facilityId), String(p.name)]));
-  const routes = rows(snapshot, 'route');
-  const chapters = rows(snapshot, 'chapter');
-  const itineraries = rows(snapshot, 'itinerary');
+  const routes = rows('route');
+  const chapters = rows('chapter');
+  const itineraries = rows('itinerary');
   const spotName = (key: unknown) => spotsByKey.get(String(key))?.name ?? String(key);
 
   const chapterPart = chapters.map(

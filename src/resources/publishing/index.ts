@@ -51,4 +51,4 @@ export { readinessRules } from './readiness.rules.ts';
 export { blockingCodes, type Finding, type FindingCode, findingCodes, readinessOf } from './readiness.ts';
 export type { ReadinessRule } from './readiness-rule.ts';
 export type { Release, ReleaseInfo, ReleasesStore } from './release.store.ts';
-export { type Snapshot, serializeSnapshot, snapshotRows } from './snapshot.ts';
+export { type ReleaseKind, type Snapshot, serializeSnapshot, snapshotRows } from './snapshot.ts';

@@ -275,7 +275,7 @@ export const placeWithoutPosition = readinessRule({
 /**
  * Every readiness rule, one per code: the one list of codes. A finding takes its code and severity
  * from its rule; the playbook's and the reference's lists of codes are written from this table
- * (`npm run docs`), and test/publishing/readiness-rules.test.ts gives each rule the smallest guide
+ * (`npm run docs`), and test/publishing/each-rule.test.ts gives each rule the smallest guide
  * that trips it and the fix that clears it.
  */
 export const readinessRules = [

@@ -49,7 +49,14 @@ export { escapeHtml, html, Markup, prose } from './html.ts';
 /** The map the buyers' page draws, for any page that shows the same map (the studio's preview). */
 export { drawMap, type MapOptions, type MapPoint, type Region } from './page-map.ts';
 /** The preview of a working copy renders the buyers' page as it is, and its photos the same way. */
-export { buyersPageModel, type PagePhoto, type PhotoFields, pagePhoto } from './page-model.ts';
+export {
+  buyersPageModel,
+  type PagePhoto,
+  type PhotoFields,
+  pagePhoto,
+  type SpotFields,
+  snapshotItems,
+} from './page-model.ts';
 export { credit } from './page-parts.ts';
 export { renderBuyersPage } from './page-render.ts';
 export {

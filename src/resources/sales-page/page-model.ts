@@ -1,5 +1,5 @@
 import { DISPLAY_SIZES } from '../media/index.ts';
-import type { Snapshot } from '../publishing/index.ts';
+import type { ReleaseKind, Snapshot } from '../publishing/index.ts';
 import type { SalesPageContent } from './sales-page.schema.ts';
 
 /** A photo as the page shows it: paths to its renditions, its size, and who took it. */
@@ -61,7 +61,8 @@ interface GuideFields {
   region: { bbox?: [number, number, number, number] } | null;
   creatorName?: string;
 }
-interface SpotFields {
+/** A snapshot's spot as every page buyers open reads it. */
+export interface SpotFields {
   spotId: string;
   spotKey: string;
   name: string;
@@ -148,16 +149,25 @@ function summaryOf(description: string | null): string | null {
   return `${(space > SUMMARY_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
-function values<T>(items: Record<string, unknown> | undefined): T[] {
-  return Object.values(items ?? {}) as T[];
+const orderOf = (row: unknown): number => {
+  const order = (row as { order?: unknown }).order;
+  return typeof order === 'number' && Number.isFinite(order) ? order : 0;
+};
+
+/**
+ * A snapshot's rows of one kind in the order buyers see them (rows without an order keep the
+ * snapshot's): the buyers' page of a release and the preview of a working copy read rows this one way.
+ */
+export function snapshotItems<T>(snapshot: Snapshot, kind: ReleaseKind): T[] {
+  return (Object.values(snapshot.items[kind] ?? {}) as T[]).sort((a, b) => orderOf(a) - orderOf(b));
 }
 
 /** The page a release describes: its sales page, or when it has none, one made from the guide itself. */
 export function buyersPageModel(snapshot: Snapshot): BuyersPageModel {
   const guide = snapshot.guide as unknown as GuideFields;
   const salesPage = snapshot.salesPage as SalesPageContent | null;
-  const spots = values<SpotFields>(snapshot.items.spot);
-  const photos = values<PhotoFields>(snapshot.items.photo).sort((a, b) => a.order - b.order);
+  const spots = snapshotItems<SpotFields>(snapshot, 'spot');
+  const photos = snapshotItems<PhotoFields>(snapshot, 'photo');
   const photoById = new Map(photos.map((p) => [p.mediaId, p]));
   const firstPhotoOfSpot = new Map<string, PhotoFields>();
   for (const p of photos) if (p.spotId !== null && !firstPhotoOfSpot.has(p.spotId)) firstPhotoOfSpot.set(p.spotId, p);
