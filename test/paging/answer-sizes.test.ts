@@ -1,19 +1,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport as Sdk1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { fullSpot, seededRandom } from '../../bench/spot-content.ts';
 import { assertOk } from '../helpers/answers.ts';
 import { type Api, apiFor, noRateLimits } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
-import { mcpClient } from '../helpers/mcp.ts';
+import { type Received, type ReceivingLine, receivingClient, receivingLines } from '../helpers/received.ts';
 
 /**
  * A big guide (thousands of full spots, the most areas, long tracks, a chapter of 2,500 members,
  * the longest itinerary, thousands of links and stale facts) and every read's default answer as a
- * client receives it: the REST body and the MCP tools/call result through both client lines, each
- * under 256 KB; and the biggest answers of the writes that built it.
+ * client receives it: the REST body and the MCP tools/call answer through both client lines (the
+ * decoded HTTP body, test/helpers/received.ts), each under 256 KB; and the biggest answers of the
+ * writes that built it.
  */
 
 const LIMIT = 256 * 1024;
@@ -99,67 +99,61 @@ for (const { dialect, skip } of await testDialects()) {
   describe(`every default answer of a big guide stays under 256 KB (${dialect})`, { skip }, () => {
     let h: Harness;
     let ids: Record<string, string>;
-    let sdk1: Sdk1Client;
     let rest: Api;
+    /** Every MCP answer the two client lines received, in order. */
+    const received: Received[] = [];
+    const mcp = new Map<ReceivingLine, Client>();
     before(async () => {
       h = await startServer({ dialect, env: noRateLimits });
       h.clock.set(`${TODAY}T08:00:00Z`);
       rest = apiFor(h, 'rest', h.alice.writeKey);
       ids = await seedBigGuide(h, rest);
-      sdk1 = new Sdk1Client({ name: 'sizes-sdk1', version: '1.0.0' });
-      await sdk1.connect(
-        new Sdk1Transport(new URL(h.mcpUrl), {
-          requestInit: { headers: { authorization: `Bearer ${h.alice.writeKey}` } },
-        }),
-      );
+      for (const line of receivingLines) {
+        mcp.set(line, await receivingClient(line, h.mcpUrl, h.alice.writeKey, received));
+      }
     });
     after(async () => {
-      await sdk1?.close();
+      for (const client of mcp.values()) await client.close();
       await rest?.close();
       await h?.close();
     });
 
-    it('REST bodies and MCP results of every read, as each client line receives them', async () => {
-      const sdk2 = await mcpClient(h.mcpUrl, h.alice.writeKey);
+    it('REST bodies and MCP answers of every read, as each client line receives them', async () => {
       const reads = h.app.registry.operations.filter((op) => op.scope === 'read' && !op.restOnly);
       const over: string[] = [];
       const lines: string[] = [];
-      try {
-        for (const op of reads) {
-          const args = Object.fromEntries(
-            Object.keys(op.input.shape)
-              .filter((field) => field in ids)
-              .map((field) => [field, ids[field] as string]),
-          );
-          let path = op.path;
-          const query = new URLSearchParams();
-          for (const [field, value] of Object.entries(args)) {
-            if (op.pathParams.includes(field)) path = path.replace(`{${field}}`, value);
-            else query.set(field, value);
-          }
-          // A read is a GET but for create_preview_link, a POST that changes no record.
-          const res = await fetch(`${h.baseUrl}${path}${query.size > 0 ? `?${query}` : ''}`, {
-            method: op.method,
-            headers: { authorization: `Bearer ${h.alice.writeKey}`, 'content-type': 'application/json' },
-            ...(op.method !== 'GET' && { body: '{}' }),
-          });
-          const restBytes = (await res.arrayBuffer()).byteLength;
-          assert.equal(res.status, 200, `${op.name} answers`);
-          const sizes = { rest: restBytes, mcp2: 0, mcp1: 0 };
-          const v2 = await sdk2.callTool({ name: op.name, arguments: args });
-          assert.notEqual(v2.isError, true, op.name);
-          sizes.mcp2 = Buffer.byteLength(JSON.stringify(v2));
-          const v1 = await sdk1.callTool({ name: op.name, arguments: args });
-          assert.notEqual(v1.isError, true, op.name);
-          sizes.mcp1 = Buffer.byteLength(JSON.stringify(v1));
-          const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-          lines.push(
-            `${op.name.padEnd(24)} REST ${kb(sizes.rest)}, MCP ${kb(sizes.mcp2)} (2.x), ${kb(sizes.mcp1)} (1.x)`,
-          );
-          if (Math.max(sizes.rest, sizes.mcp1, sizes.mcp2) >= LIMIT) over.push(op.name);
+      const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+      for (const op of reads) {
+        const args = Object.fromEntries(
+          Object.keys(op.input.shape)
+            .filter((field) => field in ids)
+            .map((field) => [field, ids[field] as string]),
+        );
+        let path = op.path;
+        const query = new URLSearchParams();
+        for (const [field, value] of Object.entries(args)) {
+          if (op.pathParams.includes(field)) path = path.replace(`{${field}}`, value);
+          else query.set(field, value);
         }
-      } finally {
-        await sdk2.close();
+        // A read is a GET but for create_preview_link, a POST that changes no record.
+        const res = await fetch(`${h.baseUrl}${path}${query.size > 0 ? `?${query}` : ''}`, {
+          method: op.method,
+          headers: { authorization: `Bearer ${h.alice.writeKey}`, 'content-type': 'application/json' },
+          ...(op.method !== 'GET' && { body: '{}' }),
+        });
+        const restBytes = (await res.arrayBuffer()).byteLength;
+        assert.equal(res.status, 200, `${op.name} answers`);
+        const mcpBytes = new Map<ReceivingLine, number>();
+        for (const [line, client] of mcp) {
+          const result = await client.callTool({ name: op.name, arguments: args });
+          assert.notEqual(result.isError, true, `${op.name} (${line})`);
+          const answer = received.at(-1);
+          assert.ok(answer?.tool === op.name, `${line}: the answer to ${op.name} was recorded`);
+          mcpBytes.set(line, answer.bytes);
+        }
+        const mcpText = [...mcpBytes].map(([line, bytes]) => `${kb(bytes)} ${line}`).join(', ');
+        lines.push(`${op.name.padEnd(24)} REST ${kb(restBytes)}, MCP ${mcpText}`);
+        if (Math.max(restBytes, ...mcpBytes.values()) >= LIMIT) over.push(op.name);
       }
       for (const [name, bytes] of writeSizes) {
         lines.push(`${name.padEnd(24)} REST ${(bytes / 1024).toFixed(1)} KB (a write while seeding)`);
