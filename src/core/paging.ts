@@ -23,8 +23,11 @@ export interface PageSize {
 
 /**
  * The JSON a page's items may fill before the page ends early (at least one item is always served).
- * An MCP client receives a result twice (text and structuredContent, the text escaped), so 96 KB of
- * items keeps every page under 256 KB as a client receives it, whatever the records hold.
+ * An MCP client receives a result once, as escaped text in a JSON-RPC envelope: at most about 1.2x
+ * its JSON (test/paging/answer-sizes.test.ts), so 96 KB of items keeps every page near 120 KB as a
+ * client receives it, whatever the records hold. The budget was set when MCP sent each result
+ * twice; it stays, so what a model reads per page did not grow (a larger one is a choice about
+ * pages, not about the transport).
  */
 export const PAGE_BYTES = 96 * 1024;
 

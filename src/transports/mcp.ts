@@ -310,10 +310,12 @@ async function callTool(
 ): Promise<ToolOutcome> {
   try {
     const { result } = await invoke(runtime, operation, args ?? {}, caller);
-    // A document is its text, sent once: hosts that prefer structured content would otherwise
-    // show the model a JSON string, and every other host would hold it twice.
-    if (typeof result.markdown === 'string') return { result: { content: [{ type: 'text', text: result.markdown }] } };
-    return { result: { content: [{ type: 'text', text: jsonOf(result) }], structuredContent: result } };
+    // Sent once, as text, with no structuredContent: tools declare no output schema, so the
+    // protocol asks for none, and a host that hands both copies to the model makes it read the
+    // answer twice (docs/decisions/transports.md, "One copy of each answer"). The text is REST's
+    // body (a cached view's JSON is made once); a document is its markdown.
+    const text = typeof result.markdown === 'string' ? result.markdown : jsonOf(result);
+    return { result: { content: [{ type: 'text', text }] } };
   } catch (err) {
     const apiError = toApiError(err, caller.requestId);
     if (!(err instanceof ApiError)) caller.log.error({ err, tool: operation.name }, 'unexpected failure');

@@ -2,11 +2,11 @@ import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as Sdk1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type Api, apiFor, type Transport, transports } from './api.ts';
 import type { Harness } from './harness.ts';
+import { answerOf } from './mcp.ts';
 
 /**
  * Every client a suite can speak through: REST, the MCP 2.x client (`mcp`) and the 1.x SDK client
- * most deployed assistants run (`mcp1`), which checks each structured answer against the tool's
- * output schema with its own validator.
+ * most deployed assistants run (`mcp1`), each answer read from its text as a model reads it.
  */
 export type ClientLine = Transport | 'mcp1';
 export const clientLines: ClientLine[] = [...transports, 'mcp1'];
@@ -22,12 +22,8 @@ function sdk1Api(h: Harness, key: string): Api {
           new Sdk1Transport(new URL(h.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${key}` } } }),
         );
       }
-      const result = await client.callTool({ name, arguments: args });
-      const content = result.content as Array<{ type: string; text?: string }>;
-      const text = content.find((c) => c.type === 'text')?.text ?? 'null';
-      const body =
-        result.isError || typeof result.structuredContent !== 'object' ? JSON.parse(text) : result.structuredContent;
-      return { ok: result.isError !== true, status: undefined, body };
+      const { isError, body } = answerOf(await client.callTool({ name, arguments: args }));
+      return { ok: !isError, status: undefined, body };
     },
     async close() {
       await client?.close();

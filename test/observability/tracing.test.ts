@@ -5,7 +5,7 @@ import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as Sdk1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { testDialects } from '../helpers/dialects.ts';
 import { startServer } from '../helpers/harness.ts';
-import { mcpClient } from '../helpers/mcp.ts';
+import { answerOf, mcpClient } from '../helpers/mcp.ts';
 import { type ReceivedSpan, startOtlpReceiver } from './otlp-receiver.ts';
 
 const SERVER = 2;
@@ -85,7 +85,7 @@ for (const { dialect, skip } of await testDialects()) {
           _meta: { traceparent: 'not-a-traceparent' },
         });
         assert.notEqual(malformed.isError, true, 'a bad traceparent never fails the call');
-        malformedGuide = (malformed.structuredContent as { productId: string }).productId;
+        malformedGuide = answerOf<{ productId: string }>(malformed).body.productId;
         await client.close();
 
         // A 2025-era client (SDK 1.x) may send it the same way.

@@ -12,8 +12,9 @@ import { type Harness, startServer } from '../helpers/harness.ts';
 /**
  * The 1.x SDK client (what most deployed assistants run), every tool called through it with its
  * declared example. Tools declare no output schema (docs/decisions/schemas-and-openapi.md, "The
- * fixed cost before work"): each structured answer is checked here against the operation's full
- * answer schema, with a draft-07 validator as that client's and with a 2020-12 one; a document (the
+ * fixed cost before work") and answer once, as text (docs/decisions/transports.md, "One copy of
+ * each answer"): each answer's text is parsed and checked here against the operation's full answer
+ * schema, with a draft-07 validator as that client's and with a 2020-12 one; a document (the
  * playbook) arrives as its markdown alone.
  */
 describe('every tool through the 1.x MCP SDK client', () => {
@@ -47,17 +48,15 @@ describe('every tool through the 1.x MCP SDK client', () => {
       const result = await client.callTool({ name: op.name, arguments: input });
       const text = (result.content as Array<{ text?: string }>)[0]?.text ?? '';
       assert.notEqual(result.isError, true, `${op.name}: ${text}`);
-      if (result.structuredContent === undefined) {
-        assert.ok(text.startsWith('#'), `${op.name}: a document answers its markdown`);
-        return { markdown: text };
-      }
-      assert.deepEqual(JSON.parse(text), result.structuredContent, `${op.name}: the text is the answer's JSON`);
+      assert.equal(result.structuredContent, undefined, `${op.name}: the answer is sent once, as its text`);
+      if (text.startsWith('#')) return { markdown: text };
+      const answer = JSON.parse(text) as Record<string, unknown>;
       const schema = jsonSchemaOf(op.output, 'output');
       for (const validator of [draft07, draft2020]) {
         const valid = validator.compile(schema);
-        assert.ok(valid(result.structuredContent), `${op.name}: ${JSON.stringify(valid.errors)}`);
+        assert.ok(valid(answer), `${op.name}: ${JSON.stringify(valid.errors)}`);
       }
-      return result.structuredContent as Record<string, unknown>;
+      return answer;
     };
     await exampleStory(h.app.registry.operations, call, new Map(), studioFor(h.store.db));
   });
