@@ -267,7 +267,7 @@ describe('studio sign-in limits and mail without SMTP', () => {
     const b = new StudioBrowser(h.origin);
     await b.signUp('rita@example.com', 'Rita', PASSWORD);
     const fresh = new StudioBrowser(h.origin);
-    for (let i = 0; i < 3; i++) assert.equal((await fresh.signIn('rita@example.com', 'guess number ' + i)).status, 401);
+    for (let i = 0; i < 3; i++) assert.equal((await fresh.signIn('rita@example.com', `guess number ${i}`)).status, 401);
     const right = await fresh.signIn('rita@example.com', PASSWORD);
     assert.equal(right.status, 429);
     assert.ok(Number(right.headers.get('retry-after')) > 0);
