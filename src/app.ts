@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Clock } from './core/clock.ts';
@@ -85,6 +86,22 @@ const REQUEST_ID = /^[\w.:-]{1,100}$/;
  */
 const MAX_PARAM_LENGTH = 16 * 1024;
 
+const require = createRequire(import.meta.url);
+
+/** Fastify's schema compilers: none (see the schemaController option below). */
+function noRouteSchemas(): never {
+  throw new Error('routes here declare no Fastify schema: operations validate their input with zod');
+}
+
+/**
+ * ioredis is loaded only when REDIS_URL is set, not by every start; required rather than imported
+ * because buildApp is synchronous (ioredis is CommonJS).
+ */
+function connectRedis(url: string): Redis {
+  const { Redis } = require('ioredis') as typeof import('ioredis');
+  return new Redis(url, { enableOfflineQueue: true, maxRetriesPerRequest: 2 });
+}
+
 /** The HTTP application: REST under /api/v1, MCP at /mcp, the OpenAPI document and liveness. */
 export function buildApp(deps: AppDeps): App {
   const { config, store, clock } = deps;
@@ -97,9 +114,7 @@ export function buildApp(deps: AppDeps): App {
   const logger = withoutSecrets(deps.logger);
   const extra = deps.resources ?? [];
   const registry = createRegistry(extra);
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 2 })
-    : undefined;
+  const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
   // Every cache of this app, never a module's: tests and instances in one process each own theirs.
   const caches = createCaches(extra);
   const runtime: Runtime = {
@@ -144,6 +159,9 @@ export function buildApp(deps: AppDeps): App {
       connectionsCheckingInterval: Math.min(5000, Math.max(50, Math.floor(config.requestTimeoutMs / 4))),
     },
     clientErrorHandler: clientErrorHandler(logger, config.requestTimeoutMs),
+    // Input is checked by each operation's zod schema, never by a Fastify route schema: Fastify's
+    // own compilers (Ajv, fast-json-stringify) would be loaded at every start for nothing.
+    schemaController: { compilersFactory: { buildValidator: noRouteSchemas, buildSerializer: noRouteSchemas } },
   });
   fastify.server.maxConnections = config.maxConnections;
   decorateRequestLabels(fastify);

@@ -44,15 +44,20 @@ const config = (() => {
 })();
 const logger = pino({ level: config.logLevel });
 if (config.bucket) await checkBucket(config);
-const store = await openStore({
-  databaseUrl: config.databaseUrl,
-  dataDir: config.dataDir,
-  preparedStatements: config.databasePreparedStatements,
-  log: logger,
-}).catch((err: Error) =>
-  fail(`cannot open the store (${config.databaseUrl ? 'DATABASE_URL' : `DATA_DIR ${config.dataDir}`}): ${err.message}`),
-);
-const observability = await loadObservability(config);
+// What metrics and traces need is imported while the store opens (a PostgreSQL store waits on the network).
+const [store, observability] = await Promise.all([
+  openStore({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    preparedStatements: config.databasePreparedStatements,
+    log: logger,
+  }).catch((err: Error) =>
+    fail(
+      `cannot open the store (${config.databaseUrl ? 'DATABASE_URL' : `DATA_DIR ${config.dataDir}`}): ${err.message}`,
+    ),
+  ),
+  loadObservability(config),
+]);
 const app = buildApp({ config, store, clock: systemClock, logger, observability });
 const address = await app.listen(config.host, config.port).catch(async (err: NodeJS.ErrnoException) => {
   await store.close();

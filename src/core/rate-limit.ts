@@ -1,7 +1,24 @@
+import { createRequire } from 'node:module';
 import type { Redis } from 'ioredis';
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type * as Flexible from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Principal } from './auth.ts';
 import { ApiError } from './errors.ts';
+
+// rate-limiter-flexible's index loads every store it supports (cluster, Mongo, MySQL, Postgres...),
+// and node:cluster and node:child_process with them: the limiters used are required one by one
+// (a way its README shows), the Redis one only when REDIS_URL is set.
+const require = createRequire(import.meta.url);
+const RateLimiterMemory =
+  require('rate-limiter-flexible/lib/RateLimiterMemory.js') as typeof Flexible.RateLimiterMemory;
+const RateLimiterRes = require('rate-limiter-flexible/lib/RateLimiterRes.js') as typeof Flexible.RateLimiterRes;
+type RateLimiterRes = Flexible.RateLimiterRes;
+type RedisLimiterOptions = ConstructorParameters<typeof Flexible.RateLimiterRedis>[0];
+
+function redisLimiter(options: RedisLimiterOptions): RateLimiterAbstract {
+  const RateLimiterRedis = require('rate-limiter-flexible/lib/RateLimiterRedis.js') as typeof Flexible.RateLimiterRedis;
+  return new RateLimiterRedis(options);
+}
 
 export interface RateLimitState {
   policy: string;
@@ -57,7 +74,7 @@ export class RateLimits {
   constructor(settings: RateLimitSettings, redis?: Redis) {
     const make = (prefix: string, points: number, duration: number): RateLimiterAbstract =>
       redis
-        ? new RateLimiterRedis({
+        ? redisLimiter({
             storeClient: redis,
             keyPrefix: `rl:${prefix}`,
             points,
@@ -184,7 +201,7 @@ export class AuthFailureLimits {
     this.limit = perMinute;
     const options = { points: perMinute, duration: AUTH_FAILURE_WINDOW_SECONDS };
     this.limiter = redis
-      ? new RateLimiterRedis({ ...options, storeClient: redis, keyPrefix: 'rl:auth-fail', useRedisPackage: false })
+      ? redisLimiter({ ...options, storeClient: redis, keyPrefix: 'rl:auth-fail', useRedisPackage: false })
       : new RateLimiterMemory({ ...options, keyPrefix: 'auth-fail' });
   }
 

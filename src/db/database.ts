@@ -1,14 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
-import pg from 'pg';
 import { type Coordination, sqliteCoordination } from './coordination.ts';
 import { EmbeddedDialect } from './embedded-dialect.ts';
 import { NodeSqliteAdapter } from './node-sqlite-adapter.ts';
 import { ObservedDialect } from './observed-dialect.ts';
-import { type CoordinationLog, PostgresCoordination } from './pg-coordination.ts';
-import { NamedStatementsClient } from './pg-statements.ts';
+import type { CoordinationLog } from './pg-coordination.ts';
 import { StoreProbe } from './store-probe.ts';
 import type { Database } from './tables.ts';
 
@@ -41,16 +39,17 @@ export interface StoreOptions {
   log?: CoordinationLog;
 }
 
-const BIGINT_OID = 20;
-const NUMERIC_OID = 1700;
-
 /**
  * Opens the store and brings its schema up to date with the migrations given: the foundation's
  * and every resource's (src/store.ts gathers them), run in the order of their names.
  */
 export async function openDatabase(options: StoreOptions, migrations: Record<string, Migration>): Promise<Store> {
+  // pg and its client are loaded only for a PostgreSQL store.
   const opened = options.databaseUrl
-    ? openPostgres(options.databaseUrl, { problems: options.log, prepared: options.preparedStatements ?? true })
+    ? (await import('./pg-store.ts')).openPostgres(options.databaseUrl, {
+        problems: options.log,
+        prepared: options.preparedStatements ?? true,
+      })
     : openSqlite(options.dataDir);
   const migrator = new Migrator({
     db: opened.db,
@@ -78,7 +77,7 @@ async function currentSchema(db: Kysely<Database>): Promise<string | undefined> 
   return rows[0]?.schema ?? undefined;
 }
 
-type OpenedStore = Omit<Store, 'readiness'>;
+export type OpenedStore = Omit<Store, 'readiness'>;
 
 function openSqlite(dataDir: string): OpenedStore {
   mkdirSync(dataDir, { recursive: true });
@@ -94,41 +93,6 @@ function openSqlite(dataDir: string): OpenedStore {
 
 /** The embedded store's connection behind each Kysely instance, for reads that need not queue. */
 export const directReaders = new WeakMap<object, NodeSqliteAdapter>();
-
-/** Connections a PostgreSQL store opens at most. */
-const POOL_MAX = 10;
-
-interface PostgresOptions {
-  problems: CoordinationLog | undefined;
-  prepared: boolean;
-}
-
-function openPostgres(connectionString: string, { problems, prepared }: PostgresOptions): OpenedStore {
-  // Times in ms are bigint columns: read them back as numbers, not strings.
-  const types = {
-    getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-      oid === BIGINT_OID || oid === NUMERIC_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format),
-  };
-  const pool = new pg.Pool({
-    connectionString,
-    types: types as pg.CustomTypesConfig,
-    max: POOL_MAX,
-    ...(prepared && { Client: NamedStatementsClient }),
-  });
-  const probe = new StoreProbe(POOL_MAX, () => pool.totalCount);
-  const db = new Kysely<Database>({ dialect: new ObservedDialect(new PostgresDialect({ pool }), probe) });
-  const coordination = new PostgresCoordination(connectionString, problems);
-  return {
-    db,
-    dialect: 'postgres',
-    probe,
-    coordination,
-    close: async () => {
-      await coordination.close();
-      await db.destroy();
-    },
-  };
-}
 
 async function migrate(migrator: Migrator): Promise<void> {
   const { error, results } = await migrator.migrateToLatest();

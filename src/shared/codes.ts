@@ -1,4 +1,5 @@
-import countries from 'i18n-iso-countries';
+// The library's core without its 80 locale files (the entry the package gives browsers): only the codes are used.
+import countries from 'i18n-iso-countries/index.js';
 import { z } from 'zod';
 
 const countryCodes = Object.keys(countries.getAlpha2Codes()) as [string, ...string[]];

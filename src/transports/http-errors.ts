@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, toApiError } from '../core/errors.ts';
 import type { Log } from '../core/log.ts';
 import { setRefusalHeaders } from './rate-limit-headers.ts';
 import { drainRefusedBody } from './refused-body.ts';
+
+// Not `import { STATUS_CODES } from 'node:http'`: an import of node:http reads every export of it,
+// and its WebSocket getter loads Node's own copy of undici (some 30 ms of CPU at every start).
+const { STATUS_CODES } = process.getBuiltinModule('node:http');
 
 /** Sizes are binary (2 MB is 2 MiB), written as people read them. */
 function sizeText(bytes: number): string {

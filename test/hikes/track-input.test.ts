@@ -186,10 +186,10 @@ describe('HikeTrack JSON Schema', () => {
     }
   });
 
-  it('reads back (line and figures) valid under draft-07 and 2020-12', () => {
+  it('reads back (line and figures) valid under draft-07 and 2020-12', async () => {
     const output = jsonSchemaOf(z.object({ track: hikeLineSchema, trackFigures: trackFiguresSchema }), 'output');
     assert.doesNotMatch(JSON.stringify(output), /prefixItems|"items":false/);
-    const prepared = prepareTrack({ points: line(5) }, 'track');
+    const prepared = await prepareTrack({ points: line(5) }, 'track');
     const record = { track: prepared.line, trackFigures: prepared.figures };
     for (const validate of [new Ajv({ strict: true }).compile(output), new Ajv2020({ strict: true }).compile(output)]) {
       assert.equal(validate(record), true, JSON.stringify(validate.errors));

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { loaded, serviceLoading } from '../helpers/module-loading.ts';
 import { startService } from '../helpers/service.ts';
 import { scrape, total } from './exposition.ts';
 import { startOtlpReceiver } from './otlp-receiver.ts';
 
-const RECORDER = new URL('./record-modules.ts', import.meta.url).pathname;
 const METRICS_PACKAGES = ['/@prometheus-io/client/', '/src/observability/metrics.ts'];
 const TRACING_PACKAGES = [
   '/@opentelemetry/sdk-trace/',
@@ -16,30 +16,6 @@ const TRACING_PACKAGES = [
   '/@fastify/otel/',
   '/src/observability/tracing.ts',
 ];
-
-/** `node src/main.ts` with these settings: its banner, then, once stopped, every module it loaded. */
-async function serviceLoading(
-  env: Record<string, string>,
-  whileUp: (banner: string) => Promise<void> = async () => {},
-) {
-  const dir = mkdtempSync(join(tmpdir(), 'creator-api-loading-'));
-  after(() => rmSync(dir, { recursive: true, force: true }));
-  const seenFile = join(dir, 'modules.txt');
-  const service = await startService(join(dir, 'data'), {
-    ...env,
-    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${RECORDER}`.trim(),
-    MODULES_SEEN_FILE: seenFile,
-  });
-  try {
-    await whileUp(service.stdout());
-  } finally {
-    service.child.kill('SIGTERM');
-    assert.equal(await service.exited, 0, service.output());
-  }
-  return readFileSync(seenFile, 'utf8').split('\n');
-}
-
-const loaded = (modules: string[], parts: string[]) => parts.filter((p) => modules.some((m) => m.includes(p)));
 
 describe('metrics and traces cost nothing when off', () => {
   it('with neither set, the service loads no metrics client and no OpenTelemetry package', async () => {

@@ -16,7 +16,13 @@ export interface OwnedPlace extends Place {
 /** The columns the store filters on; the rest of the record travels as JSON. */
 type RecordFields = Omit<PlaceState, 'kind' | 'type' | 'name' | 'lat' | 'lon' | 'insideId' | 'spotKeys'>;
 
-const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+let collator: Intl.Collator | undefined;
+
+/** Names as people sort them; the collator (ICU's collation data) is made by the first sort, not at start. */
+function compareNames(a: string, b: string): number {
+  collator ??= new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+  return collator.compare(a, b);
+}
 
 function toColumns(state: PlaceState | OwnedPlace) {
   // An owned place read back carries its ids and times: they live in columns, not in the record.
@@ -72,7 +78,7 @@ export class FacilitiesStore extends GuideRecordsStore<'facilities', OwnedPlace>
   async listForGuide(guideId: string): Promise<OwnedPlace[]> {
     const rows = await this.db.selectFrom('facilities').selectAll().where('guide_id', '=', guideId).execute();
     return (await this.withSpotKeys(rows)).sort(
-      (a, b) => collator.compare(a.name, b.name) || a.facilityId.localeCompare(b.facilityId),
+      (a, b) => compareNames(a.name, b.name) || a.facilityId.localeCompare(b.facilityId),
     );
   }
 

@@ -46,4 +46,4 @@ export const linksResource: Resource = {
 export { type HeldLink, heldLinks, type LinkHolderRecords, type LinkUse, linksHeldBy } from './held-links.ts';
 export { type LinkEntry, linkReport } from './link-report.ts';
 /** The studio's authorization server fetches client metadata documents through the same guard. */
-export { createGuardedAgent, type GuardOptions, type Resolver } from './safe-fetch.ts';
+export { GuardedAgent, type GuardOptions, loadUndici, type Resolver } from './safe-fetch.ts';

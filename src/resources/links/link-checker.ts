@@ -1,11 +1,10 @@
-import type { Agent } from 'undici';
 import type { Clock } from '../../core/clock.ts';
 import { metered } from '../../core/work-meter.ts';
 import { urlRefusal } from './address-guard.ts';
 import {
   BlockedAddressError,
-  createGuardedAgent,
   fetchHop,
+  GuardedAgent,
   type Resolver,
   type SocketOpener,
   UnknownNameError,
@@ -89,7 +88,7 @@ type Outcome = Omit<LinkCheckResult, 'url' | 'checkedAt'>;
 const withoutFragment = (url: URL): string => url.href.replace(/#.*$/, '');
 
 export class LinkChecker {
-  private readonly agent: Agent;
+  private readonly agent: GuardedAgent;
   private readonly settings: Tuning;
   private readonly clock: Clock;
 
@@ -97,7 +96,7 @@ export class LinkChecker {
     const { clock, lookup, testOnlyLoopbackPorts, openSocket, ...tuning } = options;
     this.clock = clock;
     this.settings = { ...linkCheckDefaults, ...definedOnly(tuning) };
-    this.agent = createGuardedAgent({ ...this.settings, lookup, testOnlyLoopbackPorts, openSocket });
+    this.agent = new GuardedAgent({ ...this.settings, lookup, testOnlyLoopbackPorts, openSocket });
   }
 
   /** Checks one URL; never throws: every failure is a result. */

@@ -1,9 +1,13 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { Agent, buildConnector, errors, request } from 'undici';
+import type { Agent, buildConnector } from 'undici';
 import { addressRefusal, classifyAddress } from './address-guard.ts';
 
-const { ConnectTimeoutError } = errors;
+/**
+ * undici, loaded by the first link check or client metadata fetch, not by the start: most
+ * processes never make an outgoing request.
+ */
+export const loadUndici = () => import('undici');
 
 /** One address a name resolves to. */
 export interface ResolvedAddress {
@@ -54,10 +58,26 @@ function loopbackAllowance(ports: readonly number[] | undefined): ReadonlySet<nu
   return new Set(ports);
 }
 
+/** What every connection is checked against; the allowance is checked when the guard is made. */
+interface ConnectionGuard {
+  lookup: Resolver;
+  loopbackPorts: ReadonlySet<number>;
+  timeoutMs: number;
+}
+
+function connectionGuard(options: GuardOptions): ConnectionGuard {
+  return {
+    lookup: options.lookup ?? systemResolver,
+    loopbackPorts: loopbackAllowance(options.testOnlyLoopbackPorts),
+    timeoutMs: options.connectTimeoutMs,
+  };
+}
+
 /** The resolver's answer, or a connect timeout: a stuck lookup would hold the origin's pool. */
 async function resolve(hostname: string, lookup: Resolver, timeoutMs: number): Promise<ResolvedAddress[]> {
   const family = isIP(hostname);
   if (family !== 0) return [{ address: hostname, family }];
+  const { ConnectTimeoutError } = (await loadUndici()).errors;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new ConnectTimeoutError(`Looking up ${hostname} took too long.`)), timeoutMs);
@@ -80,11 +100,7 @@ async function resolve(hostname: string, lookup: Resolver, timeoutMs: number): P
  * Returns the checked addresses; the caller connects to those and never resolves again, so a DNS
  * answer that changes between check and connect (rebinding) cannot slip through.
  */
-export async function checkedAddresses(
-  hostname: string,
-  port: number,
-  guard: { lookup: Resolver; loopbackPorts: ReadonlySet<number>; timeoutMs: number },
-): Promise<string[]> {
+export async function checkedAddresses(hostname: string, port: number, guard: ConnectionGuard): Promise<string[]> {
   const resolved = await resolve(hostname, guard.lookup, guard.timeoutMs);
   if (resolved.length === 0) throw new UnknownNameError(`The name ${hostname} has no address.`);
   for (const { address } of resolved) {
@@ -98,22 +114,10 @@ export async function checkedAddresses(
 }
 
 /**
- * undici's connector wrapped by the guard: every connection any request through the agent opens,
+ * A socket opener wrapped by the guard: every connection any request through the agent opens,
  * on the first URL or on a redirect hop, is checked here, after resolution, before a socket exists.
  */
-export function guardedConnector(options: GuardOptions): SocketOpener {
-  const guard = {
-    lookup: options.lookup ?? systemResolver,
-    loopbackPorts: loopbackAllowance(options.testOnlyLoopbackPorts),
-    timeoutMs: options.connectTimeoutMs,
-  };
-  const open =
-    options.openSocket ??
-    buildConnector({
-      timeout: options.connectTimeoutMs,
-      allowH2: false,
-      ...(options.testOnlyCa && { ca: options.testOnlyCa }),
-    });
+function guardedConnector(guard: ConnectionGuard, open: SocketOpener): SocketOpener {
   return (target, callback) => {
     const port = target.port ? Number(target.port) : target.protocol === 'https:' ? 443 : 80;
     checkedAddresses(target.hostname, port, guard).then(
@@ -144,15 +148,46 @@ export interface AgentOptions extends GuardOptions {
   connectionsPerOrigin: number;
 }
 
-/** The one dispatcher link checks use: guarded connections, short timeouts, few per origin. */
-export function createGuardedAgent(options: AgentOptions): Agent {
-  return new Agent({
-    connect: guardedConnector(options),
-    connections: options.connectionsPerOrigin,
-    headersTimeout: options.headersTimeoutMs,
-    bodyTimeout: options.bodyTimeoutMs,
-    allowH2: false,
-  });
+/**
+ * The one dispatcher link checks and client metadata fetches use: guarded connections, short
+ * timeouts, few per origin. Its options are checked when it is made; the undici agent itself is
+ * made by the first request, which loads undici.
+ */
+export class GuardedAgent {
+  private readonly options: AgentOptions;
+  private readonly guard: ConnectionGuard;
+  private made: Promise<Agent> | undefined;
+
+  constructor(options: AgentOptions) {
+    this.options = options;
+    this.guard = connectionGuard(options);
+  }
+
+  dispatcher(): Promise<Agent> {
+    this.made ??= loadUndici().then((undici) => {
+      const { options } = this;
+      const open =
+        options.openSocket ??
+        undici.buildConnector({
+          timeout: options.connectTimeoutMs,
+          allowH2: false,
+          ...(options.testOnlyCa && { ca: options.testOnlyCa }),
+        });
+      return new undici.Agent({
+        connect: guardedConnector(this.guard, open),
+        connections: options.connectionsPerOrigin,
+        headersTimeout: options.headersTimeoutMs,
+        bodyTimeout: options.bodyTimeoutMs,
+        allowH2: false,
+      });
+    });
+    return this.made;
+  }
+
+  /** Closes pooled connections, requests in flight finish first; an agent never used has none. */
+  async close(): Promise<void> {
+    if (this.made) await (await this.made).close();
+  }
 }
 
 export interface HopAnswer {
@@ -169,9 +204,10 @@ export interface HopRequest {
 }
 
 /** One request, no redirect followed; reads at most maxBodyBytes of the body, then drops the connection. */
-export async function fetchHop(agent: Agent, hop: HopRequest): Promise<HopAnswer> {
+export async function fetchHop(agent: GuardedAgent, hop: HopRequest): Promise<HopAnswer> {
+  const [{ request }, dispatcher] = await Promise.all([loadUndici(), agent.dispatcher()]);
   const response = await request(hop.url, {
-    dispatcher: agent,
+    dispatcher,
     method: hop.method,
     signal: hop.signal,
     headers: { 'user-agent': hop.userAgent, accept: '*/*' },

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import sharp, { type Metadata, type Sharp } from 'sharp';
+import type { Metadata, Sharp } from 'sharp';
 import { ApiError } from '../../core/errors.ts';
 import { metered } from '../../core/work-meter.ts';
 import { DecodeBudget } from './decode-budget.ts';
@@ -13,9 +13,19 @@ import {
 } from './image-formats.ts';
 import { type PhotoFacts, readPhotoFacts } from './photo-facts.ts';
 
-// libvips' operation cache would keep decoded images of past uploads alive: it buys nothing when
-// every upload is a new image, and ten concurrent 12-megapixel uploads must stay well under 600 MB.
-sharp.cache(false);
+type SharpFactory = typeof import('sharp')['default'];
+let loading: Promise<SharpFactory> | undefined;
+
+/** sharp, and libvips with it, loaded by the first photo, not by the start: most requests carry none. */
+function loadSharp(): Promise<SharpFactory> {
+  loading ??= import('sharp').then(({ default: sharp }) => {
+    // libvips' operation cache would keep decoded images of past uploads alive: it buys nothing when
+    // every upload is a new image, and ten concurrent 12-megapixel uploads must stay well under 600 MB.
+    sharp.cache(false);
+    return sharp;
+  });
+  return loading;
+}
 
 /**
  * 50 megapixels: more than any photo that fits the 6 MB upload limit holds, and a decode of it
@@ -111,7 +121,8 @@ async function rendition(image: Sharp, format: StoredFormat): Promise<Rendition>
   return { bytes: data, contentType: CONTENT_TYPES[format], width: info.width, height: info.height };
 }
 
-function decoder(bytes: Buffer): Sharp {
+async function decoder(bytes: Buffer): Promise<Sharp> {
+  const sharp = await loadSharp();
   // failOn 'warning' (sharp's default, said out loud): a file cut short in transit is refused, not
   // stored with a grey band.
   return sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'warning' });
@@ -124,7 +135,7 @@ function decoder(bytes: Buffer): Sharp {
  * sizes, so the clones cost less than one full decode shared through a raw buffer would hold in memory.
  */
 export async function renderRenditions(bytes: Buffer, format: StoredFormat): Promise<Record<RenditionName, Rendition>> {
-  const oriented = decoder(bytes).autoOrient();
+  const oriented = (await decoder(bytes)).autoOrient();
   const display = (edge: number) =>
     rendition(
       encode(
@@ -167,6 +178,7 @@ function decodedRefusal(meta: Metadata): ApiError {
 
 /** Reads the header only: size, codec, EXIF. Nothing is decoded yet. */
 async function header(bytes: Buffer, format: string): Promise<Metadata> {
+  const sharp = await loadSharp();
   try {
     return await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch {
@@ -248,7 +260,7 @@ export function thumbnail4x5(original: Buffer, focalX: number | null, focalY: nu
 }
 
 async function renderThumbnail(original: Buffer, focalX: number | null, focalY: number | null): Promise<Rendition> {
-  const image = decoder(original).autoOrient();
+  const image = (await decoder(original)).autoOrient();
   const { width, height } = (await image.metadata()).autoOrient;
   const cropWidth = Math.max(1, Math.min(width, Math.round((height * 4) / 5)));
   const cropHeight = Math.max(1, Math.min(height, Math.round((cropWidth * 5) / 4)));

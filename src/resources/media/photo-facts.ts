@@ -1,4 +1,3 @@
-import exifr from 'exifr';
 import { isCalendarDate } from '../../shared/dates.ts';
 
 /** What a photo's EXIF tells before it is stripped. Every field is absent when the file does not say. */
@@ -75,6 +74,8 @@ function tiffOf(exif: Buffer): Buffer {
  */
 export async function readPhotoFacts(exif: Buffer | undefined): Promise<PhotoFacts> {
   if (!exif || exif.length < 8) return {};
+  // Loaded by the first photo with EXIF, not by the start.
+  const { default: exifr } = await import('exifr');
   let tags: Record<string, unknown> | undefined;
   try {
     tags = await exifr.parse(tiffOf(exif), { pick: PICK, reviveValues: false, translateValues: false });

@@ -18,7 +18,7 @@ export async function prepareTrackInput(
   ctx: CallContext,
 ): Promise<PreparedTrack | undefined> {
   if (input.track === undefined || input.track === null) return undefined;
-  const prepared = prepareTrack(input.track, 'track');
+  const prepared = await prepareTrack(input.track, 'track');
   for (const warning of prepared.warnings) ctx.warn(warning);
   return prepared;
 }

@@ -1,4 +1,3 @@
-import { parseGpx } from './gpx.ts';
 import { simplifyToCap } from './simplify-track.ts';
 import type { HikeLine, HikeTrackInput, Position, TrackFigures } from './track.schema.ts';
 import { measureTrack } from './track-figures.ts';
@@ -13,12 +12,13 @@ export interface PreparedTrack {
 /**
  * Turns a validated `track` input into the stored line. The figures are measured on every point
  * sent, before simplification drops any. `path` names the field in refusals (`track`,
- * `hikes[2].track`); a GPX that is not a usable line is refused at `${path}.gpx`.
+ * `hikes[2].track`); a GPX that is not a usable line is refused at `${path}.gpx`. The GPX reader
+ * (and its XML parser) is loaded by the first track sent as GPX, not by the start.
  */
-export function prepareTrack(input: HikeTrackInput, path: string): PreparedTrack {
+export async function prepareTrack(input: HikeTrackInput, path: string): Promise<PreparedTrack> {
   let points: Position[];
   let warnings: string[] = [];
-  if ('gpx' in input) ({ points, warnings } = parseGpx(input.gpx, `${path}.gpx`));
+  if ('gpx' in input) ({ points, warnings } = (await import('./gpx.ts')).parseGpx(input.gpx, `${path}.gpx`));
   else points = 'points' in input ? input.points : input.coordinates;
   const figures = measureTrack(points);
   const simplified = simplifyToCap(points);

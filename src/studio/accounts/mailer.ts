@@ -1,4 +1,4 @@
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Log } from '../../core/log.ts';
 
 export interface Mail {
@@ -28,11 +28,14 @@ export function createMailer(settings: { smtpUrl: string | undefined; mailFrom: 
       },
     };
   }
-  const transport = createTransport(settings.smtpUrl, { from: settings.mailFrom });
+  const { smtpUrl, mailFrom } = settings;
+  // nodemailer is loaded by the first message, not by the start: most processes send none.
+  let transport: Promise<Transporter> | undefined;
   return {
     delivers: true,
     async send(mail) {
-      await transport.sendMail({ to: mail.to, subject: mail.subject, text: mail.text });
+      transport ??= import('nodemailer').then(({ createTransport }) => createTransport(smtpUrl, { from: mailFrom }));
+      await (await transport).sendMail({ to: mail.to, subject: mail.subject, text: mail.text });
     },
   };
 }

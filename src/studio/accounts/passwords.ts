@@ -1,4 +1,5 @@
-import { hash, verify } from '@node-rs/argon2';
+/** The argon2 binding, loaded by the first password hashed or checked, not by the start. */
+const argon2 = () => import('@node-rs/argon2');
 
 /** argon2id: Algorithm.Argon2id, a const enum that type stripping cannot read. */
 const ARGON2ID = 2;
@@ -8,8 +9,8 @@ export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 200;
 
 /** argon2id at the library's defaults (19 MiB, 2 passes: OWASP's first recommendation), as a PHC string. */
-export function hashPassword(password: string): Promise<string> {
-  return hash(password, { algorithm: ARGON2ID });
+export async function hashPassword(password: string): Promise<string> {
+  return (await argon2()).hash(password, { algorithm: ARGON2ID });
 }
 
 /**
@@ -19,6 +20,7 @@ export function hashPassword(password: string): Promise<string> {
 let decoy: Promise<string> | undefined;
 
 export async function passwordMatches(stored: string | undefined, password: string): Promise<boolean> {
+  const { verify } = await argon2();
   if (stored === undefined) {
     decoy ??= hashPassword('decoy password of no account');
     await verify(await decoy, password).catch(() => false);

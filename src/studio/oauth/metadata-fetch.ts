@@ -1,5 +1,5 @@
-import { fetch } from 'undici';
-import { createGuardedAgent, type GuardOptions } from '../../resources/links/index.ts';
+import type { fetch } from 'undici';
+import { GuardedAgent, type GuardOptions, loadUndici } from '../../resources/links/index.ts';
 
 /** A client metadata document is small and near: a stranger's slow or huge answer is cut short. */
 const TIMEOUT_MS = 2500;
@@ -12,12 +12,15 @@ const TIMEOUT_MS = 2500;
  * (tests hand in their resolver), never from configuration.
  */
 export function guardedMetadataFetch(guard: Partial<GuardOptions> = {}): typeof fetch {
-  const agent = createGuardedAgent({
+  const agent = new GuardedAgent({
     connectTimeoutMs: TIMEOUT_MS,
     headersTimeoutMs: TIMEOUT_MS,
     bodyTimeoutMs: TIMEOUT_MS,
     connectionsPerOrigin: 2,
     ...guard,
   });
-  return (input, init) => fetch(input, { ...init, dispatcher: agent, redirect: 'manual' });
+  return async (input, init) => {
+    const [undici, dispatcher] = await Promise.all([loadUndici(), agent.dispatcher()]);
+    return undici.fetch(input, { ...init, dispatcher, redirect: 'manual' });
+  };
 }

@@ -1,9 +1,12 @@
 import type { Kysely } from 'kysely';
-import Provider, { type Configuration, errors, interactionPolicy } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import type { Configuration } from 'oidc-provider';
 import type { fetch as undiciFetch } from 'undici';
 import type { Database } from '../../db/tables.ts';
 import { kyselyAdapter } from './adapter.ts';
 import { providerSecrets } from './secrets.ts';
+
+type OidcProvider = typeof import('oidc-provider');
 
 export const OAUTH_SCOPES = ['read', 'write', 'publish'] as const;
 export type OAuthScope = (typeof OAUTH_SCOPES)[number];
@@ -48,7 +51,7 @@ export interface ProviderOptions {
  * Every authorization request goes through the studio's page: it checks the studio's session (the
  * one authority on who is signed in) and asks the creator which scopes to grant, every time.
  */
-function alwaysAsk() {
+function alwaysAsk(interactionPolicy: OidcProvider['interactionPolicy']) {
   const { Check } = interactionPolicy;
   const policy = interactionPolicy.base();
   policy
@@ -70,8 +73,15 @@ function alwaysAsk() {
   return policy;
 }
 
+/**
+ * oidc-provider, with Koa and jose the largest package the service uses, is loaded here: by the
+ * first OAuth request or access token, not by the start (most callers present an API key).
+ */
 export async function createProvider(options: ProviderOptions): Promise<Provider> {
-  const secrets = await providerSecrets(options.db);
+  const [{ default: ProviderClass, errors, interactionPolicy }, secrets] = await Promise.all([
+    import('oidc-provider'),
+    providerSecrets(options.db),
+  ]);
   const known = new Set([options.resources.mcp, options.resources.rest]);
   const configuration: Configuration = {
     adapter: kyselyAdapter(options.db),
@@ -90,7 +100,7 @@ export async function createProvider(options: ProviderOptions): Promise<Provider
     },
     findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
     interactions: {
-      policy: alwaysAsk(),
+      policy: alwaysAsk(interactionPolicy),
       url: (_ctx, interaction) => `/studio/oauth/${interaction.uid}`,
     },
     features: {
@@ -130,7 +140,7 @@ export async function createProvider(options: ProviderOptions): Promise<Provider
       ctx.body = `<!doctype html><meta charset="utf-8"><title>Authorization failed</title><h1>The assistant could not be connected</h1><p>${escapeText(String(out.error))}: ${escapeText(String(out.error_description ?? ''))}</p>`;
     },
   };
-  const provider = new Provider(options.issuer, configuration);
+  const provider = new ProviderClass(options.issuer, configuration);
   provider.proxy = options.proxy;
   return provider;
 }

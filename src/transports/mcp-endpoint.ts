@@ -1,0 +1,285 @@
+import { once } from 'node:events';
+import type { ServerResponse } from 'node:http';
+import {
+  type AuthInfo,
+  type CallToolResult,
+  createMcpHandler,
+  isJsonContentType,
+  type McpHttpHandler,
+  ProtocolError,
+  ProtocolErrorCode,
+  type Server,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  validateHostHeader,
+  validateOriginHeader,
+} from '@modelcontextprotocol/server';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Principal } from '../core/auth.ts';
+import { ApiError, internalError, toApiError } from '../core/errors.ts';
+import { invoke, type Runtime } from '../core/invoke.ts';
+import { jsonOf } from '../core/json.ts';
+import type { Log } from '../core/log.ts';
+import type { Registry } from '../core/registry.ts';
+import { API_VERSION } from '../core/versions.ts';
+import type { Authenticate } from './authenticate.ts';
+import { writeBody } from './compression.ts';
+import { sendError } from './http-errors.ts';
+import { MCP_BODY_LIMIT, type McpOptions } from './mcp.ts';
+import { MODERN_REVISION, serveDirect } from './mcp-direct.ts';
+import { ApiServer } from './mcp-server.ts';
+import { describeTools, keyMayCall, type ToolDescription } from './tool-list.ts';
+
+/** The 2025 revisions the SDK serves, and the modern revision it serves to clients that discover it. */
+const SERVED_PROTOCOL_VERSIONS = [...SUPPORTED_PROTOCOL_VERSIONS, MODERN_REVISION];
+
+/** What the Fastify hook learned about the caller, handed to the per-request server. */
+interface CallerInfo {
+  principal: Principal;
+  requestId: string;
+  log: Log;
+  /** The HTTP request carrying the call: metrics and traces read which error it answered. */
+  request: FastifyRequest;
+}
+
+/** A tool call's answer, and its error when it is one (the answer then carries it as text). */
+interface ToolOutcome {
+  result: CallToolResult;
+  error?: ApiError;
+}
+
+const INSTRUCTIONS =
+  'Builds and edits travel guides for one creator. Call get_authoring_guide first for the rules, addresses and topics, ' +
+  'then with the topic of the work at hand. ' +
+  'Never invent prices or photo credits; confirm every delete with the creator first.';
+
+/**
+ * MCP over Streamable HTTP with the official SDK: a fresh low-level server per request, whose two
+ * handlers dispatch to the operation registry. The tool list is built once per process; building a
+ * high-level server with every tool registered on every request would cost more than the call.
+ * Answers every request to /mcp once mcp.ts has loaded this module (the first such request).
+ */
+export function mcpEndpoint(
+  registry: Registry,
+  runtime: Runtime,
+  authenticate: Authenticate,
+  options: McpOptions,
+): (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
+  const { allowedHosts, direct, observe, trace } = options;
+  const toolsFor = toolListsByKey(registry);
+
+  const makeServer = (caller: CallerInfo | undefined): Server => {
+    const server = new ApiServer(
+      { name: 'creator-api', version: API_VERSION },
+      {
+        capabilities: { tools: { listChanged: false } },
+        instructions: INSTRUCTIONS,
+        supportedProtocolVersions: SERVED_PROTOCOL_VERSIONS,
+      },
+    );
+    server.setRequestHandler('tools/list', async () => {
+      if (!caller) throw new ProtocolError(ProtocolErrorCode.InternalError, 'Caller not authenticated');
+      return toolsFor(caller.principal);
+    });
+    server.setRequestHandler('tools/call', async (request) => {
+      const operation = registry.get(request.params.name);
+      if (!operation || operation.restOnly) {
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+      }
+      if (!caller) throw new ProtocolError(ProtocolErrorCode.InternalError, 'Caller not authenticated');
+      const run = () => callTool(runtime, operation, request.params.arguments, caller);
+      const { result } = trace ? await trace(caller.request, operation.name, request.params._meta, run) : await run();
+      return result;
+    });
+    return server;
+  };
+  const handler = createMcpHandler(
+    (ctx) => makeServer((ctx.authInfo?.extra as { caller?: CallerInfo } | undefined)?.caller),
+    { maxRequestBodySize: MCP_BODY_LIMIT },
+  );
+
+  const callerPlaceAllowed = rememberVerdicts((host: string | undefined, origin: string | undefined) => {
+    return validateHostHeader(host, allowedHosts).ok && validateOriginHeader(origin, allowedHosts).ok;
+  });
+
+  return async (request, reply) => {
+    if (!callerPlaceAllowed(request.headers.host, request.headers.origin)) {
+      return sendError(request, reply, new ApiError('forbidden', 'This host or origin may not call the MCP endpoint.'));
+    }
+    let principal: Principal;
+    try {
+      principal = await authenticate(request);
+    } catch (err) {
+      return sendError(request, reply, err);
+    }
+    const caller: CallerInfo = { principal, requestId: request.id, log: request.log, request };
+    const auth: AuthInfo = {
+      token: 'api-key',
+      clientId: principal.keyId,
+      scopes:
+        principal.scope === 'write' ? (principal.publish ? ['read', 'write', 'publish'] : ['read', 'write']) : ['read'],
+      extra: { caller },
+    };
+    reply.hijack();
+    reply.raw.setHeader('X-Request-Id', request.id);
+    if (direct && request.method === 'POST' && isJsonContentType(request.headers['content-type'])) {
+      try {
+        const answered = await serveDirect(
+          request.body,
+          request.headers,
+          reply.raw,
+          auth,
+          () => makeServer(caller),
+          (response) => writeResponse(request, reply.raw, response),
+        );
+        if (answered) {
+          observe?.('direct');
+          return;
+        }
+      } catch (err) {
+        request.log.error({ err }, 'MCP direct answer failed');
+        if (reply.raw.headersSent) reply.raw.end();
+        else await writeResponse(request, reply.raw, rpcInternalError(request.id));
+        return;
+      }
+    }
+    observe?.('sdk');
+    await answer(handler, request, reply.raw, auth);
+  };
+}
+
+/**
+ * A key's tools/list holds the tools it may call (a read key's, only the reads): what a model holds
+ * before it works is what it can use. Calling a tool left out still answers api_scope_required, as
+ * REST does. The three lists are built once per process, each by the first tools/list that needs
+ * it: every tool's JSON Schema, three times over, was most of what building the app cost.
+ */
+function toolListsByKey(registry: Registry): (principal: Principal) => { tools: ToolDescription[] } {
+  const lists = new Map<string, { tools: ToolDescription[] }>();
+  const listFor = (key: Pick<Principal, 'scope' | 'publish'>) => {
+    const name = `${key.scope} ${key.publish}`;
+    let list = lists.get(name);
+    if (!list) {
+      list = { tools: describeTools(registry.tools.filter((op) => keyMayCall(key, op))) };
+      lists.set(name, list);
+    }
+    return list;
+  };
+  return (principal) =>
+    principal.scope !== 'write'
+      ? listFor({ scope: 'read', publish: false })
+      : listFor({ scope: 'write', publish: principal.publish });
+}
+
+/**
+ * The SDK's web-standard handler behind Fastify. Unlike the generic Node adapter it neither
+ * serializes the already-parsed body again nor streams a JSON answer in pieces: a JSON answer is
+ * written in one go, and only event streams are piped.
+ */
+async function answer(
+  handler: McpHttpHandler,
+  request: FastifyRequest,
+  res: ServerResponse,
+  authInfo: AuthInfo,
+): Promise<void> {
+  // A stream left open (a listen subscription) must end when its client goes away.
+  const abort = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) abort.abort();
+  });
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined || name === 'content-length' || name === 'transfer-encoding') continue;
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else headers.set(name, value);
+  }
+  const web = new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, {
+    method: request.method,
+    headers,
+    signal: abort.signal,
+  });
+  let response: Response;
+  try {
+    response = await handler.fetch(web, { authInfo, ...(request.body !== undefined && { parsedBody: request.body }) });
+  } catch (err) {
+    request.log.error({ err }, 'MCP handler failed');
+    response = rpcInternalError(request.id);
+  }
+  await writeResponse(request, res, response);
+}
+
+/** An unexpected failure of our glue around the SDK: REST's internal_error, as a JSON-RPC error. */
+function rpcInternalError(requestId: string): Response {
+  const { message } = internalError(requestId);
+  return Response.json(
+    { jsonrpc: '2.0', error: { code: ProtocolErrorCode.InternalError, message, data: { requestId } }, id: null },
+    { status: 500 },
+  );
+}
+
+async function writeResponse(request: FastifyRequest, res: ServerResponse, response: Response): Promise<void> {
+  const outHeaders: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    outHeaders[name] = value;
+  });
+  // A stateless POST's event stream ends with its answer: write it in one go. Only a listen
+  // subscription stays open, and is piped as it comes.
+  const listens = (request.body as { method?: unknown } | undefined)?.method === 'subscriptions/listen';
+  const streaming = (response.headers.get('content-type') ?? '').includes('text/event-stream');
+  if (!response.body || !streaming || (request.method === 'POST' && !listens)) {
+    const body = Buffer.from(response.body ? await response.arrayBuffer() : new ArrayBuffer(0));
+    await writeBody(res, response.status, outHeaders, body);
+    return;
+  }
+  res.writeHead(response.status, outHeaders);
+  res.flushHeaders();
+  try {
+    for await (const chunk of response.body) {
+      if (!res.write(chunk)) await once(res, 'drain');
+    }
+  } catch {
+    // The client went away mid-stream; nothing more to send.
+  }
+  res.end();
+}
+
+/**
+ * The SDK's Host and Origin checks parse URLs on every call; a service sees few distinct pairs, so
+ * their verdicts are kept (up to a bound, so a flood of made-up hosts cannot grow the map).
+ */
+function rememberVerdicts(
+  check: (host: string | undefined, origin: string | undefined) => boolean,
+): (host: string | undefined, origin: string | undefined) => boolean {
+  const verdicts = new Map<string, boolean>();
+  return (host, origin) => {
+    const key = `${host ?? ''}\n${origin ?? ''}`;
+    let verdict = verdicts.get(key);
+    if (verdict === undefined) {
+      verdict = check(host, origin);
+      if (verdicts.size < 256) verdicts.set(key, verdict);
+    }
+    return verdict;
+  };
+}
+
+async function callTool(
+  runtime: Runtime,
+  operation: import('../core/operation.ts').AnyOperation,
+  args: unknown,
+  caller: CallerInfo,
+): Promise<ToolOutcome> {
+  try {
+    const { result } = await invoke(runtime, operation, args ?? {}, caller);
+    // Sent once, as text, with no structuredContent: tools declare no output schema, so the
+    // protocol asks for none, and a host that hands both copies to the model makes it read the
+    // answer twice (docs/decisions/transports.md, "One copy of each answer"). The text is REST's
+    // body (a cached view's JSON is made once); a document is its markdown.
+    const text = typeof result.markdown === 'string' ? result.markdown : jsonOf(result);
+    return { result: { content: [{ type: 'text', text }] } };
+  } catch (err) {
+    const apiError = toApiError(err, caller.requestId);
+    if (!(err instanceof ApiError)) caller.log.error({ err, tool: operation.name }, 'unexpected failure');
+    caller.request.refusal = apiError;
+    const text = JSON.stringify(apiError.toBody(caller.requestId));
+    return { result: { content: [{ type: 'text', text }], isError: true }, error: apiError };
+  }
+}
