@@ -179,7 +179,7 @@ export class Metrics {
     });
     const uploadSeconds = new Histogram({
       name: 'creator_api_photo_processing_seconds',
-      help: 'Time to check and re-encode one photo, by outcome (processed, refused, failed)',
+      help: 'Time to check and re-encode one photo (a single upload writes each file as it is encoded, so its writes count too), by outcome (processed, refused, failed)',
       labelNames: ['outcome'],
       buckets: DURATION_BUCKETS,
       registers,

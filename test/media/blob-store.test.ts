@@ -7,6 +7,7 @@ import { buffer, text } from 'node:stream/consumers';
 import { after, describe, it } from 'node:test';
 import { type BlobInfo, type BlobStore, newBlobKey, storeBlobsThen } from '../../src/resources/media/blob-store.ts';
 import { LocalBlobStore } from '../../src/resources/media/local-blob-store.ts';
+import { RenditionWriter } from '../../src/resources/media/media-files.ts';
 import { S3BlobStore } from '../../src/resources/media/s3-blob-store.ts';
 import { freshBucket, TEST_CREDENTIALS, type TestBlobStore, testBlobStores } from '../helpers/blob-stores.ts';
 
@@ -162,6 +163,27 @@ for (const kind of testBlobStores()) {
         TypeError,
       );
       assert.equal(committed, false);
+      assert.deepEqual(await keysOf(store), []);
+    });
+  });
+  describe(`RenditionWriter (${kind})`, () => {
+    const rendition = (text: string) => ({ bytes: Buffer.from(text), contentType: 'image/webp', width: 4, height: 3 });
+
+    it('writes each file as it is handed over; discard deletes every one, also one still being written', async () => {
+      const store = await freshStore();
+      const writer = new RenditionWriter(store);
+      const small = await writer.keep('small', rendition('small'));
+      assert.deepEqual(
+        { ...small, key: typeof small.key },
+        { key: 'string', contentType: 'image/webp', width: 4, height: 3, bytes: 5 },
+      );
+      assert.equal((await store.get(small.key))?.bytes.toString(), 'small');
+      const large = writer.keep('large', rendition('large')); // not awaited: under way when the upload fails
+      await writer.discard();
+      assert.equal((await store.get((await large).key))?.bytes, undefined);
+      assert.deepEqual(await keysOf(store), []);
+      // A file handed over after the upload was given up is not written at all.
+      await assert.rejects(writer.keep('original', rendition('original')), /given up/);
       assert.deepEqual(await keysOf(store), []);
     });
   });

@@ -126,6 +126,39 @@ describe('processUpload: what a phone sends', () => {
   });
 });
 
+describe('processUpload: each file kept as soon as it is encoded', () => {
+  it('hands every file to keep once, and answers what keep made of each', async () => {
+    const handed: string[] = [];
+    const upload = await processUpload(await flat(3000, 2000).jpeg().toBuffer(), 'image/jpeg', async (name, r) => {
+      handed.push(name);
+      return `${r.contentType} ${r.width}x${r.height} ${r.bytes.length > 0}`;
+    });
+    assert.deepEqual(handed.toSorted(), ['large', 'medium', 'original', 'small']);
+    assert.deepEqual(upload.files, {
+      original: 'image/jpeg 3000x2000 true',
+      large: 'image/webp 2048x1365 true',
+      medium: 'image/webp 1024x683 true',
+      small: 'image/webp 400x267 true',
+    });
+    assert.deepEqual([upload.width, upload.height, upload.format], [3000, 2000, 'jpeg']);
+    assert.ok(upload.bytes > 0);
+  });
+
+  it('answers a failure of keep as it is, not as a refusal of the photo, once every other file was kept', async () => {
+    const failure = new Error('the blob store refused the write');
+    const kept: string[] = [];
+    const work = processUpload(await flat(3000, 2000).jpeg().toBuffer(), 'image/jpeg', async (name) => {
+      // The smallest size is encoded first: the others are still encoding when it fails.
+      if (name === 'small') throw failure;
+      kept.push(name);
+      return name;
+    });
+    await assert.rejects(work, (err) => err === failure);
+    // Nothing is handed over after the failure is answered, so the caller's clean-up sees every file.
+    assert.deepEqual(kept.toSorted(), ['large', 'medium', 'original']);
+  });
+});
+
 describe('processUpload: formats', () => {
   it('accepts PNG (kept as PNG, transparency too), WebP, AVIF and TIFF, stripping each', async () => {
     const cases = [

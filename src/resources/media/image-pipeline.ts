@@ -86,7 +86,7 @@ export interface Rendition {
   height: number;
 }
 
-export interface ProcessedUpload extends PhotoFacts {
+export interface ProcessedUpload<F = Rendition> extends PhotoFacts {
   /** After the EXIF orientation is applied. */
   width: number;
   height: number;
@@ -96,7 +96,8 @@ export interface ProcessedUpload extends PhotoFacts {
   format: StoredFormat;
   /** Format of the uploaded file. */
   sourceFormat: SourceFormat;
-  files: Record<RenditionName, Rendition>;
+  /** Each file as `keep` made it: the rendition itself unless processUpload was given a `keep`. */
+  files: Record<RenditionName, F>;
 }
 
 /**
@@ -121,37 +122,67 @@ async function rendition(image: Sharp, format: StoredFormat): Promise<Rendition>
   return { bytes: data, contentType: CONTENT_TYPES[format], width: info.width, height: info.height };
 }
 
+/**
+ * failOn 'warning' (sharp's default, said out loud): a file cut short in transit is refused, not
+ * stored with a grey band.
+ */
+const DECODE_OPTIONS = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'warning' } as const;
+
 async function decoder(bytes: Buffer): Promise<Sharp> {
   const sharp = await loadSharp();
-  // failOn 'warning' (sharp's default, said out loud): a file cut short in transit is refused, not
-  // stored with a grey band.
-  return sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'warning' });
+  return sharp(bytes, DECODE_OPTIONS);
 }
+
+/** Every file of a photo, the original first. */
+export const RENDITIONS: readonly RenditionName[] = ['original', 'large', 'medium', 'small'];
+
+/**
+ * What becomes of each file as soon as it is encoded, while the others are still encoding: an upload
+ * writes it to the blob store there, so only the last file's write is left once the encodes end.
+ */
+export type KeepRendition<F> = (name: RenditionName, rendition: Rendition) => Promise<F>;
+
+const keepAsRendered: KeepRendition<Rendition> = (_name, rendition) => Promise.resolve(rendition);
 
 /**
  * The bare sharp work of an upload: orient, then the original and the three display sizes, with no
  * metadata written (sharp writes none unless asked, and converts to sRGB). The four encodes run
- * concurrently from clones of one pipeline; JPEG and WebP decode at a reduced scale for the smaller
- * sizes, so the clones cost less than one full decode shared through a raw buffer would hold in memory.
+ * concurrently, each a pipeline of its own on the same input bytes; JPEG and WebP decode at a
+ * reduced scale for the smaller sizes, so they cost less than one full decode shared through a raw
+ * buffer would hold in memory. Not `clone()`: sharp 0.35 copies a clone's options with
+ * `structuredClone`, input buffer included, so each clone copied the photo (twice over, on the main
+ * thread) before any pixel was decoded; pipelines of their own share the caller's buffer.
+ * Each file goes to `keep` as soon as it is encoded. Answers once every encode and every `keep` has
+ * ended, also when one failed (then with the first failure): none is left decoding outside the
+ * decode budget, and none is handed over after the caller has given up.
  */
-export async function renderRenditions(bytes: Buffer, format: StoredFormat): Promise<Record<RenditionName, Rendition>> {
-  const oriented = (await decoder(bytes)).autoOrient();
+export async function renderRenditions<F = Rendition>(
+  bytes: Buffer,
+  format: StoredFormat,
+  keep: KeepRendition<F> = keepAsRendered as KeepRendition<F>,
+): Promise<Record<RenditionName, F>> {
+  const sharp = await loadSharp();
+  const oriented = () => sharp(bytes, DECODE_OPTIONS).autoOrient();
   const display = (edge: number) =>
-    rendition(
-      encode(
-        oriented.clone().resize({ width: edge, height: edge, fit: 'inside', withoutEnlargement: true }),
-        'webp',
-        DISPLAY_QUALITY,
-      ),
+    encode(
+      oriented().resize({ width: edge, height: edge, fit: 'inside', withoutEnlargement: true }),
       'webp',
+      DISPLAY_QUALITY,
     );
-  const [original, large, medium, small] = await Promise.all([
-    rendition(encode(oriented.clone(), format, ORIGINAL_QUALITY), format),
-    display(DISPLAY_SIZES.large),
-    display(DISPLAY_SIZES.medium),
-    display(DISPLAY_SIZES.small),
-  ]);
-  return { original, large, medium, small };
+  const pipelines: Record<RenditionName, [Sharp, StoredFormat]> = {
+    original: [encode(oriented(), format, ORIGINAL_QUALITY), format],
+    large: [display(DISPLAY_SIZES.large), 'webp'],
+    medium: [display(DISPLAY_SIZES.medium), 'webp'],
+    small: [display(DISPLAY_SIZES.small), 'webp'],
+  };
+  const settled = await Promise.allSettled(
+    RENDITIONS.map(async (name) => keep(name, await rendition(...pipelines[name]))),
+  );
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+  return Object.fromEntries(
+    RENDITIONS.map((name, i) => [name, (settled[i] as PromiseFulfilledResult<F>).value]),
+  ) as Record<RenditionName, F>;
 }
 
 function pixelRefusal(width: number, height: number): ApiError {
@@ -189,18 +220,36 @@ async function header(bytes: Buffer, format: string): Promise<Metadata> {
 /**
  * Checks, reads and re-encodes one uploaded photo: refuses what is not an accepted image (with what
  * is accepted), reads capture date, GPS fix and credit from EXIF before anything is stripped, applies
- * the orientation and answers every file to store, all without metadata.
+ * the orientation and answers every file to store, all without metadata. `keep` gets each file as
+ * soon as it is encoded (see renderRenditions); a failure of its own is answered as it is, never
+ * taken for a refusal of the photo.
  */
-export function processUpload(bytes: Buffer, declaredContentType: string | undefined): Promise<ProcessedUpload> {
+export function processUpload<F = Rendition>(
+  bytes: Buffer,
+  declaredContentType: string | undefined,
+  keep: KeepRendition<F> = keepAsRendered as KeepRendition<F>,
+): Promise<ProcessedUpload<F>> {
   return metered(
-    () => processPhoto(bytes, declaredContentType),
+    () => processPhoto(bytes, declaredContentType, keep),
     (sink) => sink.uploadStarted(bytes.length),
     (sink, seconds, { error }) =>
       sink.uploadEnded(error === undefined ? 'processed' : error instanceof ApiError ? 'refused' : 'failed', seconds),
   );
 }
 
-async function processPhoto(bytes: Buffer, declaredContentType: string | undefined): Promise<ProcessedUpload> {
+/** A failure of `keep`, told apart from the decoder's: the photo was fine, its file was not kept. */
+class KeepFailure {
+  readonly cause: unknown;
+  constructor(cause: unknown) {
+    this.cause = cause;
+  }
+}
+
+async function processPhoto<F>(
+  bytes: Buffer,
+  declaredContentType: string | undefined,
+  keep: KeepRendition<F>,
+): Promise<ProcessedUpload<F>> {
   const identified = identifyUpload(bytes, declaredContentType);
   const meta = await header(bytes, identified);
   let source: SourceFormat;
@@ -216,10 +265,19 @@ async function processPhoto(bytes: Buffer, declaredContentType: string | undefin
   if (decodedBytes(meta) > MAX_DECODED_BYTES) throw decodedRefusal(meta);
 
   const format = originalFormat(source, meta.hasAlpha === true);
+  let original: Rendition | undefined;
+  // The original's size is answered whatever `keep` makes of it.
+  const keepEach: KeepRendition<F> = (name, rendition) => {
+    if (name === 'original') original = rendition;
+    return keep(name, rendition).catch((err: unknown) => {
+      throw new KeepFailure(err);
+    });
+  };
   const [files, facts] = await Promise.all([
     rendering
-      .run(decodedBytes(meta), () => renderRenditions(bytes, format))
+      .run(decodedBytes(meta), () => renderRenditions(bytes, format, keepEach))
       .catch((err: unknown) => {
+        if (err instanceof KeepFailure) throw err.cause;
         throw err instanceof Error && /pixel limit/i.test(err.message)
           ? pixelRefusal(meta.width!, meta.height!)
           : corruptRefusal(source.toUpperCase());
@@ -227,10 +285,12 @@ async function processPhoto(bytes: Buffer, declaredContentType: string | undefin
     // libvips hands over no EXIF block for TIFF, whose tags live in the file's own IFDs: exifr reads those.
     readPhotoFacts(meta.exif ?? (source === 'tiff' ? bytes : undefined)),
   ]);
+  // Set by then: renderRenditions answers only once every file was encoded and kept.
+  const { width, height, bytes: encoded } = original as Rendition;
   return {
-    width: files.original.width,
-    height: files.original.height,
-    bytes: files.original.bytes.length,
+    width,
+    height,
+    bytes: encoded.length,
     format,
     sourceFormat: source,
     files,

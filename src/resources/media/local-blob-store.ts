@@ -52,8 +52,8 @@ export class LocalBlobStore extends KeyedBlobStore {
     return join(this.root, key.slice(-2), key);
   }
 
-  /** Whole file, synced, then renamed: the real name never holds a partial file. */
-  private async writeAtomically(path: string, bytes: Buffer): Promise<void> {
+  /** Whole file, synced, under a temporary name: the real name never holds a partial file. */
+  private async writeTemp(bytes: Buffer): Promise<string> {
     const temp = join(this.tempDir, randomUUID());
     try {
       const file = await open(temp, 'wx');
@@ -63,17 +63,32 @@ export class LocalBlobStore extends KeyedBlobStore {
       } finally {
         await file.close();
       }
-      await rename(temp, path);
+      return temp;
     } catch (err) {
       await rm(temp, { force: true });
       throw err;
     }
   }
 
+  /**
+   * The file and its sidecar are written and synced side by side (one sync's wait, not two), then
+   * renamed into place, the file first: the sidecar still appears last.
+   */
   protected async write(path: string, bytes: Buffer, sidecar: BlobFacts): Promise<void> {
-    await mkdir(dirname(path), { recursive: true });
-    await this.writeAtomically(path, bytes);
-    await this.writeAtomically(`${path}.json`, Buffer.from(JSON.stringify(sidecar)));
+    const [folder, file, facts] = await Promise.allSettled([
+      mkdir(dirname(path), { recursive: true }),
+      this.writeTemp(bytes),
+      this.writeTemp(Buffer.from(JSON.stringify(sidecar))),
+    ]);
+    const temps = [file, facts].flatMap((written) => (written.status === 'fulfilled' ? [written.value] : []));
+    try {
+      for (const step of [folder, file, facts]) if (step.status === 'rejected') throw step.reason;
+      await rename(temps[0] as string, path);
+      await rename(temps[1] as string, `${path}.json`);
+    } catch (err) {
+      await Promise.all(temps.map((temp) => rm(temp, { force: true })));
+      throw err;
+    }
   }
 
   private async info(key: string, path: string): Promise<BlobInfo | undefined> {

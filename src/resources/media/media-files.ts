@@ -1,6 +1,6 @@
 import type { PublicFile } from '../../core/resource.ts';
-import { type BlobInfo, type BlobStore, deleteBlobs, putBlobs } from './blob-store.ts';
-import type { Rendition, RenditionName } from './image-pipeline.ts';
+import { type BlobInfo, type BlobStore, deleteBlobs, newBlobKey, putBlobs } from './blob-store.ts';
+import { type KeepRendition, RENDITIONS, type Rendition, type RenditionName } from './image-pipeline.ts';
 
 /** Where every photo file is served from: `/media/<blob key>.<ext>`, no key needed. */
 export const MEDIA_PREFIX = '/media';
@@ -16,8 +16,6 @@ export interface StoredFile {
 }
 
 export type StoredFiles = Record<RenditionName, StoredFile>;
-
-export const RENDITIONS: readonly RenditionName[] = ['original', 'large', 'medium', 'small'];
 
 /** The path a stored file is served under; the key alone is unguessable (96 random bits). */
 export function mediaPath(file: Pick<StoredFile, 'key' | 'contentType'>): string {
@@ -82,6 +80,17 @@ export function keysOf(files: StoredFiles): string[] {
   return RENDITIONS.map((name) => files[name].key);
 }
 
+/** What a row keeps of a file: where the store put it and what the rendition measured. */
+function storedFile(info: BlobInfo, rendition: Rendition): StoredFile {
+  return {
+    key: info.key,
+    contentType: info.contentType,
+    width: rendition.width,
+    height: rendition.height,
+    bytes: info.size,
+  };
+}
+
 /** Writes every rendition or none (files are written before the row that names them). */
 export async function storeRenditions(
   blobs: BlobStore,
@@ -92,15 +101,39 @@ export async function storeRenditions(
     RENDITIONS.map((name) => ({ bytes: renditions[name].bytes, contentType: renditions[name].contentType })),
   );
   return Object.fromEntries(
-    RENDITIONS.map((name, i) => {
-      const info = written[i] as BlobInfo;
-      const r = renditions[name];
-      return [
-        name,
-        { key: info.key, contentType: info.contentType, width: r.width, height: r.height, bytes: info.size },
-      ];
-    }),
+    RENDITIONS.map((name, i) => [name, storedFile(written[i] as BlobInfo, renditions[name])]),
   ) as StoredFiles;
+}
+
+/**
+ * Writes each file of one photo as soon as it is encoded (its `keep`, for processUpload), while the
+ * others still encode, and remembers every key it began to write: when the upload fails, `discard`
+ * deletes them all once their writes have ended, so a failed upload leaves no file behind.
+ */
+export class RenditionWriter {
+  private readonly blobs: BlobStore;
+  private readonly keys: string[] = [];
+  private readonly writes: Promise<unknown>[] = [];
+  private discarded = false;
+
+  constructor(blobs: BlobStore) {
+    this.blobs = blobs;
+  }
+
+  readonly keep: KeepRendition<StoredFile> = async (name, rendition) => {
+    if (this.discarded) throw new Error(`the upload was given up: its ${name} file is not written`);
+    const key = newBlobKey();
+    this.keys.push(key);
+    const write = this.blobs.put(key, rendition.bytes, rendition.contentType);
+    this.writes.push(write);
+    return storedFile(await write, rendition);
+  };
+
+  async discard(): Promise<void> {
+    this.discarded = true;
+    await Promise.allSettled(this.writes);
+    await deleteBlobs(this.blobs, this.keys);
+  }
 }
 
 export function deleteFiles(blobs: BlobStore, files: StoredFiles): Promise<void> {

@@ -16,7 +16,7 @@ import {
   storedImageSchema,
   uploadedMediaSchema,
 } from './media.schema.ts';
-import { deleteFiles, type StoredFiles, storeRenditions, urlsOf } from './media-files.ts';
+import { deleteFiles, RenditionWriter, type StoredFiles, storeRenditions, urlsOf } from './media-files.ts';
 import { creditWarning, publicMedia } from './media-records.ts';
 import {
   checkUploadTarget,
@@ -46,17 +46,28 @@ const uploadsPolicy = {
   key: (_input: unknown, principal: { keyId: string }) => principal.keyId,
 };
 
-/** Processes every file before anything is stored, then stores them all: one bad file refuses all. */
-async function preparePhotos(
-  ctx: PrepareContext,
-  uploads: readonly Upload[],
-  { batch }: { batch: boolean },
-): Promise<PreparedUploads> {
+/**
+ * One photo: each of its files is written as soon as it is encoded, while the others still encode;
+ * when anything fails, every file written is deleted.
+ */
+async function preparePhoto(ctx: PrepareContext, upload: Upload): Promise<PreparedUploads> {
+  const writer = new RenditionWriter(ctx.services.blobs);
+  try {
+    const { files, ...processed } = await processUpload(upload.bytes, upload.contentType, writer.keep);
+    return { photos: [{ processed, files }] };
+  } catch (err) {
+    await writer.discard();
+    throw err;
+  }
+}
+
+/** Processes every file of a batch before anything is stored, then stores them all: one bad file refuses all. */
+async function preparePhotos(ctx: PrepareContext, uploads: readonly Upload[]): Promise<PreparedUploads> {
   const results = await Promise.allSettled(uploads.map((u) => processUpload(u.bytes, u.contentType)));
   const failed = results.findIndex((r) => r.status === 'rejected');
   if (failed >= 0) {
     const reason = (results[failed] as PromiseRejectedResult).reason;
-    if (!batch || !(reason instanceof ApiError) || reason.code !== 'invalid_request') throw reason;
+    if (!(reason instanceof ApiError) || reason.code !== 'invalid_request') throw reason;
     const name = uploads[failed]?.filename;
     const sentence = reason.message.replace(/^file: /, '');
     throw refuse(
@@ -180,7 +191,7 @@ export const uploadMedia = defineOperation({
       }
     }
     await checkUploadTarget(ctx, input.productId, spotsOfUpload(input, 1));
-    return preparePhotos(ctx, [upload], { batch: false });
+    return preparePhoto(ctx, upload);
   },
   discard: discardPhotos,
   async handler({ productId, target, spotId, ...sent }, ctx, prepared) {
@@ -244,7 +255,7 @@ export const uploadMediaBatch = defineOperation({
       throw refuse('files', `send 1 to ${MAX_BATCH_FILES} photos as multipart file parts (${ACCEPTED} each).`);
     }
     await checkUploadTarget(ctx, input.productId, spotsOfUpload(input, ctx.uploads.length));
-    return preparePhotos(ctx, ctx.uploads, { batch: true });
+    return preparePhotos(ctx, ctx.uploads);
   },
   discard: discardPhotos,
   async handler({ productId, spotId, spotIds, ...sent }, ctx, prepared) {
