@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { refuse } from '../../core/errors.ts';
+import { pageFields } from '../../core/guide-pages.ts';
 import { openOwned } from '../../core/guide-records.ts';
 import { defineOperation } from '../../core/operation.ts';
 import { pageInputShape, pageOfList, pageOutputShape } from '../../core/paging.ts';
 import { SINCE_2026_09_30, STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/id-fields.ts';
 import { candidateStem, clearable, firstFree, text } from '../../shared/text.ts';
-import { pageFields } from '../guides/index.ts';
 import { planConversion } from './conversion.ts';
 import { propertiesExamples } from './examples.ts';
 import { checkKindSettings, KEY_MAX, keyFromLabel, nextOptions } from './property.rules.ts';
