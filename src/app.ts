@@ -28,7 +28,8 @@ import {
 import type { GuardOptions } from './resources/links/index.ts';
 import { createMailer } from './studio/accounts/mailer.ts';
 import { registerStudio } from './studio/index.ts';
-import { challengeWithResourceMetadata, registerOAuthRoutes } from './studio/oauth/oauth-routes.ts';
+import { challengeOnRefusal } from './studio/oauth/challenges.ts';
+import { registerOAuthRoutes } from './studio/oauth/oauth-routes.ts';
 import { OAuthServer } from './studio/oauth/oauth-server.ts';
 import { authenticator } from './transports/authenticate.ts';
 import { sendJson } from './transports/compression.ts';
@@ -207,7 +208,7 @@ export function buildApp(deps: AppDeps): App {
   registerPublicFiles(fastify, publicFiles(extra), runtime.services);
   registerPublicPages(fastify, publicPages(extra), runtime);
   registerOAuthRoutes(fastify, oauth);
-  challengeWithResourceMetadata(fastify, oauth);
+  challengeOnRefusal(fastify, oauth);
   registerStudio(fastify, {
     runtime,
     keys,
