@@ -10,9 +10,9 @@ import {
   type Area,
   type AreaWithSpots,
   areaFieldsSchema,
-  type CompactArea,
   areaIdSchema,
   areaWithSpotsSchema,
+  type CompactArea,
   compactAreaSchema,
 } from './area.schema.ts';
 import { areasExamples } from './examples.ts';

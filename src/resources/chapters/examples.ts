@@ -68,7 +68,9 @@ const withPages = {
 const listed = { ...withPages, updatedAt: 1795428000005 };
 
 /** What the members, intro and pages writes answer by default: the fields of list_chapters' compact view. */
-function compact(chapter: Pick<typeof created, 'collectionId' | 'kind' | 'name' | 'slug' | 'order' | 'updatedAt' | 'memberCount'>) {
+function compact(
+  chapter: Pick<typeof created, 'collectionId' | 'kind' | 'name' | 'slug' | 'order' | 'updatedAt' | 'memberCount'>,
+) {
   const { collectionId, kind, name, slug, order, updatedAt, memberCount } = chapter;
   return { collectionId, kind, name, slug, order, updatedAt, memberCount };
 }

@@ -251,7 +251,9 @@ export const reorderProperties = defineOperation({
     const version = await ctx.stores.guides.bumpPropertySchemaVersion(guide.id);
     for (const [i, id] of ordered.entries()) await properties.update(id, { order: i + 1 }, version);
     const after = (await properties.listForGuide(guide.id)).map(publicProperty);
-    const answered = answersFull(input) ? after : after.map(({ propertyDefId, key, order }) => ({ propertyDefId, key, order }));
+    const answered = answersFull(input)
+      ? after
+      : after.map(({ propertyDefId, key, order }) => ({ propertyDefId, key, order }));
     return { productId: guide.id, schemaVersion: version, properties: answered };
   },
 });

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { isDeepStrictEqual } from 'node:util';
+import { z } from 'zod';
 import { ApiError, notFound, refuse } from '../../core/errors.ts';
 import { openOwned } from '../../core/guide-records.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
@@ -16,10 +16,10 @@ import {
   type CompactSpot,
   compactSpotSchema,
   type Spot,
+  type SpotRef,
   spotFieldsSchema,
   spotIdSchema,
   spotKeySchema,
-  type SpotRef,
   spotRefSchema,
   spotSchema,
 } from './spot.schema.ts';
