@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { ApiError, refuse } from '../../core/errors.ts';
+import { pageFields } from '../../core/guide-pages.ts';
 import { defineOperation } from '../../core/operation.ts';
 import { pageInputShape, pageOfList, pageOutputShape } from '../../core/paging.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { answerField, answersFull } from '../../core/write-answer.ts';
 import { productIdSchema } from '../../shared/id-fields.ts';
-import { pageFields } from '../guides/index.ts';
 import { linksExamples } from './examples.ts';
 import { heldLinks } from './held-links.ts';
 import type { LinkCheckResult } from './link-checker.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { refuse } from '../../core/errors.ts';
+import { pageFields } from '../../core/guide-pages.ts';
 import { openOwned } from '../../core/guide-records.ts';
 import { defineOperation } from '../../core/operation.ts';
 import { pageInputShape, pageOfList, pageOutputShape } from '../../core/paging.ts';
@@ -7,7 +8,6 @@ import { SINCE_2026_09_30, STABLE_SINCE } from '../../core/versions.ts';
 import { answerField, answersFull } from '../../core/write-answer.ts';
 import { productIdSchema } from '../../shared/id-fields.ts';
 import { candidateStem, clearable, firstFree, text } from '../../shared/text.ts';
-import { pageFields } from '../guides/index.ts';
 import { planConversion } from './conversion.ts';
 import { propertiesExamples } from './examples.ts';
 import { checkKindSettings, KEY_MAX, keyFromLabel, nextOptions } from './property.rules.ts';

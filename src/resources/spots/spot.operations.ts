@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { ApiError, notFound, refuse } from '../../core/errors.ts';
+import { type GuideList, guidePage, pageFields } from '../../core/guide-pages.ts';
 import { openOwned } from '../../core/guide-records.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
 import { nameContainsField, pageInputShape, pageOutputShape, viewField } from '../../core/paging.ts';
@@ -8,7 +9,6 @@ import { STABLE_SINCE } from '../../core/versions.ts';
 import { answerField, answersFull } from '../../core/write-answer.ts';
 import { productIdSchema } from '../../shared/id-fields.ts';
 import { candidateStem, firstFree, slugify } from '../../shared/text.ts';
-import { type GuideList, guidePage, pageFields } from '../guides/index.ts';
 import { CustomValuesWriter } from '../properties/index.ts';
 import { spotsExamples } from './examples.ts';
 import { applySpotFields, emptySpot, type SpotRules } from './spot.input.ts';
