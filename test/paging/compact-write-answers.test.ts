@@ -16,7 +16,7 @@ import { type Received, type ReceivingLine, receivingClient, receivingLines } fr
  * measured as the client receives it (REST's body, MCP's decoded HTTP body: test/helpers/received.ts):
  * the compact answer holds its fields and stays under its budget; the same call with answer full,
  * what each of these writes answered before, passes that budget (so the budget would fail the old
- * echo) and equals what a read returns.
+ * echo) and equals what a read returns, over REST and both MCP lines.
  */
 
 const TODAY = '2026-11-24';
@@ -314,6 +314,15 @@ for (const { dialect, skip } of await testDialects()) {
           assert.ok(field in full.body, `${c.name}: full keeps ${field}`);
         }
         assert.deepEqual(c.shown(full.body), await c.read(rest, ids), `${c.name}: answer full is what a read returns`);
+        for (const [name, client] of mcp) {
+          const answer = answerOf(await client.callTool({ name: c.name, arguments: { ...args, answer: 'full' } }));
+          assert.equal(answer.isError, false, `${c.name} (${name}): ${JSON.stringify(answer.body)}`);
+          assert.deepEqual(
+            c.shown(answer.body),
+            await c.read(rest, ids),
+            `${c.name} (${name}): full is what a read returns`,
+          );
+        }
       });
     }
   });
