@@ -6,7 +6,7 @@ import { nameContainsField, pageInputShape, pageOutputShape, viewField } from '.
 import { requireFresh } from '../../core/stale-editor.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/id-fields.ts';
-import { chapterAnswer, chapterAnswers } from './chapter.answer.ts';
+import { chapterAnswer, chapterAnswers, compactChapter } from './chapter.answer.ts';
 import { applyChapterFields, emptyChapter } from './chapter.input.ts';
 import { chapterRules } from './chapter.rules.ts';
 import {
@@ -100,10 +100,6 @@ export const listChapters = defineOperation({
     }));
   },
 });
-
-function compactChapter({ collectionId, kind, name, slug, order, updatedAt, memberCount }: Chapter): CompactChapter {
-  return { collectionId, kind, name, slug, order, updatedAt, memberCount };
-}
 
 export const updateChapter = defineOperation({
   name: 'update_chapter',
