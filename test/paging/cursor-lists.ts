@@ -7,14 +7,13 @@ import { flat } from '../helpers/images.ts';
 import { uploadRaw } from '../helpers/uploads.ts';
 
 /**
- * Every paged list, with what the cursor suites need of it: its answer's field, the arity of the
+ * Every paged list, with what the cursor suites need of it: the arity of the
  * sort key it pages by (for forged cursors of the form cursors once had), and the filters of the
  * call. A guide filled by `fillGuide` holds two or more records in each, so `limit: 1` answers a
  * cursor in every one.
  */
 export interface PagedList {
   name: string;
-  field: string;
   /** Values in the sort key a page resumes after. */
   arity: number;
   /** What the readable cursors of old said before the sort key: the list and its filters. */
@@ -33,7 +32,6 @@ export const PAGED_LISTS: readonly PagedList[] = [
   {
     name: 'list_guides',
     compact: true,
-    field: 'guides',
     arity: 2,
     oldScope: () => 'guides status=* name=*',
     onGuide: false,
@@ -42,7 +40,6 @@ export const PAGED_LISTS: readonly PagedList[] = [
   {
     name: 'list_spots',
     compact: true,
-    field: 'spots',
     arity: 3,
     oldScope: () => 'spots archived=false area=* chapter=* name=*',
     onGuide: true,
@@ -51,7 +48,6 @@ export const PAGED_LISTS: readonly PagedList[] = [
   {
     name: 'list_chapters',
     compact: true,
-    field: 'chapters',
     arity: 3,
     oldScope: () => 'chapters name=*',
     onGuide: true,
@@ -60,7 +56,6 @@ export const PAGED_LISTS: readonly PagedList[] = [
   {
     name: 'list_facilities',
     compact: true,
-    field: 'facilities',
     arity: 2,
     oldScope: () => 'places name=*',
     onGuide: true,
@@ -69,7 +64,6 @@ export const PAGED_LISTS: readonly PagedList[] = [
   {
     name: 'list_routes',
     compact: true,
-    field: 'routes',
     arity: 2,
     oldScope: () => 'routes name=*',
     onGuide: true,
@@ -78,7 +72,6 @@ export const PAGED_LISTS: readonly PagedList[] = [
   {
     name: 'list_hikes',
     compact: true,
-    field: 'hikes',
     arity: 2,
     oldScope: () => 'hikes name=*',
     onGuide: true,
@@ -87,7 +80,6 @@ export const PAGED_LISTS: readonly PagedList[] = [
   {
     name: 'list_itineraries',
     compact: true,
-    field: 'itineraries',
     arity: 3,
     oldScope: () => 'itineraries name=*',
     onGuide: true,
@@ -96,16 +88,14 @@ export const PAGED_LISTS: readonly PagedList[] = [
   {
     name: 'list_media',
     compact: true,
-    field: 'media',
     arity: 3,
     oldScope: () => 'media spot=*',
     onGuide: true,
     otherFilter: (guide) => ({ spotId: guide.spotId }),
   },
-  { name: 'list_properties', field: 'properties', arity: 1, oldScope: () => 'properties', onGuide: true },
+  { name: 'list_properties', arity: 1, oldScope: () => 'properties', onGuide: true },
   {
     name: 'list_stale_notices',
-    field: 'notices',
     arity: 5,
     oldScope: () => 'stale older=*',
     onGuide: true,
@@ -113,7 +103,6 @@ export const PAGED_LISTS: readonly PagedList[] = [
   },
   {
     name: 'get_guide_readiness',
-    field: 'findings',
     arity: 5,
     oldScope: (productId) => `readiness ${productId} code=`,
     onGuide: true,
@@ -121,14 +110,12 @@ export const PAGED_LISTS: readonly PagedList[] = [
   },
   {
     name: 'get_publish_status',
-    field: 'warnings',
     arity: 5,
     oldScope: (productId) => `publish-status ${productId}`,
     onGuide: true,
   },
   {
     name: 'get_link_report',
-    field: 'links',
     arity: 1,
     oldScope: () => 'links status=*',
     onGuide: true,
