@@ -49,10 +49,18 @@ export interface PageRequest {
   limit: number;
 }
 
+/**
+ * The longest cursor taken. The longest position a list writes is a place's sort name: 120
+ * characters that may each unfold into many (NFKD spells U+FDFA in 18 letters, digits are padded
+ * to 12), about 4 KB, sealed into about 5,400 characters; every cursor the service issues must
+ * read on.
+ */
+const CURSOR_MAX = 8000;
+
 /** The input fields of a paged list: `cursor` and `limit`, spread into its input object. */
 export function pageInputShape(size: PageSize) {
   return {
-    cursor: z.string().min(1).max(1000).optional().describe("The last answer's nextCursor, for the next page"),
+    cursor: z.string().min(1).max(CURSOR_MAX).optional().describe("The last answer's nextCursor, for the next page"),
     limit: z
       .number()
       .int()

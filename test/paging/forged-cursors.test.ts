@@ -130,6 +130,23 @@ for (const { dialect, skip } of await testDialects()) {
           }
         });
 
+        it('issues cursors after the longest sort keys that read on', async () => {
+          // Place names are ordered by a sort name that may be far longer than the name.
+          const productId = (await suite.apis[t].call('create_guide', { name: 'Long sort names' })).body.productId;
+          for (const name of ['\uFDFA'.repeat(120), '1a'.repeat(60)]) {
+            for (const _ of [1, 2]) {
+              assertOk(await suite.apis[t].call('create_facility', { productId, kind: 'hut', name }), 201);
+            }
+            const args = { productId, nameContains: name.slice(0, 2), limit: 1 };
+            const first = await reader.call('list_facilities', args);
+            assertOk(first);
+            const next = await reader.call('list_facilities', { ...args, cursor: first.body.nextCursor });
+            assertOk(next);
+            assert.equal(next.body.facilities[0].name, name);
+            assert.notEqual(next.body.facilities[0].facilityId, first.body.facilities[0].facilityId);
+          }
+        });
+
         it('refuses every hostile cursor on every list, naming cursor and how to start again', async () => {
           const bob = apiFor(suite.h, t, suite.h.bob.readKey);
           const cases: Array<[string, () => Promise<Answer>]> = [];
