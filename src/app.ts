@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Clock } from './core/clock.ts';
+import { CursorSeal, newCursorKey } from './core/cursor-seal.ts';
 import type { Runtime } from './core/invoke.ts';
 import { KeyStore } from './core/keys.ts';
 import { withoutSecrets } from './core/log.ts';
@@ -13,6 +14,7 @@ import type { Registry } from './core/registry.ts';
 import type { Resource } from './core/resource.ts';
 import type { Services } from './core/services.ts';
 import type { Store } from './db/database.ts';
+import { keptSecret } from './db/kept-secrets.ts';
 import type { Observability } from './observability/index.ts';
 import {
   createCaches,
@@ -135,6 +137,10 @@ export function buildApp(deps: AppDeps): App {
     rateLimits: new RateLimits(config.rateLimits, redis),
     log: logger,
     coordination: store.coordination,
+    // One key for every instance of the deployment: a cursor one issued reads on at another.
+    cursors: new CursorSeal(async () =>
+      Buffer.from(await keptSecret(store.db, 'cursor-key', newCursorKey), 'base64url'),
+    ),
   };
   const stopSweeping = scheduleOrphanSweep(store, runtime.services.blobs, logger);
   const keys = new KeyStore(store.db, clock, { cacheMs: config.authCacheMs, revocations: store.coordination });

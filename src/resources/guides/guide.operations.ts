@@ -68,8 +68,7 @@ export const listGuides = defineOperation({
     const { guides } = ctx.stores;
     const creatorId = ctx.principal.creatorId;
     const filter = { status: input.status, nameContains: input.nameContains };
-    const scope = `guides status=${input.status ?? '*'} name=${input.nameContains ?? '*'}`;
-    const request = readPageRequest(input, GUIDE_PAGE, scope);
+    const request = readPageRequest(input, GUIDE_PAGE);
     const compact = input.view === 'compact';
     const [rows, total] = await rowsAndTotal<GuideRow>(
       request,
@@ -81,7 +80,7 @@ export const listGuides = defineOperation({
     const sortKeys = new Map<object, SortValue[]>(
       items.map((item, i) => [item, [Number(rows[i]?.updated_at), rows[i]?.id ?? '']]),
     );
-    const page = pageOf(items, request, total, scope, (item) => sortKeys.get(item) ?? []);
+    const page = pageOf(items, request, total, (item) => sortKeys.get(item) ?? []);
     return { count: page.items.length, guides: page.items, ...pageFields(page) };
   },
 });

@@ -79,7 +79,7 @@ export const getLinkReport = defineOperation({
     );
     const matching =
       input.status === undefined ? report.all : report.all.filter((entry) => stateOf(entry) === input.status);
-    const page = pageOfList(matching, input, LINK_PAGE, `links status=${input.status ?? '*'}`);
+    const page = pageOfList(matching, input, LINK_PAGE);
     return {
       productId: report.guideId,
       counts: report.counts,

@@ -52,7 +52,7 @@ export const listProperties = defineOperation({
     const guide = await ctx.guide(input.productId);
     const { properties } = ctx.stores;
     const all = (await properties.listForGuide(guide.id)).map(publicProperty);
-    const page = pageOfList(all, input, PROPERTY_PAGE, 'properties');
+    const page = pageOfList(all, input, PROPERTY_PAGE);
     return {
       productId: guide.id,
       schemaVersion: await ctx.stores.guides.propertySchemaVersion(guide.id),

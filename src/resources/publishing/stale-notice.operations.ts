@@ -77,8 +77,7 @@ export const listStaleNotices = defineOperation({
     });
     // By keyset, not position: an assistant renews facts while it reads, and a position would then
     // skip as many unread notices on the next page.
-    const scope = `stale older=${input.olderThanDays ?? '*'}`;
-    const page = pageOfSortedList(stale.notices, input, NOTICE_PAGE, scope, staleFactSortKey);
+    const page = pageOfSortedList(stale.notices, input, NOTICE_PAGE, staleFactSortKey);
     return { productId: stale.guideId, today, count: page.items.length, notices: page.items, ...pageFields(page) };
   },
 });
