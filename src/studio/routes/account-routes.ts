@@ -83,7 +83,10 @@ export function registerAccountRoutes(app: FastifyInstance, deps: StudioDeps): v
     const s = studioStores(runtime);
     const creator = email === '' ? undefined : await s.stores.creators.findByEmail(email);
     const stored = creator?.active ? await s.accounts.passwordHash(creator.creatorId) : undefined;
-    if (!creator || !(await passwordMatches(stored, password))) {
+    // The hash is checked on every path, the decoy's when there is no account: a refusal takes as
+    // long whether or not the email has one.
+    const matches = await passwordMatches(stored, password);
+    if (!creator || !matches) {
       const form = { csrf: reply.generateCsrf(), next, email, error: WRONG_CREDENTIALS };
       return sendPage(reply, { title: 'Sign in', body: signInForm(form, deps.signUpOpen) }, 401);
     }
