@@ -205,7 +205,7 @@ export function buildApp(deps: AppDeps): App {
   registerDocsPage(fastify, runtime.urls);
   registerPublicFiles(fastify, publicFiles(extra), runtime.services);
   registerPublicPages(fastify, publicPages(extra), runtime);
-  registerOAuthRoutes(fastify, oauth);
+  registerOAuthRoutes(fastify, oauth, runtime.rateLimits);
   challengeWithResourceMetadata(fastify, oauth);
   registerStudio(fastify, {
     runtime,

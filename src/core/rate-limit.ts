@@ -37,15 +37,17 @@ export interface RateLimitSettings {
   linkChecksPerGuidePerHour: number;
   /** Studio sign-in, sign-up and reset requests per client address per minute. */
   signInPerAddressPerMinute: number;
-  /** Studio sign-in attempts per account (email address) per hour. */
-  signInPerAccountPerHour: number;
+  /** Mails the studio sends one account (reset and confirmation links) per hour. */
+  mailsPerAccountPerHour: number;
+  /** OAuth client registrations (open, RFC 7591) per client address per hour. */
+  registrationsPerAddressPerHour: number;
 }
 
 /**
  * The limits an operation may declare beside the per-key and per-creator ones every call pays,
  * and the studio's limits on signing in.
  */
-export type OperationPolicy = 'uploads' | 'link-checks' | 'sign-in-address' | 'sign-in-account';
+export type OperationPolicy = 'uploads' | 'link-checks' | 'sign-in-address' | 'account-mails' | 'registrations';
 
 /** The budget left after a call: the tighter of the policies, for the RateLimit headers. */
 export interface RateLimitOutcome {
@@ -107,12 +109,19 @@ export class RateLimits {
         60,
         'to sign in from this address this minute',
       ),
-      'sign-in-account': policy(
-        'sign-in-per-account',
-        'signin-account',
-        settings.signInPerAccountPerHour,
+      'account-mails': policy(
+        'mails-per-account',
+        'account-mails',
+        settings.mailsPerAccountPerHour,
         3600,
-        'to sign in to this account this hour',
+        'for mail to this account this hour',
+      ),
+      registrations: policy(
+        'registrations-per-address',
+        'registrations',
+        settings.registrationsPerAddressPerHour,
+        3600,
+        'to register clients from this address this hour',
       ),
     };
   }
@@ -127,6 +136,17 @@ export class RateLimits {
   /** Spends one from an operation's own limit, for what its input names (a key, a guide). */
   async consumeFor(policy: OperationPolicy, key: string): Promise<RateLimitState> {
     return spend(this.ofOperations[policy], key);
+  }
+
+  /** As consumeFor, but the rate_limited refusal is answered, not thrown (undefined: spent). */
+  async refusalFor(policy: OperationPolicy, key: string): Promise<ApiError | undefined> {
+    try {
+      await spend(this.ofOperations[policy], key);
+      return undefined;
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'rate_limited') return err;
+      throw err;
+    }
   }
 }
 

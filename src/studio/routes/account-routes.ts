@@ -79,7 +79,6 @@ export function registerAccountRoutes(app: FastifyInstance, deps: StudioDeps): v
     const email = field(request.body, 'email').trim().toLowerCase().slice(0, EMAIL_MAX);
     const password = field(request.body, 'password');
     const next = safeNext(field(request.body, 'next'));
-    await runtime.rateLimits.consumeFor('sign-in-account', email);
     const s = studioStores(runtime);
     const creator = email === '' ? undefined : await s.stores.creators.findByEmail(email);
     const stored = creator?.active ? await s.accounts.passwordHash(creator.creatorId) : undefined;
@@ -213,11 +212,13 @@ export function registerAccountRoutes(app: FastifyInstance, deps: StudioDeps): v
   app.post('/forgot', async (request, reply) => {
     await limitAddress(request);
     const email = field(request.body, 'email').trim().toLowerCase().slice(0, EMAIL_MAX);
-    await runtime.rateLimits.consumeFor('sign-in-account', email);
     const s = studioStores(runtime);
     const creator = EMAIL.test(email) ? await s.stores.creators.findByEmail(email) : undefined;
-    // The same answer whether or not the address has an account: nobody learns who has one.
-    if (creator?.active) {
+    // The same answer whether or not the address has an account, and whether or not its mail is
+    // held back: nobody learns who has one. Failed sign-ins never stop this mail (it is how a
+    // creator under attack gets back in); only the mail limit of the account does, and every link
+    // works for an hour, so while later ones are held back an earlier one in the inbox still works.
+    if (creator?.active && !(await runtime.rateLimits.refusalFor('account-mails', creator.email))) {
       const token = await s.accounts.createResetLink(creator.creatorId, RESET_LINK_MS);
       await deps.mailer.send(resetMail(creator.email, `${runtime.urls.studioUrl}/reset?token=${token}`));
     }
