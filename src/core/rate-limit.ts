@@ -72,18 +72,11 @@ export class RateLimits {
   private readonly perKey: Policy;
   private readonly perCreator: Policy;
   private readonly ofOperations: Record<OperationPolicy, Policy>;
+  private readonly redis: Redis | undefined;
 
   constructor(settings: RateLimitSettings, redis?: Redis) {
-    const make = (prefix: string, points: number, duration: number): RateLimiterAbstract =>
-      redis
-        ? redisLimiter({
-            storeClient: redis,
-            keyPrefix: `rl:${prefix}`,
-            points,
-            duration,
-            useRedisPackage: false,
-          })
-        : new RateLimiterMemory({ keyPrefix: prefix, points, duration });
+    this.redis = redis;
+    const make = this.limiter.bind(this);
     const policy = (name: string, prefix: string, limit: number, windowSeconds: number, scope: string): Policy => ({
       name,
       limiter: make(prefix, limit, windowSeconds),
@@ -124,6 +117,22 @@ export class RateLimits {
         'to register clients from this address this hour',
       ),
     };
+  }
+
+  /**
+   * A limiter in the same store as these limits (memory, or Redis when several instances share
+   * the load), for counts a part keeps itself (the studio's failed sign-ins).
+   */
+  limiter(prefix: string, points: number, durationSeconds: number): RateLimiterAbstract {
+    return this.redis
+      ? redisLimiter({
+          storeClient: this.redis,
+          keyPrefix: `rl:${prefix}`,
+          points,
+          duration: durationSeconds,
+          useRedisPackage: false,
+        })
+      : new RateLimiterMemory({ keyPrefix: prefix, points, duration: durationSeconds });
   }
 
   /** Spends one call from every policy; over any of them throws rate_limited. */
