@@ -75,6 +75,8 @@ export interface App {
   listen(host: string, port: number): Promise<string>;
   /** Where Prometheus metrics are served, once listening with METRICS_PORT set. */
   metricsUrl: string | undefined;
+  /** Where the creator's studio is reached (STUDIO_URL, or the address bound once listening). */
+  readonly studioUrl: string;
   close(): Promise<void>;
 }
 
@@ -227,6 +229,9 @@ export function buildApp(deps: AppDeps): App {
     fastify,
     registry,
     metricsUrl: undefined,
+    get studioUrl() {
+      return runtime.urls.studioUrl;
+    },
     async listen(host, port) {
       const address = (await fastify.listen({ host, port })).replace(/\/$/, '');
       if (!config.publicUrlFixed) runtime.urls.publicUrl = address;
