@@ -4,7 +4,7 @@ import { FIRST_WAIT_S, FREE_FAILURES, LONGEST_WAIT_S } from '../../src/studio/ac
 import { testDialects } from '../helpers/dialects.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
 import { type Mailbox, startMailbox } from '../helpers/mailbox.ts';
-import { signedInAs, StudioBrowser } from '../helpers/studio.ts';
+import { StudioBrowser, signedInAs } from '../helpers/studio.ts';
 
 const PASSWORD = 'studio password 123';
 

@@ -1,7 +1,7 @@
 import type Provider from 'oidc-provider';
 import type { Configuration } from 'oidc-provider';
 
-type ProviderErrors = (typeof import('oidc-provider'))['errors'];
+type ProviderErrors = typeof import('oidc-provider')['errors'];
 
 /** The hosts an `http:` redirect URI may name (OAuth 2.1 section 8.4.2: a native app's loopback). */
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);

@@ -3,8 +3,8 @@ import { ApiError } from '../../core/errors.ts';
 import { html } from '../../resources/sales-page/index.ts';
 import { RESET_LINK_MS } from '../accounts/accounts.store.ts';
 import { hashPassword, PASSWORD_MIN, passwordMatches, passwordProblem } from '../accounts/passwords.ts';
-import { SignInThrottle } from '../accounts/sign-in-throttle.ts';
 import { SESSION_ABSOLUTE_MS } from '../accounts/sessions.store.ts';
+import { SignInThrottle } from '../accounts/sign-in-throttle.ts';
 import {
   inTransaction,
   requireSignedIn,
