@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, afterEach, before, beforeEach, describe, it, mock } from 'node:test';
+import pino from 'pino';
+import { type App, buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
 import { FIRST_WAIT_S, FREE_FAILURES, LONGEST_WAIT_S } from '../../src/studio/accounts/sign-in-throttle.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
 import { type Mailbox, startMailbox } from '../helpers/mailbox.ts';
+import { REDIS_URL, redisSkip } from '../helpers/redis.ts';
 import { StudioBrowser, signedInAs } from '../helpers/studio.ts';
 
 const PASSWORD = 'studio password 123';
@@ -114,6 +119,42 @@ for (const { dialect, skip } of await testDialects()) {
       // A sign-in clears the address's count: the next mistake is free again.
       assert.equal((await guess(from('127.0.0.1'), email, 1)).status, 401);
       assert.equal((await from('127.0.0.1').signIn(email, PASSWORD)).status, 303);
+    });
+  });
+}
+
+for (const { dialect, skip } of await testDialects()) {
+  describe(`failed sign-ins wait on every instance sharing Redis (${dialect})`, { skip: skip || redisSkip }, () => {
+    let h: Harness;
+    let second: App;
+    let secondOrigin: string;
+    before(async () => {
+      h = await startServer({ dialect, env: { REDIS_URL } });
+      const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', REDIS_URL });
+      second = buildApp({ config, store: h.store, clock: h.clock, logger: pino({ level: 'silent' }) });
+      secondOrigin = await second.listen('127.0.0.1', 0);
+    });
+    after(async () => {
+      await second?.close();
+      await h?.close();
+    });
+
+    it('an address that guessed on one instance waits on the other; the creator gets in on either', async () => {
+      // Redis is shared with other runs: an email of this run only.
+      const email = `${randomUUID()}@example.com`;
+      const made = await h.creators.create({ email, displayName: 'Shared', agreementAccepted: false });
+      const { AccountsStore } = await import('../../src/studio/accounts/accounts.store.ts');
+      const { hashPassword } = await import('../../src/studio/accounts/passwords.ts');
+      const accounts = new AccountsStore({ db: h.store.db, clock: h.clock, dialect: h.store.dialect });
+      await accounts.setPassword(made.creatorId, await hashPassword(PASSWORD));
+      const attacker = new StudioBrowser(h.origin, { from: '127.0.0.2' });
+      for (let n = 0; n < FREE_FAILURES.pair + 1; n++) {
+        assert.equal((await attacker.signIn(email, `wrong guess ${n}`)).status, 401);
+      }
+      const elsewhere = await new StudioBrowser(secondOrigin, { from: '127.0.0.2' }).signIn(email, PASSWORD);
+      assert.equal(elsewhere.status, 429, 'the other instance holds the same address back');
+      assert.equal((await new StudioBrowser(secondOrigin).signIn(email, PASSWORD)).status, 303);
+      assert.equal((await new StudioBrowser(h.origin).signIn(email, PASSWORD)).status, 303);
     });
   });
 }
