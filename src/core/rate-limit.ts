@@ -45,7 +45,7 @@ export interface RateLimitSettings {
 
 /**
  * The limits an operation may declare beside the per-key and per-creator ones every call pays,
- * and the studio's limits on signing in.
+ * the studio's (its form posts per address, its mail per account) and open OAuth registration's.
  */
 export type OperationPolicy = 'uploads' | 'link-checks' | 'sign-in-address' | 'account-mails' | 'registrations';
 

@@ -298,7 +298,7 @@ export function resetMail(to: string, link: string) {
   };
 }
 
-export function attackMail(to: string, address: string, studioUrl: string) {
+function attackMail(to: string, address: string, studioUrl: string) {
   return {
     to,
     subject: 'Someone is trying to sign in to your creator studio account',
