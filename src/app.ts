@@ -28,7 +28,8 @@ import {
 import type { GuardOptions } from './resources/links/index.ts';
 import { createMailer } from './studio/accounts/mailer.ts';
 import { registerStudio } from './studio/index.ts';
-import { challengeWithResourceMetadata, registerOAuthRoutes } from './studio/oauth/oauth-routes.ts';
+import { challengeOnRefusal } from './studio/oauth/challenges.ts';
+import { registerOAuthRoutes } from './studio/oauth/oauth-routes.ts';
 import { OAuthServer } from './studio/oauth/oauth-server.ts';
 import { authenticator } from './transports/authenticate.ts';
 import { sendJson } from './transports/compression.ts';
@@ -36,7 +37,8 @@ import { registerCors } from './transports/cors.ts';
 import { registerDocsPage } from './transports/docs-page.ts';
 import { clientErrorHandler, RouteMethods, sendFastifyError, sendNoRoute } from './transports/http-errors.ts';
 import { parseJsonBody } from './transports/json-body.ts';
-import { type McpPath, registerMcp } from './transports/mcp.ts';
+import { registerMcp } from './transports/mcp.ts';
+import type { McpPath } from './transports/mcp-options.ts';
 import { buildOpenApi } from './transports/openapi.ts';
 import { registerPublicFiles } from './transports/public-files.ts';
 import { registerPublicPages } from './transports/public-pages.ts';
@@ -208,7 +210,7 @@ export function buildApp(deps: AppDeps): App {
   registerPublicFiles(fastify, publicFiles(extra), runtime.services);
   registerPublicPages(fastify, publicPages(extra), runtime);
   registerOAuthRoutes(fastify, oauth, runtime.rateLimits);
-  challengeWithResourceMetadata(fastify, oauth);
+  challengeOnRefusal(fastify, oauth);
   registerStudio(fastify, {
     runtime,
     keys,

@@ -24,8 +24,8 @@ import { API_VERSION } from '../core/versions.ts';
 import type { Authenticate } from './authenticate.ts';
 import { writeBody } from './compression.ts';
 import { sendError } from './http-errors.ts';
-import { MCP_BODY_LIMIT, type McpOptions } from './mcp.ts';
 import { MODERN_REVISION, serveDirect } from './mcp-direct.ts';
+import { MCP_BODY_LIMIT, type McpOptions } from './mcp-options.ts';
 import { ApiServer } from './mcp-server.ts';
 import { describeTools, keyMayCall, type ToolDescription } from './tool-list.ts';
 

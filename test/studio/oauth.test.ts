@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Page } from 'playwright-core';
 import { browserSkip, launchBrowser, TEST_RESULTS, type TestBrowser } from '../helpers/browser.ts';
 import { testDialects } from '../helpers/dialects.ts';
+import { DPOP_CHALLENGE } from '../helpers/dpop.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
 import { rest } from '../helpers/http.ts';
 import { authorizeThroughStudio, type Callback, MemoryOAuthClient, startCallback } from '../helpers/oauth-client.ts';
@@ -93,13 +94,13 @@ for (const { dialect, skip } of await testDialects()) {
       assert.equal(mcp.status, 401);
       assert.equal(
         mcp.headers.get('www-authenticate'),
-        `Bearer resource_metadata="${h.origin}/.well-known/oauth-protected-resource/mcp"`,
+        `Bearer resource_metadata="${h.origin}/.well-known/oauth-protected-resource/mcp", scope="read write publish", ${DPOP_CHALLENGE}`,
       );
       const api = await rest(h.baseUrl, 'not-a-real-token', 'GET', '/me');
       assert.equal(api.status, 401);
       assert.equal(
         api.headers.get('www-authenticate'),
-        `Bearer error="invalid_token", resource_metadata="${h.origin}/.well-known/oauth-protected-resource/api/v1"`,
+        `Bearer error="invalid_token", resource_metadata="${h.origin}/.well-known/oauth-protected-resource/api/v1", scope="read", ${DPOP_CHALLENGE}`,
       );
       const prm: any = await (await fetch(`${h.origin}/.well-known/oauth-protected-resource/mcp`)).json();
       assert.deepEqual(prm.authorization_servers, [h.origin]);

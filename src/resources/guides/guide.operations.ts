@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiError, refuse } from '../../core/errors.ts';
+import { pageFields } from '../../core/guide-pages.ts';
 import { defineOperation } from '../../core/operation.ts';
 import {
   nameContainsField,
@@ -35,7 +36,6 @@ import {
   storeTags,
 } from './guide.schema.ts';
 import type { GuideRecordRow, GuideRow } from './guide.store.ts';
-import { pageFields } from './guide-pages.ts';
 import { cachedGuideRecord, guideRecord, recordOf } from './guide-records.ts';
 
 /** Guides a page holds: a guide record with its areas and properties can reach several KB. */

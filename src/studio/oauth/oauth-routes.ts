@@ -49,22 +49,3 @@ export function registerOAuthRoutes(app: FastifyInstance, oauth: OAuthServer, ra
     );
   });
 }
-
-/**
- * A 401 from /mcp or the REST API names where to start authorizing (RFC 9728 section 5.1): the
- * protected resource metadata of the resource that refused.
- */
-export function challengeWithResourceMetadata(app: FastifyInstance, oauth: OAuthServer): void {
-  // A callback hook, not an async one: it runs on every answer and must cost no promise.
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if (reply.statusCode !== 401) return done(null, payload);
-    const path = request.url;
-    const resource = path.startsWith('/mcp') ? 'mcp' : path.startsWith('/api/v1/') ? 'rest' : undefined;
-    if (resource) {
-      const sent = reply.getHeader('www-authenticate');
-      const challenge = typeof sent === 'string' && sent.startsWith('Bearer ') ? `${sent}, ` : 'Bearer ';
-      reply.header('WWW-Authenticate', `${challenge}resource_metadata="${oauth.metadataUrl(resource)}"`);
-    }
-    done(null, payload);
-  });
-}

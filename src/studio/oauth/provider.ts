@@ -4,6 +4,7 @@ import type { Configuration } from 'oidc-provider';
 import type { fetch as undiciFetch } from 'undici';
 import type { Database } from '../../db/tables.ts';
 import { kyselyAdapter } from './adapter.ts';
+import { DPOP_ALGS } from './dpop.ts';
 import { guardProviderAnswers, redirectUriPolicy } from './provider-policy.ts';
 import { providerSecrets } from './secrets.ts';
 
@@ -122,7 +123,11 @@ export async function createProvider(options: ProviderOptions): Promise<Provider
         },
       },
       clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
+      // Tokens are bound to the key of a client that sends a proof; /mcp and /api/v1 check the
+      // proofs themselves (dpop.ts). No nonces: the iat window and the replay check bound a proof.
+      dPoP: { enabled: true },
     },
+    enabledJWA: { dPoPSigningAlgValues: DPOP_ALGS },
     // Refresh tokens for every client allowed the grant: assistants stay connected without
     // offline_access, which they do not know to ask for. Each use rotates the token.
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),

@@ -6,8 +6,8 @@ import {
   readPageRequest,
   rowsAndTotal,
   type SortValue,
-} from '../../core/paging.ts';
-import type { Stores } from '../../core/stores.ts';
+} from './paging.ts';
+import type { Stores } from './stores.ts';
 
 /** A list of a guide's records read by keyset, page by page (src/core/paging.ts, src/db/keyset.ts). */
 export interface GuideList<Row, Item> {
