@@ -79,6 +79,8 @@ export interface App {
   listen(host: string, port: number): Promise<string>;
   /** Where Prometheus metrics are served, once listening with METRICS_PORT set. */
   metricsUrl: string | undefined;
+  /** Where the creator's studio is reached (STUDIO_URL, or the address bound once listening). */
+  readonly studioUrl: string;
   close(): Promise<void>;
 }
 
@@ -213,7 +215,7 @@ export function buildApp(deps: AppDeps): App {
   registerDocsPage(fastify, runtime.urls);
   registerPublicFiles(fastify, publicFiles(extra), runtime.services);
   registerPublicPages(fastify, publicPages(extra), runtime);
-  registerOAuthRoutes(fastify, oauth);
+  registerOAuthRoutes(fastify, oauth, runtime.rateLimits);
   challengeOnRefusal(fastify, oauth);
   registerStudio(fastify, {
     runtime,
@@ -235,6 +237,9 @@ export function buildApp(deps: AppDeps): App {
     fastify,
     registry,
     metricsUrl: undefined,
+    get studioUrl() {
+      return runtime.urls.studioUrl;
+    },
     async listen(host, port) {
       const address = (await fastify.listen({ host, port })).replace(/\/$/, '');
       if (!config.publicUrlFixed) runtime.urls.publicUrl = address;

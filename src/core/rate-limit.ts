@@ -37,15 +37,17 @@ export interface RateLimitSettings {
   linkChecksPerGuidePerHour: number;
   /** Studio sign-in, sign-up and reset requests per client address per minute. */
   signInPerAddressPerMinute: number;
-  /** Studio sign-in attempts per account (email address) per hour. */
-  signInPerAccountPerHour: number;
+  /** Mails the studio sends one account (reset and confirmation links) per hour. */
+  mailsPerAccountPerHour: number;
+  /** OAuth client registrations (open, RFC 7591) per client address per hour. */
+  registrationsPerAddressPerHour: number;
 }
 
 /**
  * The limits an operation may declare beside the per-key and per-creator ones every call pays,
- * and the studio's limits on signing in.
+ * the studio's (its form posts per address, its mail per account) and open OAuth registration's.
  */
-export type OperationPolicy = 'uploads' | 'link-checks' | 'sign-in-address' | 'sign-in-account';
+export type OperationPolicy = 'uploads' | 'link-checks' | 'sign-in-address' | 'account-mails' | 'registrations';
 
 /** The budget left after a call: the tighter of the policies, for the RateLimit headers. */
 export interface RateLimitOutcome {
@@ -70,18 +72,11 @@ export class RateLimits {
   private readonly perKey: Policy;
   private readonly perCreator: Policy;
   private readonly ofOperations: Record<OperationPolicy, Policy>;
+  private readonly redis: Redis | undefined;
 
   constructor(settings: RateLimitSettings, redis?: Redis) {
-    const make = (prefix: string, points: number, duration: number): RateLimiterAbstract =>
-      redis
-        ? redisLimiter({
-            storeClient: redis,
-            keyPrefix: `rl:${prefix}`,
-            points,
-            duration,
-            useRedisPackage: false,
-          })
-        : new RateLimiterMemory({ keyPrefix: prefix, points, duration });
+    this.redis = redis;
+    const make = this.limiter.bind(this);
     const policy = (name: string, prefix: string, limit: number, windowSeconds: number, scope: string): Policy => ({
       name,
       limiter: make(prefix, limit, windowSeconds),
@@ -107,14 +102,37 @@ export class RateLimits {
         60,
         'to sign in from this address this minute',
       ),
-      'sign-in-account': policy(
-        'sign-in-per-account',
-        'signin-account',
-        settings.signInPerAccountPerHour,
+      'account-mails': policy(
+        'mails-per-account',
+        'account-mails',
+        settings.mailsPerAccountPerHour,
         3600,
-        'to sign in to this account this hour',
+        'for mail to this account this hour',
+      ),
+      registrations: policy(
+        'registrations-per-address',
+        'registrations',
+        settings.registrationsPerAddressPerHour,
+        3600,
+        'to register clients from this address this hour',
       ),
     };
+  }
+
+  /**
+   * A limiter in the same store as these limits (memory, or Redis when several instances share
+   * the load), for counts a part keeps itself (the studio's failed sign-ins).
+   */
+  limiter(prefix: string, points: number, durationSeconds: number): RateLimiterAbstract {
+    return this.redis
+      ? redisLimiter({
+          storeClient: this.redis,
+          keyPrefix: `rl:${prefix}`,
+          points,
+          duration: durationSeconds,
+          useRedisPackage: false,
+        })
+      : new RateLimiterMemory({ keyPrefix: prefix, points, duration: durationSeconds });
   }
 
   /** Spends one call from every policy; over any of them throws rate_limited. */
@@ -127,6 +145,17 @@ export class RateLimits {
   /** Spends one from an operation's own limit, for what its input names (a key, a guide). */
   async consumeFor(policy: OperationPolicy, key: string): Promise<RateLimitState> {
     return spend(this.ofOperations[policy], key);
+  }
+
+  /** As consumeFor, but the rate_limited refusal is answered, not thrown (undefined: spent). */
+  async refusalFor(policy: OperationPolicy, key: string): Promise<ApiError | undefined> {
+    try {
+      await spend(this.ofOperations[policy], key);
+      return undefined;
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'rate_limited') return err;
+      throw err;
+    }
   }
 }
 

@@ -145,23 +145,31 @@ for (const { dialect, skip } of await testDialects()) {
         body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refresh, client_id: clientId }),
       });
       assert.equal(again.status, 400, 'a spent refresh token is refused');
-
-      // The studio lists the assistant; disconnecting it stops its tokens.
+      // Reuse means the token leaked: the whole authorization ends, and the studio no longer lists it.
+      const listTools = (accessToken: string) =>
+        fetch(h.mcpUrl, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${accessToken}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        });
+      assert.equal((await listTools(pair.access_token)).status, 401, 'the rotated token ends with it');
       await page.goto(`${h.origin}/studio/assistants`);
-      assert.ok(await page.getByText('Claude (test)').isVisible());
-      await page.getByRole('button', { name: 'Disconnect Claude (test)' }).click();
-      assert.ok(await page.getByText('The assistant is disconnected').isVisible());
-      const after = await fetch(h.mcpUrl, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${pair.access_token}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-      });
-      assert.equal(after.status, 401, 'revoked: 401');
+      assert.equal(await page.getByText('Claude (test)').count(), 0, 'no dead "connected" row');
       await client.close();
+
+      // The studio lists a connected assistant; disconnecting it stops its tokens.
+      const second = new MemoryOAuthClient(callback.url, 'Claude again (test)', 'read write');
+      const { client: reconnected } = await connect(h, page, callback, second);
+      await page.goto(`${h.origin}/studio/assistants`);
+      assert.ok(await page.getByText('Claude again (test)').isVisible());
+      await page.getByRole('button', { name: 'Disconnect Claude again (test)' }).click();
+      assert.ok(await page.getByText('The assistant is disconnected').isVisible());
+      assert.equal((await listTools(second.saved?.access_token as string)).status, 401, 'revoked: 401');
+      await reconnected.close();
     });
 
     it('a replayed authorization code gets nothing, and revokes what the code gave', async () => {

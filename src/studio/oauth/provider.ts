@@ -5,6 +5,7 @@ import type { fetch as undiciFetch } from 'undici';
 import type { Database } from '../../db/tables.ts';
 import { kyselyAdapter } from './adapter.ts';
 import { DPOP_ALGS } from './dpop.ts';
+import { guardProviderAnswers, redirectUriPolicy } from './provider-policy.ts';
 import { providerSecrets } from './secrets.ts';
 
 type OidcProvider = typeof import('oidc-provider');
@@ -94,6 +95,7 @@ export async function createProvider(options: ProviderOptions): Promise<Provider
     scopes: [...OAUTH_SCOPES],
     claims: { openid: ['sub'] },
     responseTypes: ['code'],
+    extraClientMetadata: redirectUriPolicy(errors),
     clientDefaults: {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
@@ -109,6 +111,7 @@ export async function createProvider(options: ProviderOptions): Promise<Provider
       registration: { enabled: true },
       revocation: { enabled: true },
       userinfo: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
       resourceIndicators: {
         enabled: true,
         // A client that names no resource gets a token for MCP, what assistants connect to.
@@ -147,6 +150,7 @@ export async function createProvider(options: ProviderOptions): Promise<Provider
   };
   const provider = new ProviderClass(options.issuer, configuration);
   provider.proxy = options.proxy;
+  guardProviderAnswers(provider);
   return provider;
 }
 
