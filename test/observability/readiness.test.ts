@@ -21,7 +21,7 @@ for (const { dialect, skip } of await testDialects()) {
     it('200 ready when the store answers and every migration has run: no key, never cached', async () => {
       const answer = await readyz(h);
       assert.equal(answer.status, 200);
-      assert.deepEqual(answer.body, { status: 'ready' });
+      assert.deepEqual(answer.body, { status: 'ready', dependencies: { store: { status: 'up' } } });
       assert.equal(answer.cacheControl, 'no-store');
       assert.equal((await fetch(`${h.origin}/healthz`)).status, 200, 'liveness beside it');
     });
@@ -54,7 +54,11 @@ for (const { dialect, skip } of await testDialects()) {
         const started = Date.now();
         const answer = await readyz(h);
         assert.equal(answer.status, 503);
-        assert.deepEqual(answer.body, { status: 'not_ready', reason: 'the store did not answer within 2 s' });
+        assert.deepEqual(answer.body, {
+          status: 'not_ready',
+          reason: 'the store did not answer within 2 s',
+          dependencies: { store: { status: 'down', reason: 'the store did not answer within 2 s' } },
+        });
         assert.ok(Date.now() - started < 4000, 'a probe gets its answer in bounded time');
       } finally {
         await release();
