@@ -16,11 +16,11 @@ export interface CallAnswer {
   ok: boolean;
 }
 
-/** `list_guides` over both transports against a running service, with one key. */
+/** `list_guides` and `create_guide` over either transport against a running service, with one key. */
 export interface Caller {
   listGuides(transport: 'rest' | 'mcp'): Promise<CallAnswer>;
-  /** `create_guide` over REST. */
-  createGuide(name: string): Promise<CallAnswer>;
+  /** `create_guide`: over REST by default. */
+  createGuide(name: string, transport?: 'rest' | 'mcp'): Promise<CallAnswer>;
   close(): Promise<void>;
 }
 
@@ -34,28 +34,31 @@ export function demoKeyOf(service: Started): string {
 export function callerOf(origin: string, key: string): Caller {
   let client: Client | undefined;
   const base = `${origin}/api/v1`;
+  const routes: Record<string, [string, string, number]> = {
+    list_guides: ['GET', '/guides', 200],
+    create_guide: ['POST', '/guides', 201],
+  };
+  const call = async (transport: 'rest' | 'mcp', name: string, args: Record<string, unknown>): Promise<CallAnswer> => {
+    if (transport === 'rest') {
+      const [method, path, success] = routes[name] as [string, string, number];
+      const r = await rest(base, key, method, path, method === 'GET' ? undefined : args);
+      return { transport, status: r.status, headers: r.headers, body: r.body, ok: r.status === success };
+    }
+    try {
+      client ??= await mcpClient(`${origin}/mcp`, key);
+      const r = await callTool(client, name, args);
+      return { transport, status: undefined, headers: undefined, body: r.body, ok: !r.isError };
+    } catch (err) {
+      // Refused before the tool ran (the key could not be read): the HTTP answer, as for a 401.
+      const data = (err as { data?: { status?: number; text?: string } }).data;
+      if (data?.status === undefined || data.text === undefined) throw err;
+      client = undefined;
+      return { transport, status: data.status, headers: undefined, body: JSON.parse(data.text), ok: false };
+    }
+  };
   return {
-    async listGuides(transport) {
-      if (transport === 'rest') {
-        const r = await rest(base, key, 'GET', '/guides');
-        return { transport, status: r.status, headers: r.headers, body: r.body, ok: r.status === 200 };
-      }
-      try {
-        client ??= await mcpClient(`${origin}/mcp`, key);
-        const r = await callTool(client, 'list_guides', {});
-        return { transport, status: undefined, headers: undefined, body: r.body, ok: !r.isError };
-      } catch (err) {
-        // Refused before the tool ran (the key could not be read): the HTTP answer, as for a 401.
-        const data = (err as { data?: { status?: number; text?: string } }).data;
-        if (data?.status === undefined || data.text === undefined) throw err;
-        client = undefined;
-        return { transport, status: data.status, headers: undefined, body: JSON.parse(data.text), ok: false };
-      }
-    },
-    async createGuide(name) {
-      const r = await rest(base, key, 'POST', '/guides', { name });
-      return { transport: 'rest', status: r.status, headers: r.headers, body: r.body, ok: r.status === 201 };
-    },
+    listGuides: (transport) => call(transport, 'list_guides', {}),
+    createGuide: (name, transport = 'rest') => call(transport, 'create_guide', { name }),
     close: async () => client?.close(),
   };
 }

@@ -9,6 +9,8 @@ import { type PrivatePostgres, privatePostgres } from './private-servers.ts';
 
 const transports = ['rest', 'mcp'] as const;
 const STORE_AWAY = /database is not answering/;
+/** A call that hangs fails its test here rather than holding the run. */
+const OUTAGE_TEST_MS = 20_000;
 
 /**
  * The service (`node src/main.ts`, as npm start runs it) on a PostgreSQL cluster of the test's own,
@@ -26,6 +28,7 @@ describe('a PostgreSQL outage', () => {
       DATABASE_STATEMENT_TIMEOUT_MS: '1000',
       DATABASE_ACQUIRE_TIMEOUT_MS: '1000',
     });
+    process.once('exit', () => service.child.kill('SIGKILL'));
     calls = callerOf(service.base.replace(/\/api\/v1$/, ''), demoKeyOf(service));
     assert.equal((await calls.createGuide('Lisbon')).status, 201);
   });
@@ -39,7 +42,9 @@ describe('a PostgreSQL outage', () => {
   const origin = () => service.base.replace(/\/api\/v1$/, '');
   const alive = () => assert.equal(service.child.exitCode, null, `the service is still running:\n${service.output()}`);
 
-  it('keeps running when the database ends its idle connections, and answers with new ones', async () => {
+  it('keeps running when the database ends its idle connections, and answers with new ones', {
+    timeout: OUTAGE_TEST_MS,
+  }, async () => {
     for (const t of transports) assert.ok((await calls.listGuides(t)).ok);
     assert.ok((await cluster.terminateConnections()) > 0, 'the service had connections to end');
     await new Promise((r) => setTimeout(r, 300));
@@ -51,7 +56,9 @@ describe('a PostgreSQL outage', () => {
     }
   });
 
-  it('while the database is stopped: 503 in the envelope with Retry-After, /readyz 503 with a reason, /healthz 200', async () => {
+  it('while the database is stopped: 503 in the envelope with Retry-After, /readyz 503 with a reason, /healthz 200', {
+    timeout: OUTAGE_TEST_MS,
+  }, async () => {
     cluster.stop();
     try {
       alive();
@@ -75,7 +82,9 @@ describe('a PostgreSQL outage', () => {
     alive();
   });
 
-  it('while the database is frozen: 503 within the statement deadline, not a hang; then recovers', async () => {
+  it('while the database is frozen: 503 within the statement deadline, not a hang; then recovers', {
+    timeout: OUTAGE_TEST_MS,
+  }, async () => {
     // Connections in the pool first, so that the calls below meet a frozen server, not a refused one.
     for (const t of transports) assert.ok((await calls.listGuides(t)).ok);
     cluster.freeze();

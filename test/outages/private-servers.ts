@@ -66,6 +66,7 @@ export async function privatePostgres(): Promise<PrivatePostgres> {
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   let frozen = false;
+  let removed = false;
   const postmaster = () => Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
   const cluster: PrivatePostgres = {
     url,
@@ -93,6 +94,8 @@ export async function privatePostgres(): Promise<PrivatePostgres> {
       }
     },
     remove() {
+      if (removed) return;
+      removed = true;
       if (frozen) cluster.thaw();
       try {
         asPostgres('pg_ctl', '-D', data, '-m', 'immediate', '-w', 'stop');
@@ -103,6 +106,8 @@ export async function privatePostgres(): Promise<PrivatePostgres> {
     },
   };
   cluster.start();
+  // A run cut short (a test's timeout, Ctrl-C) must not leave a frozen cluster behind.
+  process.once('exit', () => cluster.remove());
   return cluster;
 }
 
