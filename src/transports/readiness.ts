@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Log } from '../core/log.ts';
 import type { Store } from '../db/database.ts';
+import { storeUnavailable } from '../db/unavailable.ts';
 import type { Shutdown } from './shutdown.ts';
 
 export const READY_PATH = '/readyz';
@@ -66,6 +67,10 @@ export function storeDependency(store: Store): Dependency {
         const verdict = await store.readiness();
         return verdict.ready ? { status: 'up' } : { status: 'down', reason: verdict.reason };
       } catch (err) {
+        if (storeUnavailable(err)) {
+          log.warn({ err: (err as Error).message }, 'readiness: the store is unavailable');
+          return { status: 'down', reason: 'the store is not answering (restarting, unreachable or locked)' };
+        }
         log.warn({ err }, 'readiness: the store refused the check');
         return { status: 'down', reason: 'the store refused the check (the log says why)' };
       }

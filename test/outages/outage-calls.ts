@@ -81,6 +81,15 @@ export function assertTryAgain(answer: CallAnswer, what: RegExp): void {
   }
 }
 
+/**
+ * Why a dialect's outage suite is skipped: TEST_DIALECTS leaves it out (its servers are the suite's
+ * own, so the shared PostgreSQL being reachable does not matter).
+ */
+export function leftOut(dialect: 'sqlite' | 'postgres'): string | false {
+  const wanted = (process.env.TEST_DIALECTS ?? 'sqlite,postgres').split(',').map((d) => d.trim());
+  return wanted.includes(dialect) ? false : `TEST_DIALECTS leaves ${dialect} out`;
+}
+
 /** GET /readyz: its status and body. */
 export async function readyz(origin: string): Promise<{ status: number; body: any }> {
   const res = await fetch(`${origin}/readyz`);

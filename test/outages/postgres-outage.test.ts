@@ -4,7 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Started, startService } from '../helpers/service.ts';
-import { assertTryAgain, type Caller, callerOf, demoKeyOf, eventually, healthz, readyz } from './outage-calls.ts';
+import {
+  assertTryAgain,
+  type Caller,
+  callerOf,
+  demoKeyOf,
+  eventually,
+  healthz,
+  leftOut,
+  readyz,
+} from './outage-calls.ts';
 import { type PrivatePostgres, privatePostgres } from './private-servers.ts';
 
 const transports = ['rest', 'mcp'] as const;
@@ -16,7 +25,7 @@ const OUTAGE_TEST_MS = 20_000;
  * The service (`node src/main.ts`, as npm start runs it) on a PostgreSQL cluster of the test's own,
  * whose connections are ended, which is stopped and started again, and frozen.
  */
-describe('a PostgreSQL outage', () => {
+describe('a PostgreSQL outage', { skip: leftOut('postgres') }, () => {
   let cluster: PrivatePostgres;
   let service: Started;
   let calls: Caller;
@@ -68,7 +77,7 @@ describe('a PostgreSQL outage', () => {
       assert.equal(ready.status, 503);
       assert.equal(ready.body.status, 'not_ready');
       assert.equal(ready.body.dependencies.store.status, 'down');
-      assert.match(ready.body.reason, /store/);
+      assert.equal(ready.body.reason, 'the store is not answering (restarting, unreachable or locked)');
       assert.doesNotMatch(ready.body.reason, /127\.0\.0\.1|ECONNREFUSED/, 'no host or driver message');
       assert.equal(await healthz(origin()), 200);
     } finally {

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Harness, startServer } from '../helpers/harness.ts';
-import { assertTryAgain, type Caller, callerOf, healthz, readyz } from './outage-calls.ts';
+import { assertTryAgain, type Caller, callerOf, healthz, leftOut, readyz } from './outage-calls.ts';
 
 const transports = ['rest', 'mcp'] as const;
 const STORE_AWAY = /database is not answering/;
@@ -31,7 +31,7 @@ async function lockedByAnotherProcess(file: string): Promise<() => Promise<void>
   };
 }
 
-describe('the embedded store locked by another process', () => {
+describe('the embedded store locked by another process', { skip: leftOut('sqlite') }, () => {
   let h: Harness;
   let calls: Caller;
   before(async () => {
