@@ -130,7 +130,7 @@ function openSqlite(dataDir: string, deadlines: StoreDeadlines | undefined): Ope
   // The wait for another process's lock is the embedded store's wait for a connection.
   const adapter = new NodeSqliteAdapter(file, probe, deadlines?.acquireMs);
   const db = new Kysely<Database>({
-    dialect: new ObservedDialect(new EmbeddedDialect({ database: adapter }), probe),
+    dialect: new ObservedDialect(new EmbeddedDialect({ database: adapter }), probe, deadlines?.acquireMs),
   });
   directReaders.set(db, adapter);
   return { db, dialect: 'sqlite', probe, coordination: sqliteCoordination(adapter, file), close: () => db.destroy() };

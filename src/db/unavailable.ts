@@ -5,6 +5,7 @@
  */
 export function storeUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
+  if (err instanceof ConnectionWaitTimeout) return true;
   const { code, errcode } = err as { code?: unknown; errcode?: unknown };
   if (code === 'ERR_SQLITE_ERROR' && typeof errcode === 'number') return SQLITE_AWAY.has(errcode & 0xff);
   if (typeof code === 'string') {
@@ -46,3 +47,11 @@ const PG_CLIENT_MESSAGES = [
  * process holds the lock past busy_timeout), READONLY, IOERR, FULL, CANTOPEN, PROTOCOL.
  */
 const SQLITE_AWAY = new Set([5, 6, 8, 10, 13, 14, 15]);
+
+/** The embedded store's one connection did not come free in time (a pool says the same in its own words). */
+export class ConnectionWaitTimeout extends Error {
+  constructor(waitMs: number) {
+    super(`no store connection came free within ${waitMs} ms`);
+    this.name = 'ConnectionWaitTimeout';
+  }
+}

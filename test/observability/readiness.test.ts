@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { testDialects } from '../helpers/dialects.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
-import { holdEveryConnection } from './hold-store.ts';
+import { holdEveryConnection } from '../helpers/hold-store.ts';
 
 async function readyz(h: Harness): Promise<{ status: number; body: any; cacheControl: string | null }> {
   const res = await fetch(`${h.origin}/readyz`);
