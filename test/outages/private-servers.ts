@@ -160,3 +160,57 @@ export async function privateRedis(): Promise<PrivateRedis> {
   await redis.start();
   return redis;
 }
+
+export interface PrivateS3 {
+  endpoint: string;
+  /** Starts the server (again) with the bucket made: it keeps objects in memory only. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  freeze(): void;
+  thaw(): void;
+}
+
+const root = new URL('../..', import.meta.url).pathname;
+
+/**
+ * An S3-compatible server of the test's own (fauxqs, as test/helpers/blob-stores.ts builds it) in a
+ * process of its own on a free loopback port, so that it can be stopped and frozen.
+ */
+export async function privateS3(makeBucket: (endpoint: string) => Promise<void>): Promise<PrivateS3> {
+  const port = await freePort();
+  const endpoint = `http://127.0.0.1:${port}`;
+  const script = `
+    import { buildApp } from 'fauxqs';
+    const app = buildApp({ logger: false });
+    await app.listen({ host: '127.0.0.1', port: Number(process.argv[1]) });
+    process.stdout.write('listening\\n');`;
+  let child: ChildProcess | undefined;
+  const s3: PrivateS3 = {
+    endpoint,
+    async start() {
+      const started = spawn(process.execPath, ['--input-type=module', '-e', script, String(port)], {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      child = started;
+      await new Promise<void>((resolve, reject) => {
+        started.stdout?.once('data', () => resolve());
+        started.once('exit', (code) => reject(new Error(`the S3 server exited (${code})`)));
+      });
+      await makeBucket(endpoint);
+    },
+    async stop() {
+      const running = child;
+      child = undefined;
+      if (!running || running.exitCode !== null) return;
+      const exited = new Promise((resolve) => running.once('exit', resolve));
+      running.kill('SIGCONT');
+      running.kill('SIGKILL');
+      await exited;
+    },
+    freeze: () => child?.kill('SIGSTOP'),
+    thaw: () => child?.kill('SIGCONT'),
+  };
+  await s3.start();
+  return s3;
+}
