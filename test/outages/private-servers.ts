@@ -158,6 +158,8 @@ export async function privateRedis(): Promise<PrivateRedis> {
     thaw: () => child?.kill('SIGCONT'),
   };
   await redis.start();
+  // A run cut short must not leave a server (a frozen one included) behind.
+  process.once('exit', () => child?.kill('SIGKILL'));
   return redis;
 }
 
@@ -212,5 +214,6 @@ export async function privateS3(makeBucket: (endpoint: string) => Promise<void>)
     thaw: () => child?.kill('SIGCONT'),
   };
   await s3.start();
+  process.once('exit', () => child?.kill('SIGKILL'));
   return s3;
 }
