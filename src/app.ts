@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Clock } from './core/clock.ts';
@@ -10,6 +8,7 @@ import type { Runtime } from './core/invoke.ts';
 import { KeyStore } from './core/keys.ts';
 import { withoutSecrets } from './core/log.ts';
 import { AuthFailureLimits, RateLimits } from './core/rate-limit.ts';
+import { RedisLink } from './core/redis-link.ts';
 import type { Registry } from './core/registry.ts';
 import type { Resource } from './core/resource.ts';
 import type { Services } from './core/services.ts';
@@ -23,6 +22,7 @@ import {
   createStores,
   guides,
   heldReferences,
+  probeBlobStore,
   publicFiles,
   publicPages,
   scheduleOrphanSweep,
@@ -44,7 +44,7 @@ import type { McpPath } from './transports/mcp-options.ts';
 import { buildOpenApi } from './transports/openapi.ts';
 import { registerPublicFiles } from './transports/public-files.ts';
 import { registerPublicPages } from './transports/public-pages.ts';
-import { READY_PATH, registerReadiness } from './transports/readiness.ts';
+import { bucketDependency, READY_PATH, registerReadiness, storeDependency } from './transports/readiness.ts';
 import { decorateRequestLabels } from './transports/request-labels.ts';
 import { API_PREFIX, registerRest } from './transports/rest.ts';
 import { refuseWhileClosing, Shutdown } from './transports/shutdown.ts';
@@ -92,20 +92,9 @@ const REQUEST_ID = /^[\w.:-]{1,100}$/;
  */
 const MAX_PARAM_LENGTH = 16 * 1024;
 
-const require = createRequire(import.meta.url);
-
 /** Fastify's schema compilers: none (see the schemaController option below). */
 function noRouteSchemas(): never {
   throw new Error('routes here declare no Fastify schema: operations validate their input with zod');
-}
-
-/**
- * ioredis is loaded only when REDIS_URL is set, not by every start; required rather than imported
- * because buildApp is synchronous (ioredis is CommonJS).
- */
-function connectRedis(url: string): Redis {
-  const { Redis } = require('ioredis') as typeof import('ioredis');
-  return new Redis(url, { enableOfflineQueue: true, maxRetriesPerRequest: 2 });
 }
 
 /** The HTTP application: REST under /api/v1, MCP at /mcp, the OpenAPI document and liveness. */
@@ -120,7 +109,7 @@ export function buildApp(deps: AppDeps): App {
   const logger = withoutSecrets(deps.logger);
   const extra = deps.resources ?? [];
   const registry = createRegistry(extra);
-  const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
+  const redis = config.redisUrl ? new RedisLink(config.redisUrl, config.redisTimeoutMs, logger) : undefined;
   // Every cache of this app, never a module's: tests and instances in one process each own theirs.
   const caches = createCaches(extra);
   const runtime: Runtime = {
@@ -205,7 +194,15 @@ export function buildApp(deps: AppDeps): App {
   // The same bytes for every request, so that they are also compressed only once.
   let openApi: Buffer | undefined;
   fastify.get('/healthz', async () => ({ status: 'ok' }));
-  registerReadiness(fastify, store, shutdown);
+  registerReadiness(
+    fastify,
+    [
+      storeDependency(store),
+      ...(config.bucket ? [bucketDependency(() => probeBlobStore(runtime.services.blobs))] : []),
+      ...(redis ? [{ name: 'redis', check: async () => redis.state() }] : []),
+    ],
+    shutdown,
+  );
   fastify.get(`${API_PREFIX}/openapi.json`, async (request, reply) => {
     openApi ??= Buffer.from(JSON.stringify(buildOpenApi(registry, runtime.urls.publicUrl)));
     return sendJson(request, reply, openApi);
@@ -261,7 +258,7 @@ export function buildApp(deps: AppDeps): App {
       // Connections of requests that finish during shutdown go idle afterwards: close them as they do.
       const sweep = setInterval(() => fastify.server.closeIdleConnections(), 100);
       await fastify.close().finally(() => clearInterval(sweep));
-      redis?.disconnect();
+      redis?.close();
       runtime.services.blobs.close?.();
       await metrics?.close();
       await tracing?.shutdown();

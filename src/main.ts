@@ -50,6 +50,7 @@ const [store, observability] = await Promise.all([
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     preparedStatements: config.databasePreparedStatements,
+    deadlines: config.databaseDeadlines,
     log: logger,
   }).catch((err: Error) =>
     fail(

@@ -100,6 +100,7 @@ export async function startServer(options: HarnessOptions = {}): Promise<Harness
         databaseUrl: config.databaseUrl,
         dataDir: config.dataDir,
         preparedStatements: config.databasePreparedStatements,
+        deadlines: config.databaseDeadlines,
       },
       options.resources,
     ),

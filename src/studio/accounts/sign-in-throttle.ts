@@ -47,10 +47,10 @@ function msLeft(res: RateLimiterRes | null): number {
  * Redis shared by instances).
  */
 export class SignInThrottle {
-  private readonly failures: RateLimiterAbstract;
-  private readonly waits: RateLimiterAbstract;
-  private readonly usual: RateLimiterAbstract;
-  private readonly warnings: RateLimiterAbstract;
+  private readonly failures: () => RateLimiterAbstract;
+  private readonly waits: () => RateLimiterAbstract;
+  private readonly usual: () => RateLimiterAbstract;
+  private readonly warnings: () => RateLimiterAbstract;
 
   constructor(rateLimits: RateLimits) {
     // Only counted (penalty) and read, never consumed against: no limit of its own.
@@ -63,9 +63,9 @@ export class SignInThrottle {
   /** How long this attempt must wait before its password is looked at, in ms (0: not at all). */
   async waitMs(attempt: SignInAttempt): Promise<number> {
     const [pair, account, usual] = await Promise.all([
-      this.waits.get(keyOf('pair', attempt)),
-      this.waits.get(keyOf('account', attempt)),
-      this.usual.get(keyOf('pair', attempt)),
+      this.waits().get(keyOf('pair', attempt)),
+      this.waits().get(keyOf('account', attempt)),
+      this.usual().get(keyOf('pair', attempt)),
     ]);
     // The account's wait holds back other addresses only: the creator's usual one gets in.
     return Math.max(msLeft(pair), msLeft(usual) > 0 ? 0 : msLeft(account));
@@ -77,9 +77,11 @@ export class SignInThrottle {
    * wait is the brake, so one address alone can never make the account wait.
    */
   async failed(attempt: SignInAttempt): Promise<boolean> {
-    const pairFailures = (await this.failures.penalty(keyOf('pair', attempt))).consumedPoints;
+    const pairFailures = (await this.failures().penalty(keyOf('pair', attempt))).consumedPoints;
     const accountFailures =
-      pairFailures <= FREE_FAILURES.pair ? (await this.failures.penalty(keyOf('account', attempt))).consumedPoints : 0;
+      pairFailures <= FREE_FAILURES.pair
+        ? (await this.failures().penalty(keyOf('account', attempt))).consumedPoints
+        : 0;
     let started = false;
     for (const [scope, failures] of [
       ['pair', pairFailures],
@@ -87,7 +89,7 @@ export class SignInThrottle {
     ] as const) {
       const seconds = waitAfter(scope, failures);
       if (seconds > 0) {
-        await this.waits.block(keyOf(scope, attempt), seconds);
+        await this.waits().block(keyOf(scope, attempt), seconds);
         started = true;
       }
     }
@@ -97,13 +99,17 @@ export class SignInThrottle {
   /** A sign-in that succeeded: its address starts afresh, and is one the creator uses. */
   async succeeded(attempt: SignInAttempt): Promise<void> {
     const key = keyOf('pair', attempt);
-    await Promise.all([this.failures.delete(key), this.waits.delete(key), this.usual.set(key, 1, USUAL_ADDRESS_S)]);
+    await Promise.all([
+      this.failures().delete(key),
+      this.waits().delete(key),
+      this.usual().set(key, 1, USUAL_ADDRESS_S),
+    ]);
   }
 
   /** Whether to tell the account's creator of the attack now: once a day at most. */
   async warnNow(email: string): Promise<boolean> {
     try {
-      await this.warnings.consume(email);
+      await this.warnings().consume(email);
       return true;
     } catch (err) {
       if (err instanceof Error) throw err;
