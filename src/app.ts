@@ -12,8 +12,8 @@ import { RedisLink } from './core/redis-link.ts';
 import type { Registry } from './core/registry.ts';
 import type { Resource } from './core/resource.ts';
 import type { Services } from './core/services.ts';
-import type { Store } from './db/database.ts';
 import { keptSecret } from './db/kept-secrets.ts';
+import type { Store } from './db/store-interface.ts';
 import type { Observability } from './observability/index.ts';
 import {
   createCaches,

@@ -1,7 +1,7 @@
 import type { Clock } from '../core/clock.ts';
 import { KeyStore } from '../core/keys.ts';
 import { oneAtATime } from '../db/coordination.ts';
-import type { Store } from '../db/database.ts';
+import type { Store } from '../db/store-interface.ts';
 import { CreatorsStore } from '../resources/profile/creator.store.ts';
 import { AccountsStore, RESET_LINK_MS } from '../studio/accounts/accounts.store.ts';
 import { AgreementStore } from '../studio/agreement.store.ts';

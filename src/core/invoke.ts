@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Coordination } from '../db/coordination.ts';
-import type { Dialect } from '../db/database.ts';
 import { retryingStalePlans } from '../db/stale-plans.ts';
+import type { Dialect } from '../db/store-interface.ts';
 import type { Database } from '../db/tables.ts';
 import { type Principal, requireScope } from './auth.ts';
 import type { Caches } from './caches.ts';

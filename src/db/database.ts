@@ -2,30 +2,15 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Kysely, sql } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
-import { type Coordination, sqliteCoordination } from './coordination.ts';
+import { sqliteCoordination } from './coordination.ts';
 import { EmbeddedDialect } from './embedded-dialect.ts';
 import { NodeSqliteAdapter } from './node-sqlite-adapter.ts';
 import { ObservedDialect } from './observed-dialect.ts';
 import type { CoordinationLog } from './pg-coordination.ts';
 import type { StoreDeadlines } from './pg-deadlines.ts';
+import type { OpenedStore, Readiness, Store } from './store-interface.ts';
 import { StoreProbe } from './store-probe.ts';
 import type { Database } from './tables.ts';
-
-export type Dialect = 'sqlite' | 'postgres';
-
-export interface Store {
-  db: Kysely<Database>;
-  dialect: Dialect;
-  /** Where metrics and traces watch connections and statements. */
-  probe: StoreProbe;
-  /** Whether the store answers and every migration this build knows has run (what /readyz reports). */
-  readiness(): Promise<Readiness>;
-  /** What the instances on this store agree on beyond its rows: revocations heard, jobs running. */
-  coordination: Coordination;
-  close(): Promise<void>;
-}
-
-export type Readiness = { ready: true } | { ready: false; reason: string };
 
 export interface StoreOptions {
   /** PostgreSQL connection string; when absent, the embedded SQLite file under dataDir. */
@@ -120,8 +105,6 @@ async function currentSchema(db: Kysely<Database>): Promise<string | undefined> 
   const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
   return rows[0]?.schema ?? undefined;
 }
-
-export type OpenedStore = Omit<Store, 'readiness'>;
 
 function openSqlite(dataDir: string, deadlines: StoreDeadlines | undefined): OpenedStore {
   mkdirSync(dataDir, { recursive: true });

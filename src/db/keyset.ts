@@ -1,6 +1,6 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
 import { badCursor, type PageRequest, type SortValue } from '../core/paging.ts';
-import type { Dialect } from './database.ts';
+import type { Dialect } from './store-interface.ts';
 
 /** A sort column: its SQL name, and whether it runs from the largest value down. */
 export type SortColumn = string | { column: string; descending: true };

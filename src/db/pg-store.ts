@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import type { OpenedStore } from './database.ts';
+import type { OpenedStore } from './store-interface.ts';
 import { ObservedDialect } from './observed-dialect.ts';
 import { type CoordinationLog, PostgresCoordination } from './pg-coordination.ts';
 import { connectionSettings, GuardedClient, type StoreDeadlines } from './pg-deadlines.ts';

@@ -6,7 +6,7 @@ import type { MetricsSettings } from '../config.ts';
 import type { ApiError } from '../core/errors.ts';
 import { refusedPolicy } from '../core/rate-limit.ts';
 import { attachWorkSink, type WorkSink } from '../core/work-meter.ts';
-import type { Store } from '../db/database.ts';
+import type { Store } from '../db/store-interface.ts';
 import { operationOf, transportOf } from '../transports/request-labels.ts';
 
 /** Request and work durations, in seconds: most answers take a millisecond or less, uploads seconds. */

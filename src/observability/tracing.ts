@@ -24,7 +24,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TracingSettings } from '../config.ts';
 import type { ApiError } from '../core/errors.ts';
 import { API_VERSION } from '../core/versions.ts';
-import type { Store } from '../db/database.ts';
+import type { Store } from '../db/store-interface.ts';
 import type { EndOfCall } from '../db/store-probe.ts';
 import { operationOf, transportOf } from '../transports/request-labels.ts';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Log } from '../core/log.ts';
-import type { Store } from '../db/database.ts';
+import type { Store } from '../db/store-interface.ts';
 import { storeUnavailable } from '../db/unavailable.ts';
 import type { Shutdown } from './shutdown.ts';
 
