@@ -1,10 +1,10 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import type { OpenedStore } from './store-interface.ts';
 import { ObservedDialect } from './observed-dialect.ts';
 import { type CoordinationLog, PostgresCoordination } from './pg-coordination.ts';
 import { connectionSettings, GuardedClient, type StoreDeadlines } from './pg-deadlines.ts';
 import { NamedStatementsClient } from './pg-statements.ts';
+import type { OpenedStore } from './store-interface.ts';
 import { StoreProbe } from './store-probe.ts';
 import type { Database } from './tables.ts';
 
