@@ -243,7 +243,10 @@ export function registerAccountRoutes(app: FastifyInstance, deps: StudioDeps): v
     // works for an hour, so while later ones are held back an earlier one in the inbox still works.
     if (creator?.active && !(await runtime.rateLimits.refusalFor('account-mails', creator.email))) {
       const token = await s.accounts.createResetLink(creator.creatorId, RESET_LINK_MS);
-      await deps.mailer.send(resetMail(creator.email, `${runtime.urls.studioUrl}/reset?token=${token}`));
+      // Not awaited: the mail server's round trip would tell who has an account.
+      deps.mailer
+        .send(resetMail(creator.email, `${runtime.urls.studioUrl}/reset?token=${token}`))
+        .catch((err) => request.log.warn({ err }, 'the reset mail could not be sent'));
     }
     return sendPage(reply, {
       title: 'Reset your password',
