@@ -77,7 +77,11 @@ describe('asking for a reset link tells nobody which emails have accounts, whate
     h = await startServer({ env: { SMTP_URL: mail.url, MAIL_FROM: 'Studio <studio@example.com>' } });
     // One account per request: each may be sent a few links an hour.
     for (let i = 0; i < 5; i++) {
-      const creator = await h.creators.create({ email: `asks${i}@example.com`, displayName: `Asks ${i}`, agreementAccepted: false });
+      const creator = await h.creators.create({
+        email: `asks${i}@example.com`,
+        displayName: `Asks ${i}`,
+        agreementAccepted: false,
+      });
       known.push(creator.email);
     }
   });
