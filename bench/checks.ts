@@ -48,14 +48,21 @@ export function toolResult(fixture: FixtureName): Check {
 }
 
 /**
- * 200 for the batch sent again: all of it updated (none created, no warnings), and every spot in
- * the answer, in the order sent, carrying each field as sent.
+ * 200 for the batch sent again: every spot already as sent, so unchanged (none created or updated,
+ * nothing written, no warnings), and answered compact: each spotKey with its spotId, in the order sent.
  */
 export function upsertResult(fixture: FixtureName): Check {
   return (answer, ctx) => {
     const { productId, sent = [] } = fixtureOf(ctx, fixture);
     if (answer.status !== 200) return [`status ${answer.status}, expected 200: ${preview(answer.body)}`];
-    let json: { productId?: unknown; created?: unknown[]; updated?: unknown[]; spots?: unknown[]; warnings?: unknown };
+    let json: {
+      productId?: unknown;
+      created?: unknown[];
+      updated?: unknown[];
+      unchanged?: unknown[];
+      spots?: Array<Record<string, unknown>>;
+      warnings?: unknown;
+    };
     try {
       json = JSON.parse(answer.body.toString('utf8'));
     } catch (err) {
@@ -64,28 +71,31 @@ export function upsertResult(fixture: FixtureName): Check {
     const problems: string[] = [];
     if (json.productId !== productId)
       problems.push(`productId ${JSON.stringify(json.productId)}, expected ${productId}`);
-    if (json.updated?.length !== sent.length) problems.push(`updated ${json.updated?.length}, expected ${sent.length}`);
+    const keys = sent.map((item) => item.spotKey);
+    if (!isDeepStrictEqual(json.unchanged, keys)) problems.push(`unchanged ${JSON.stringify(json.unchanged)}`);
     if (json.created?.length !== 0) problems.push(`created ${json.created?.length}, expected 0`);
+    if (json.updated?.length !== 0) problems.push(`updated ${json.updated?.length}, expected 0`);
     if (json.warnings !== undefined) problems.push(`warnings: ${JSON.stringify(json.warnings)}`);
-    const spots = (json.spots ?? []) as Array<Record<string, unknown>>;
-    if (spots.length !== sent.length) problems.push(`${spots.length} spots in the answer, expected ${sent.length}`);
-    sent.forEach((item, i) => {
-      const stored = spots[i];
-      if (stored === undefined) return;
-      const differ = Object.keys(item).filter((field) => !isDeepStrictEqual(stored[field], item[field]));
-      if (differ.length > 0) problems.push(`spots[${i}] (${item.spotKey}) differs in ${differ.join(', ')}`);
-    });
+    const spots = json.spots ?? [];
+    if (
+      !isDeepStrictEqual(
+        spots.map((s) => s.spotKey),
+        keys,
+      )
+    )
+      problems.push('the answer does not name each spotKey sent, in order');
+    if (spots.some((s) => typeof s.spotId !== 'string')) problems.push('a spot without its spotId');
     return problems;
   };
 }
 
 /** JSON, or the one `data:` message of an SSE answer. */
-/** set_itinerary_days: 200, the days stored as sent (they are normalized already), no warnings. */
+/** set_itinerary_days: 200, every day sent counted in the compact answer, no warnings. */
 export function daysResult(fixture: FixtureName): Check {
   return (answer, ctx) => {
     const { sent = [] } = fixtureOf(ctx, fixture);
     if (answer.status !== 200) return [`status ${answer.status}, expected 200: ${preview(answer.body)}`];
-    let json: { days?: unknown; warnings?: unknown };
+    let json: { dayCount?: unknown; updatedAt?: unknown; warnings?: unknown };
     try {
       json = JSON.parse(answer.body.toString('utf8'));
     } catch (err) {
@@ -93,7 +103,9 @@ export function daysResult(fixture: FixtureName): Check {
     }
     const problems: string[] = [];
     if (json.warnings !== undefined) problems.push(`warnings: ${JSON.stringify(json.warnings)}`);
-    if (!isDeepStrictEqual(json.days, sent)) problems.push('the stored days differ from those sent');
+    if (json.dayCount !== sent.length)
+      problems.push(`dayCount ${JSON.stringify(json.dayCount)}, expected ${sent.length}`);
+    if (typeof json.updatedAt !== 'number') problems.push('no updatedAt for the next edit');
     return problems;
   };
 }

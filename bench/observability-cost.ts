@@ -1,14 +1,12 @@
 /**
- * node bench/observability-cost.ts: what metrics and traces cost a call. Three apps in this one
+ * node bench/observability-cost.ts: what metrics and traces cost a call. Four apps in this one
  * process (metrics and traces off; metrics on; traces on, exported to a local OTLP sink this script
- * starts), each over its own SQLite store, answer `get_guide` over REST and MCP (2026-07-28) through
- * `inject`, in interleaved rounds, so that a busy machine slows all three alike. It prints the CPU
+ * starts; traces on and sampled at 0), each over its own SQLite store, answer `get_guide` over REST
+ * and MCP (2026-07-28) through `inject`, in interleaved rounds, so that a busy machine slows all alike. It prints the CPU
  * time per call (min and median over the rounds): a difference between two apps is what turning the
  * feature on adds; the figures themselves include `inject`'s own work.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -19,17 +17,14 @@ import { KeyStore } from '../src/core/keys.ts';
 import { loadObservability } from '../src/observability/index.ts';
 import { CreatorsStore } from '../src/resources/profile/creator.store.ts';
 import { openStore } from '../src/store.ts';
+import { startOtlpSink } from './otlp-sink.ts';
 
 const ROUNDS = 10;
 const REST_CALLS = 3000;
 const MCP_CALLS = 400;
 
-const sink = createServer((req, res) => {
-  req.resume();
-  req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
-});
-await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
-const sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
+const sink = await startOtlpSink();
+const sinkUrl = sink.endpoint;
 const dirs: string[] = [];
 
 async function variant(name: string, env: Record<string, string>) {
@@ -115,6 +110,7 @@ const variants = [
   await variant('off', {}),
   await variant('metrics', { METRICS_PORT: '0' }),
   await variant('traces', { OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl }),
+  await variant('unsampled', { OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl, OTEL_TRACES_SAMPLER_ARG: '0' }),
 ];
 for (const v of variants) {
   await cpuPerCall(v.rest, REST_CALLS);

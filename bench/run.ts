@@ -21,7 +21,8 @@
  *                         readiness and publish_changes scaling bench (bench/publishing-scale.ts), `paging`
  *                         the paging bench (bench/paging-scale.ts: walks of a 2,000- and a 4,000-spot guide,
  *                         then another creator's get_guide beside 50 walkers), `mixed` the mixed load on SQLite
- *                         and PostgreSQL (bench/mixed-load.ts); they run last. `startup` runs first, alone:
+ *                         and PostgreSQL (bench/mixed-load.ts), `tracing` REST get_guide with tracing sampled
+ *                         at 0 against tracing never configured (bench/tracing-cost.ts); they run last. `startup` runs first, alone:
  *                         the app's import CPU and `npm start`'s time to its banner against a bare
  *                         Fastify server's (bench/startup.ts)
  *   BENCH_STARTUP_RUNS    runs of each startup measurement, medians reported (default 5)
@@ -50,6 +51,7 @@ import { benchBucketEnv } from './s3-server.ts';
 import { seedFixtures } from './seed.ts';
 import { benchStartup } from './startup.ts';
 import { type Target, targets } from './targets.ts';
+import { benchTracingCost, UNSAMPLED_GOAL } from './tracing-cost.ts';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -77,7 +79,7 @@ function onlyNames(): string[] {
 }
 
 /** BENCH_ONLY names of the benches that run apart from the table (startup before it, the others after), each on servers of its own. */
-const SEPARATE_BENCHES = ['startup', 'upload', 'publish', 'paging', 'mixed'];
+const SEPARATE_BENCHES = ['startup', 'upload', 'publish', 'paging', 'mixed', 'tracing'];
 
 /** Whether a separate bench runs: always without BENCH_ONLY, else when named. */
 function runs(name: string): boolean {
@@ -310,6 +312,12 @@ async function main(): Promise<number> {
       const p = await benchPagingScale(app.ready.origin, app.ready.key!, app.ready.otherKey!);
       process.stdout.write(`\n${p.lines.join('\n')}\n`);
       below ||= p.walkRatio > WALK_GOAL || !(p.p99Ms < P99_GOAL_MS);
+    }
+    if (runs('tracing')) {
+      log('tracing: get_guide with tracing sampled at 0, beside a server with tracing never configured');
+      const t = await benchTracingCost(startApp, settings);
+      process.stdout.write(`\n${t.lines.join('\n')}\n`);
+      below ||= t.ratio < UNSAMPLED_GOAL;
     }
     let mixedErrors = false;
     if (runs('mixed')) {

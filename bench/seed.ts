@@ -4,7 +4,7 @@
  *   guide      a realistic guide (name, headline, country, tags, region, price): GET /guides/{id}
  *   spots2000  a second guide with 2,000 full spots, upserted 25 at a time: GET /guides/{id}/spots
  *   batch25    a third guide and a batch of 25 full spots, sent twice (so its answer is the steady
- *              state: 25 updated): POST /guides/{id}/spots/batch
+ *              state: 25 unchanged, nothing written, answered compact): POST /guides/{id}/spots/batch
  *   trip14     a fourth guide with an itinerary of 14 days of 10 stops: PUT /itineraries/{id}/days
  *   salesPage  a fifth guide on sale with a full sales page: GET its salesPageUrl (bench/sales-page.ts)
  */
@@ -92,7 +92,7 @@ async function seedBatch(call: Call, today: string): Promise<Fixture> {
   const sent = Array.from({ length: BATCH_SIZE }, (_, i) => fullSpot(i, rng, today));
   const requestBody = JSON.stringify({ spots: sent });
   const path = `/api/v1/guides/${productId}/spots/batch`;
-  await call('POST', path, requestBody); // creates the 25 spots; every later call updates them
+  await call('POST', path, requestBody); // creates the 25 spots; every later call finds them unchanged
   const reference = await call('POST', path, requestBody);
   return { productId, method: 'POST', path, requestBody, sent, reference };
 }

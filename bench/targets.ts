@@ -97,7 +97,8 @@ export const targets: Target[] = [
     request: rest('spots2000'),
     check: sameBytes('spots2000'),
   },
-  // The same batch of 25 full spots every time: after setup, every call updates all 25. No goal.
+  // The same batch of 25 full spots every time: after setup, every call finds all 25 unchanged
+  // (read, checked, compared; nothing written) and answers compact. No goal.
   rawTarget('raw upsert_spots bytes', 'batch25'),
   {
     name: 'REST upsert_spots (25 full spots)',

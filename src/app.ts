@@ -1,18 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Clock } from './core/clock.ts';
+import { CursorSeal, newCursorKey } from './core/cursor-seal.ts';
 import type { Runtime } from './core/invoke.ts';
 import { KeyStore } from './core/keys.ts';
 import { withoutSecrets } from './core/log.ts';
 import { AuthFailureLimits, RateLimits } from './core/rate-limit.ts';
+import { RedisLink } from './core/redis-link.ts';
 import type { Registry } from './core/registry.ts';
 import type { Resource } from './core/resource.ts';
 import type { Services } from './core/services.ts';
-import type { Store } from './db/database.ts';
+import { keptSecret } from './db/kept-secrets.ts';
+import type { Store } from './db/store-interface.ts';
 import type { Observability } from './observability/index.ts';
 import {
   createCaches,
@@ -21,6 +22,7 @@ import {
   createStores,
   guides,
   heldReferences,
+  probeBlobStore,
   publicFiles,
   publicPages,
   scheduleOrphanSweep,
@@ -28,7 +30,8 @@ import {
 import type { GuardOptions } from './resources/links/index.ts';
 import { createMailer } from './studio/accounts/mailer.ts';
 import { registerStudio } from './studio/index.ts';
-import { challengeWithResourceMetadata, registerOAuthRoutes } from './studio/oauth/oauth-routes.ts';
+import { challengeOnRefusal } from './studio/oauth/challenges.ts';
+import { registerOAuthRoutes } from './studio/oauth/oauth-routes.ts';
 import { OAuthServer } from './studio/oauth/oauth-server.ts';
 import { authenticator } from './transports/authenticate.ts';
 import { sendJson } from './transports/compression.ts';
@@ -36,11 +39,12 @@ import { registerCors } from './transports/cors.ts';
 import { registerDocsPage } from './transports/docs-page.ts';
 import { clientErrorHandler, RouteMethods, sendFastifyError, sendNoRoute } from './transports/http-errors.ts';
 import { parseJsonBody } from './transports/json-body.ts';
-import { type McpPath, registerMcp } from './transports/mcp.ts';
+import { registerMcp } from './transports/mcp.ts';
+import type { McpPath } from './transports/mcp-options.ts';
 import { buildOpenApi } from './transports/openapi.ts';
 import { registerPublicFiles } from './transports/public-files.ts';
 import { registerPublicPages } from './transports/public-pages.ts';
-import { READY_PATH, registerReadiness } from './transports/readiness.ts';
+import { bucketDependency, READY_PATH, registerReadiness, storeDependency } from './transports/readiness.ts';
 import { decorateRequestLabels } from './transports/request-labels.ts';
 import { API_PREFIX, registerRest } from './transports/rest.ts';
 import { refuseWhileClosing, Shutdown } from './transports/shutdown.ts';
@@ -75,6 +79,8 @@ export interface App {
   listen(host: string, port: number): Promise<string>;
   /** Where Prometheus metrics are served, once listening with METRICS_PORT set. */
   metricsUrl: string | undefined;
+  /** Where the creator's studio is reached (STUDIO_URL, or the address bound once listening). */
+  readonly studioUrl: string;
   close(): Promise<void>;
 }
 
@@ -86,20 +92,9 @@ const REQUEST_ID = /^[\w.:-]{1,100}$/;
  */
 const MAX_PARAM_LENGTH = 16 * 1024;
 
-const require = createRequire(import.meta.url);
-
 /** Fastify's schema compilers: none (see the schemaController option below). */
 function noRouteSchemas(): never {
   throw new Error('routes here declare no Fastify schema: operations validate their input with zod');
-}
-
-/**
- * ioredis is loaded only when REDIS_URL is set, not by every start; required rather than imported
- * because buildApp is synchronous (ioredis is CommonJS).
- */
-function connectRedis(url: string): Redis {
-  const { Redis } = require('ioredis') as typeof import('ioredis');
-  return new Redis(url, { enableOfflineQueue: true, maxRetriesPerRequest: 2 });
 }
 
 /** The HTTP application: REST under /api/v1, MCP at /mcp, the OpenAPI document and liveness. */
@@ -114,7 +109,7 @@ export function buildApp(deps: AppDeps): App {
   const logger = withoutSecrets(deps.logger);
   const extra = deps.resources ?? [];
   const registry = createRegistry(extra);
-  const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
+  const redis = config.redisUrl ? new RedisLink(config.redisUrl, config.redisTimeoutMs, logger) : undefined;
   // Every cache of this app, never a module's: tests and instances in one process each own theirs.
   const caches = createCaches(extra);
   const runtime: Runtime = {
@@ -133,6 +128,10 @@ export function buildApp(deps: AppDeps): App {
     rateLimits: new RateLimits(config.rateLimits, redis),
     log: logger,
     coordination: store.coordination,
+    // One key for every instance of the deployment: a cursor one issued reads on at another.
+    cursors: new CursorSeal(async () =>
+      Buffer.from(await keptSecret(store.db, 'cursor-key', newCursorKey), 'base64url'),
+    ),
   };
   const stopSweeping = scheduleOrphanSweep(store, runtime.services.blobs, logger);
   const keys = new KeyStore(store.db, clock, { cacheMs: config.authCacheMs, revocations: store.coordination });
@@ -195,7 +194,15 @@ export function buildApp(deps: AppDeps): App {
   // The same bytes for every request, so that they are also compressed only once.
   let openApi: Buffer | undefined;
   fastify.get('/healthz', async () => ({ status: 'ok' }));
-  registerReadiness(fastify, store, shutdown);
+  registerReadiness(
+    fastify,
+    [
+      storeDependency(store),
+      ...(config.bucket ? [bucketDependency(() => probeBlobStore(runtime.services.blobs))] : []),
+      ...(redis ? [{ name: 'redis', check: async () => redis.state() }] : []),
+    ],
+    shutdown,
+  );
   fastify.get(`${API_PREFIX}/openapi.json`, async (request, reply) => {
     openApi ??= Buffer.from(JSON.stringify(buildOpenApi(registry, runtime.urls.publicUrl)));
     return sendJson(request, reply, openApi);
@@ -205,8 +212,8 @@ export function buildApp(deps: AppDeps): App {
   registerDocsPage(fastify, runtime.urls);
   registerPublicFiles(fastify, publicFiles(extra), runtime.services);
   registerPublicPages(fastify, publicPages(extra), runtime);
-  registerOAuthRoutes(fastify, oauth);
-  challengeWithResourceMetadata(fastify, oauth);
+  registerOAuthRoutes(fastify, oauth, runtime.rateLimits);
+  challengeOnRefusal(fastify, oauth);
   registerStudio(fastify, {
     runtime,
     keys,
@@ -227,6 +234,9 @@ export function buildApp(deps: AppDeps): App {
     fastify,
     registry,
     metricsUrl: undefined,
+    get studioUrl() {
+      return runtime.urls.studioUrl;
+    },
     async listen(host, port) {
       const address = (await fastify.listen({ host, port })).replace(/\/$/, '');
       if (!config.publicUrlFixed) runtime.urls.publicUrl = address;
@@ -248,7 +258,7 @@ export function buildApp(deps: AppDeps): App {
       // Connections of requests that finish during shutdown go idle afterwards: close them as they do.
       const sweep = setInterval(() => fastify.server.closeIdleConnections(), 100);
       await fastify.close().finally(() => clearInterval(sweep));
-      redis?.disconnect();
+      redis?.close();
       runtime.services.blobs.close?.();
       await metrics?.close();
       await tracing?.shutdown();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RateLimitSettings } from './core/rate-limit.ts';
 import type { BucketSettings } from './core/services.ts';
+import type { StoreDeadlines } from './db/pg-deadlines.ts';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const optionalText = z
@@ -80,7 +81,8 @@ const envSchema = z.object({
   RATE_LIMIT_UPLOADS_PER_MINUTE: positiveInt(60),
   RATE_LIMIT_LINK_CHECKS_PER_HOUR: positiveInt(6),
   RATE_LIMIT_SIGN_IN_PER_MINUTE: positiveInt(10),
-  RATE_LIMIT_SIGN_IN_PER_ACCOUNT_PER_HOUR: positiveInt(20),
+  RATE_LIMIT_MAILS_PER_ACCOUNT_PER_HOUR: positiveInt(5),
+  RATE_LIMIT_REGISTRATIONS_PER_HOUR: positiveInt(20),
   SMTP_URL: optionalText,
   MAIL_FROM: z.string().default('Creator studio <studio@localhost>'),
   STUDIO_SIGN_UP: z.enum(['open', 'closed'], { message: 'must be open or closed' }).default('open'),
@@ -127,6 +129,9 @@ const envSchema = z.object({
     .enum(['true', 'false', ''], { message: 'must be true or false' })
     .default('false')
     .transform((v) => v === 'true'),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+  DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(50).max(600_000).default(5000),
+  REDIS_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(500),
   DATABASE_PREPARED_STATEMENTS: z
     .enum(['true', 'false'], { message: 'must be true or false' })
     .default('true')
@@ -189,7 +194,11 @@ export interface Config {
   databaseUrl: string | undefined;
   /** PostgreSQL: named prepared statements, parsed and planned once per connection. */
   databasePreparedStatements: boolean;
+  /** How long a statement and the wait for a connection (or SQLite's write lock) may take; then 503. */
+  databaseDeadlines: StoreDeadlines;
   redisUrl: string | undefined;
+  /** How long a Redis command or connection attempt may take before rate limits fall back to memory. */
+  redisTimeoutMs: number;
   /** Where buyers reach public pages (sales pages); defaults to this server's address. */
   publicUrl: string;
   /** Whether publicUrl was set explicitly, or should follow the address the server listens on. */
@@ -262,7 +271,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mediaUrl: bucket && e.S3_PUBLIC_URL !== undefined ? `${e.S3_PUBLIC_URL}/${bucket.keyPrefix}` : undefined,
     databaseUrl: e.DATABASE_URL,
     databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS,
+    databaseDeadlines: { statementMs: e.DATABASE_STATEMENT_TIMEOUT_MS, acquireMs: e.DATABASE_ACQUIRE_TIMEOUT_MS },
     redisUrl: e.REDIS_URL,
+    redisTimeoutMs: e.REDIS_TIMEOUT_MS,
     publicUrl,
     publicUrlFixed: e.PUBLIC_URL !== undefined,
     studioUrl: (e.STUDIO_URL ?? `${publicUrl}/studio`).replace(/\/$/, ''),
@@ -274,7 +285,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       uploadsPerKeyPerMinute: e.RATE_LIMIT_UPLOADS_PER_MINUTE,
       linkChecksPerGuidePerHour: e.RATE_LIMIT_LINK_CHECKS_PER_HOUR,
       signInPerAddressPerMinute: e.RATE_LIMIT_SIGN_IN_PER_MINUTE,
-      signInPerAccountPerHour: e.RATE_LIMIT_SIGN_IN_PER_ACCOUNT_PER_HOUR,
+      mailsPerAccountPerHour: e.RATE_LIMIT_MAILS_PER_ACCOUNT_PER_HOUR,
+      registrationsPerAddressPerHour: e.RATE_LIMIT_REGISTRATIONS_PER_HOUR,
     },
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,

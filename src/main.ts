@@ -50,6 +50,7 @@ const [store, observability] = await Promise.all([
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     preparedStatements: config.databasePreparedStatements,
+    deadlines: config.databaseDeadlines,
     log: logger,
   }).catch((err: Error) =>
     fail(
@@ -100,6 +101,7 @@ function startBanner(address: string, store: Store, demo: DemoSeed): string {
     `  REST     ${address}/api/v1   (OpenAPI: ${address}/api/v1/openapi.json)`,
     `  MCP      ${address}/mcp`,
     `  Docs     ${address}/docs`,
+    `  Studio   ${app.studioUrl}`,
   ];
   if (config.bucket) {
     const at = config.bucket.endpoint ? ` at ${config.bucket.endpoint}` : '';
@@ -109,9 +111,18 @@ function startBanner(address: string, store: Store, demo: DemoSeed): string {
   }
   if (app.metricsUrl) lines.push(`  Metrics  ${app.metricsUrl}`);
   if (config.tracing) lines.push(`  Traces   ${config.tracing.endpoint}`);
-  if (demo.made) lines.push(`  Demo key ${demo.key}   (write + publish; shown once, keep it)`);
-  else if (demo.creatorId) {
+  if (demo.made) {
+    lines.push(`  Demo key ${demo.key}   (write + publish; shown once, keep it)`);
+    lines.push(
+      `  Sign in  ${app.studioUrl}/reset?token=${demo.signInToken}   (the demo creator's studio: choose its password; works once, within an hour)`,
+    );
+  } else if (demo.creatorId) {
     lines.push(`  Keys     npm run -s admin -- key create --creator ${demo.creatorId} --scope write --publish`);
+    if (demo.passwordless) {
+      lines.push(
+        `  Sign in  npm run -s admin -- creator password --creator ${demo.creatorId}   (a link to the studio)`,
+      );
+    }
   } else {
     lines.push('  Keys     npm run -s admin -- creator list, then: key create --creator ID --scope write --publish');
   }

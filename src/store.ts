@@ -1,10 +1,12 @@
 import type { Resource } from './core/resource.ts';
-import { openDatabase, type Store, type StoreOptions } from './db/database.ts';
+import { openDatabase, type StoreOptions } from './db/database.ts';
 import { foundationMigrations } from './db/migrations/index.ts';
+import type { Store } from './db/store-interface.ts';
 import { resourceMigrations } from './resources/index.ts';
 import { studioMigrations } from './studio/migrations.ts';
 
-export type { Store, StoreOptions } from './db/database.ts';
+export type { StoreOptions } from './db/database.ts';
+export type { Store } from './db/store-interface.ts';
 
 /**
  * The service's store: the database with the foundation's and every resource's tables, and those of

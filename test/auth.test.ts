@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { assertError } from './helpers/answers.ts';
 import { testDialects } from './helpers/dialects.ts';
+import { DPOP_CHALLENGE } from './helpers/dpop.ts';
 import { type Harness, startServer } from './helpers/harness.ts';
 import { rest } from './helpers/http.ts';
 import { callTool, mcpClient } from './helpers/mcp.ts';
@@ -71,18 +72,19 @@ for (const { dialect, skip } of await testDialects()) {
     after(() => h?.close());
 
     test('no key: REST answers 401 unauthenticated with WWW-Authenticate: Bearer', async () => {
-      for (const [method, path] of [
-        ['GET', '/me'],
-        ['GET', '/guides'],
-        ['POST', '/guides'],
-        ['GET', `/guides/${aliceGuideId}`],
+      for (const [method, path, scope] of [
+        ['GET', '/me', 'read'],
+        ['GET', '/guides', 'read'],
+        ['POST', '/guides', 'read write'],
+        ['GET', `/guides/${aliceGuideId}`, 'read'],
       ] as const) {
         const res = await rest(h.baseUrl, undefined, method, path, method === 'POST' ? { name: 'x' } : undefined);
         assertError(res, 'unauthenticated');
-        // RFC 9728: the challenge names where an OAuth client starts (the protected resource metadata).
+        // RFC 9728: the challenge names where an OAuth client starts (the protected resource
+        // metadata) and the scopes the operation needs (MCP 2025-11-25).
         assert.equal(
           res.headers.get('www-authenticate'),
-          `Bearer resource_metadata="${h.origin}/.well-known/oauth-protected-resource/api/v1"`,
+          `Bearer resource_metadata="${h.origin}/.well-known/oauth-protected-resource/api/v1", scope="${scope}", ${DPOP_CHALLENGE}`,
         );
       }
       const blank = await rest(h.baseUrl, undefined, 'GET', '/me', undefined, { 'x-api-key': '' });
@@ -94,7 +96,7 @@ for (const { dialect, skip } of await testDialects()) {
       assertError(res, 'unauthenticated');
       assert.equal(
         res.headers.get('www-authenticate'),
-        `Bearer resource_metadata="${h.origin}/.well-known/oauth-protected-resource/mcp"`,
+        `Bearer resource_metadata="${h.origin}/.well-known/oauth-protected-resource/mcp", scope="read write publish", ${DPOP_CHALLENGE}`,
       );
       const call = await rawMcp(
         h.mcpUrl,
@@ -126,7 +128,7 @@ for (const { dialect, skip } of await testDialects()) {
         assertError(res, 'invalid_api_key');
         assert.equal(
           res.headers.get('www-authenticate'),
-          `Bearer error="invalid_token", resource_metadata="${h.origin}/.well-known/oauth-protected-resource/api/v1"`,
+          `Bearer error="invalid_token", resource_metadata="${h.origin}/.well-known/oauth-protected-resource/api/v1", scope="read", ${DPOP_CHALLENGE}`,
           why,
         );
         const viaApiKey = await rest(h.baseUrl, undefined, 'POST', '/guides', { name: 'x' }, { 'x-api-key': key });
@@ -135,7 +137,7 @@ for (const { dialect, skip } of await testDialects()) {
         assertError(mcp, 'invalid_api_key');
         assert.equal(
           mcp.headers.get('www-authenticate'),
-          `Bearer error="invalid_token", resource_metadata="${h.origin}/.well-known/oauth-protected-resource/mcp"`,
+          `Bearer error="invalid_token", resource_metadata="${h.origin}/.well-known/oauth-protected-resource/mcp", scope="read write publish", ${DPOP_CHALLENGE}`,
           why,
         );
         await assertClientRefused(mcpClient(h.mcpUrl, key), 401, 'invalid_api_key');

@@ -8,10 +8,16 @@ import { sourceFiles, srcDir as src } from './helpers/sources.ts';
 
 const resources = join(src, 'resources');
 
-/** Every relative module a file imports (or re-exports from), resolved to a path under src/. */
+/**
+ * Every relative module a file imports, re-exports from or loads on first use (`import('./x.ts')`),
+ * type imports included, resolved to a path under src/.
+ */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const found = [...text.matchAll(/(?:import|export)[^'"]*?from\s+['"](\.[^'"]+)['"]/g)].map((m) => m[1] as string);
+  const found = [
+    ...text.matchAll(/(?:import|export)[^'"]*?from\s+['"](\.[^'"]+)['"]/g),
+    ...text.matchAll(/\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/g),
+  ].map((m) => m[1] as string);
   return found.map((spec) => relative(src, resolve(file, '..', spec)));
 }
 
@@ -63,7 +69,7 @@ test('handlers reach stores through ctx.stores: no resource builds a store by ha
   assert.deepEqual(byHand, [], "build stores in the resource's index.ts factory; handlers use ctx.stores");
 });
 
-/** Every import circle among one resource's files, each as the path round it (a -> b -> a). */
+/** Every import circle among the files given, each as the path round it (a -> b -> a). */
 function circlesWithin(files: readonly string[]): string[][] {
   const inFolder = new Set(files);
   const edges = new Map(
@@ -95,6 +101,13 @@ test('no import circle inside a resource: each file stands on the ones below it'
     .flatMap((entry) => circlesWithin(sourceFiles(join(resources, entry.name))))
     .map((circle) => circle.map((file) => relative(src, file)).join(' -> '));
   assert.deepEqual(circles, [], 'move what both sides need into a module of its own (type imports count too)');
+});
+
+test('no import circle anywhere in src/: what two modules both need lives in a third', () => {
+  const circles = circlesWithin(sourceFiles(src)).map((circle) =>
+    circle.map((file) => relative(src, file)).join(' -> '),
+  );
+  assert.deepEqual(circles, [], 'loading on first use counts too: the module loaded must not import its loader');
 });
 
 /** A resource folder's declaration: the `Resource` its index.ts exports. */

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
 import { type App, buildApp } from '../src/app.ts';
@@ -8,27 +7,7 @@ import { testDialects } from './helpers/dialects.ts';
 import { type Harness, startServer } from './helpers/harness.ts';
 import { assertRefusalHeaders, type HttpAnswer, rest } from './helpers/http.ts';
 import { callTool, mcpClient, type ToolAnswer } from './helpers/mcp.ts';
-
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-/** A PING answered with PONG, within a second. */
-function redisReachable(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect({ host: hostname, port: Number(port || 6379) });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(1000, () => done(false));
-    socket.on('error', () => done(false));
-    socket.on('connect', () => socket.write('PING\r\n'));
-    socket.on('data', (data) => done(data.toString().startsWith('+PONG')));
-  });
-}
-
-const redisSkip =
-  process.env.CI !== 'true' && !(await redisReachable(REDIS_URL)) ? `Redis not reachable at ${REDIS_URL}` : false;
+import { REDIS_URL, redisSkip } from './helpers/redis.ts';
 
 /** A 429 with the envelope, retryAfterMs and RateLimit headers and Retry-After that agree with it. */
 function assertLimited(res: HttpAnswer, maxWindowMs: number) {

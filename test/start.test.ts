@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { ServiceDidNotStart, spawnService, startService } from './helpers/service.ts';
+import { csrfOf, StudioBrowser } from './helpers/studio.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const run = promisify(execFile);
@@ -31,7 +32,7 @@ describe('npm start for a newcomer', () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  test('a port in use is one line and exit 1, and the demo key waits for the start that listens', async () => {
+  test('a port in use is one line and exit 1; the demo key, the studio and its sign-in link wait for the start that listens', async () => {
     const dataDir = freshDir();
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
@@ -49,17 +50,57 @@ describe('npm start for a newcomer', () => {
     }
 
     const first = await startService(dataDir);
-    const key = /Demo key (sk_service_\S+)/.exec(first.stdout())?.[1];
-    assert.ok(key, `the first start that listens shows the demo key:\n${first.output()}`);
-    const me = await fetch(`${first.base}/api/v1/me`, { headers: { authorization: `Bearer ${key}` } });
-    assert.equal(me.status, 200);
-    const demoCreator = ((await me.json()) as { creatorId: string }).creatorId;
-    first.child.kill('SIGTERM');
+    let demoCreator: string;
+    let link: string;
+    try {
+      const key = /Demo key (sk_service_\S+)/.exec(first.stdout())?.[1];
+      assert.ok(key, `the first start that listens shows the demo key:\n${first.output()}`);
+      const me = await fetch(`${first.base}/api/v1/me`, { headers: { authorization: `Bearer ${key}` } });
+      assert.equal(me.status, 200);
+      demoCreator = ((await me.json()) as { creatorId: string }).creatorId;
+      // The studio's address, and a link into it as the demo creator, shown once beside the key.
+      assert.match(first.stdout(), new RegExp(`^ {2}Studio {3}${first.base}/studio$`, 'm'));
+      const shown = /Sign in {2}(\S+\/studio\/reset\?token=\S+)/.exec(first.stdout())?.[1];
+      assert.ok(shown, `the first start shows a sign-in link:\n${first.stdout()}`);
+      assert.equal(new URL(shown).origin, first.base);
+      link = shown;
+    } finally {
+      first.child.kill('SIGTERM');
+    }
     assert.equal(await first.exited, 0);
 
     const second = await startService(dataDir);
     try {
-      assert.doesNotMatch(second.stdout(), /Demo key|sk_service_/);
+      assert.doesNotMatch(second.stdout(), /Demo key|sk_service_|token=/);
+      assert.match(second.stdout(), /^ {2}Studio {3}http:\S+\/studio$/m, 'every start names the studio');
+      assert.match(
+        second.stdout(),
+        new RegExp(`Sign in {2}npm run -s admin -- creator password --creator ${demoCreator}`),
+        'while the demo creator has no password, the command that makes a new link',
+      );
+
+      // The link (within its hour) sets the demo creator's password and signs the browser in, once.
+      const url = new URL(link);
+      const path = url.pathname + url.search;
+      const browser = new StudioBrowser(second.base);
+      const form = await browser.get(path);
+      assert.equal(form.status, 200, form.text.slice(0, 300));
+      const token = url.searchParams.get('token') as string;
+      const password = 'the demo password';
+      const signedIn = await browser.post('/studio/reset', { _csrf: csrfOf(form.text), token, password });
+      assert.equal(signedIn.status, 303, signedIn.text.slice(0, 300));
+      const account = await browser.get('/studio/account');
+      assert.equal(account.status, 200, 'the link signed the browser in');
+      assert.match(account.text, /demo@example\.com/);
+      const replay = await browser.post('/studio/reset', {
+        _csrf: csrfOf(form.text),
+        token,
+        password: 'replayed link!',
+      });
+      assert.equal(replay.status, 410, 'a replayed link sets nothing and signs nobody in');
+      assert.equal((await new StudioBrowser(second.base).get(path)).status, 410, 'the link works once');
+      assert.equal((await new StudioBrowser(second.base).signIn('demo@example.com', password)).status, 303);
+
       const hint = /npm run -s admin -- (key create --creator (\S+) --scope write --publish)/.exec(second.stdout());
       assert.ok(hint, `a later start prints the command that makes a key:\n${second.stdout()}`);
       assert.equal(hint[2], demoCreator, 'with the real demo creator id');

@@ -1,14 +1,21 @@
 import type { Clock } from '../core/clock.ts';
 import { KeyStore } from '../core/keys.ts';
 import { oneAtATime } from '../db/coordination.ts';
-import type { Store } from '../db/database.ts';
+import type { Store } from '../db/store-interface.ts';
 import { CreatorsStore } from '../resources/profile/creator.store.ts';
+import { AccountsStore, RESET_LINK_MS } from '../studio/accounts/accounts.store.ts';
 import { AgreementStore } from '../studio/agreement.store.ts';
 
 export const DEMO_EMAIL = 'demo@example.com';
 
-/** What `npm start` found or made: a fresh demo key to show, the demo creator, or other creators only. */
-export type DemoSeed = { made: true; creatorId: string; key: string } | { made: false; creatorId: string | undefined };
+/**
+ * What `npm start` found or made: a fresh demo key and a link that sets the demo creator's first
+ * password (and signs the browser in) to show; the demo creator, and whether it still has no
+ * password; or other creators only.
+ */
+export type DemoSeed =
+  | { made: true; creatorId: string; key: string; signInToken: string }
+  | { made: false; creatorId: string | undefined; passwordless: boolean };
 
 /**
  * On a store with no creator: one demo creator and a write+publish key, so a newcomer can call at
@@ -18,12 +25,12 @@ export type DemoSeed = { made: true; creatorId: string; key: string } | { made: 
 export async function seedDemoCreator(store: Store, clock: Clock): Promise<DemoSeed> {
   const { db, dialect } = store;
   const any = await db.selectFrom('creators').select('id').limit(1).executeTakeFirst();
-  if (any) return { made: false, creatorId: await demoCreatorId(store, clock) };
+  if (any) return found(store, clock);
   return db.transaction().execute(async (trx) => {
     // Instances starting together on an empty store: one makes the demo creator, the others see it.
     await oneAtATime(trx, 'demo creator');
     if (await trx.selectFrom('creators').select('id').limit(1).executeTakeFirst()) {
-      return { made: false, creatorId: await demoCreatorId({ db: trx, dialect }, clock) };
+      return found({ db: trx, dialect }, clock);
     }
     const creator = await new CreatorsStore({ db: trx, clock, dialect }).create({
       email: DEMO_EMAIL,
@@ -38,13 +45,19 @@ export async function seedDemoCreator(store: Store, clock: Clock): Promise<DemoS
       scope: 'write',
       publish: true,
     });
-    return { made: true, creatorId: creator.creatorId, key };
+    // The studio's way in, shown once beside the key: the first-password link an operator makes
+    // for a new account, so it works once and for an hour, and the demo creator keeps the password.
+    const signInToken = await new AccountsStore({ db: trx, clock, dialect }).createResetLink(
+      creator.creatorId,
+      RESET_LINK_MS,
+    );
+    return { made: true, creatorId: creator.creatorId, key, signInToken };
   });
 }
 
-async function demoCreatorId(
-  { db, dialect }: Pick<Store, 'db' | 'dialect'>,
-  clock: Clock,
-): Promise<string | undefined> {
-  return (await new CreatorsStore({ db, clock, dialect }).findByEmail(DEMO_EMAIL))?.creatorId;
+async function found({ db, dialect }: Pick<Store, 'db' | 'dialect'>, clock: Clock): Promise<DemoSeed> {
+  const creatorId = (await new CreatorsStore({ db, clock, dialect }).findByEmail(DEMO_EMAIL))?.creatorId;
+  const passwordless =
+    creatorId !== undefined && (await new AccountsStore({ db, clock, dialect }).passwordHash(creatorId)) === undefined;
+  return { made: false, creatorId, passwordless };
 }

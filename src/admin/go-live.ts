@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../core/clock.ts';
 import { ApiError } from '../core/errors.ts';
 import type { StoreScope } from '../core/stores.ts';
-import type { Dialect } from '../db/database.ts';
+import type { Dialect } from '../db/store-interface.ts';
 import type { Database } from '../db/tables.ts';
 import { createStores } from '../resources/index.ts';
 import { publishRelease } from '../resources/publishing/index.ts';

@@ -34,32 +34,54 @@ export function hashesMatch(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-/** Reads the key from `Authorization: Bearer` or `X-Api-Key`; refuses two different keys. */
-export function extractKey(headers: { authorization?: HeaderValue; 'x-api-key'?: HeaderValue }): string {
-  const bearer = headerText(headers.authorization);
+/** How a credential came: `Bearer` (keys and plain tokens) or `DPoP` (a token bound to a key, RFC 9449). */
+export type CredentialScheme = 'bearer' | 'dpop';
+
+export interface Credential {
+  value: string;
+  scheme: CredentialScheme;
+}
+
+/** An access token as a request presented it, with what a DPoP proof must match (RFC 9449). */
+export interface TokenPresentation {
+  token: string;
+  scheme: CredentialScheme;
+  /** The `DPoP` header as sent. */
+  proof: HeaderValue;
+  method: string;
+  /** The request's address as the client named it: the public address and the path, no query. */
+  url: string;
+}
+
+/**
+ * Reads the credential from `Authorization: Bearer` (or `DPoP`) or `X-Api-Key`; refuses two
+ * different ones.
+ */
+export function extractCredential(headers: { authorization?: HeaderValue; 'x-api-key'?: HeaderValue }): Credential {
+  const authorization = headerText(headers.authorization);
   const apiKey = headerText(headers['x-api-key']);
-  let fromBearer: string | undefined;
-  if (bearer !== undefined && bearer !== '') {
-    const match = /^Bearer\s+(\S+)$/i.exec(bearer);
+  let fromAuthorization: Credential | undefined;
+  if (authorization !== undefined && authorization !== '') {
+    const match = /^(Bearer|DPoP)\s+(\S+)$/i.exec(authorization);
     if (!match) {
       throw new ApiError('unauthenticated', 'The Authorization header must read "Bearer <API_KEY>".');
     }
-    fromBearer = match[1];
+    fromAuthorization = { value: match[2] as string, scheme: match[1]?.toLowerCase() === 'dpop' ? 'dpop' : 'bearer' };
   }
-  if (fromBearer && apiKey && fromBearer !== apiKey) {
+  if (fromAuthorization && apiKey && fromAuthorization.value !== apiKey) {
     throw new ApiError(
       'invalid_argument',
       'Authorization and X-Api-Key carry different keys: send one key, in one header.',
     );
   }
-  const key = fromBearer || apiKey;
-  if (!key) {
+  const credential = fromAuthorization ?? (apiKey ? { value: apiKey, scheme: 'bearer' as const } : undefined);
+  if (!credential) {
     throw new ApiError(
       'unauthenticated',
       'Send an API key as "Authorization: Bearer <API_KEY>" or "X-Api-Key: <API_KEY>".',
     );
   }
-  return key;
+  return credential;
 }
 
 export function looksLikeKey(key: string): boolean {

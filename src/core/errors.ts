@@ -1,3 +1,6 @@
+import { storeUnavailable } from '../db/unavailable.ts';
+import type { Log } from './log.ts';
+
 /**
  * The one catalogue of error codes: status and when each is answered. The drift test checks that
  * every code here is documented in the specification and the authoring guide, and no other.
@@ -92,6 +95,30 @@ export function internalError(requestId: string): ApiError {
   );
 }
 
+/** How long a caller told that the store is away waits before trying again. */
+const STORE_RETRY_AFTER_MS = 2000;
+
+/**
+ * The store is away for now (restarting, unreachable, past its deadline, locked): the answer a
+ * shutdown gives too, 503 `rate_limited` with when to try again, so that clients and proxies retry.
+ */
+export function storeUnavailableError(): ApiError {
+  return new ApiError(
+    'rate_limited',
+    'The database is not answering right now (restarting, unreachable or overloaded). Send the request again ' +
+      'after retryAfterMs. A write answered this way may or may not have been saved: read before writing it again.',
+    { retryAfterMs: STORE_RETRY_AFTER_MS, status: 503, details: { unavailable: 'store' } },
+  );
+}
+
 export function toApiError(err: unknown, requestId: string): ApiError {
-  return err instanceof ApiError ? err : internalError(requestId);
+  if (err instanceof ApiError) return err;
+  return storeUnavailable(err) ? storeUnavailableError() : internalError(requestId);
+}
+
+/** Logs a failure that is no ApiError: an outage of the store as a warning, anything else as an error. */
+export function logFailure(log: Log, err: unknown, fields: Record<string, unknown> = {}): void {
+  if (err instanceof ApiError) return;
+  if (storeUnavailable(err)) log.warn({ ...fields, err: (err as Error).message }, 'the store is unavailable');
+  else log.error({ ...fields, err }, 'unexpected failure');
 }

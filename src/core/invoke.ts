@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Coordination } from '../db/coordination.ts';
-import type { Dialect } from '../db/database.ts';
 import { retryingStalePlans } from '../db/stale-plans.ts';
+import type { Dialect } from '../db/store-interface.ts';
 import type { Database } from '../db/tables.ts';
 import { type Principal, requireScope } from './auth.ts';
 import type { Caches } from './caches.ts';
 import type { Clock } from './clock.ts';
+import type { CursorSeal } from './cursor-seal.ts';
 import type { GuideAccess, OwnedGuide } from './guide-access.ts';
 import { plainHttpWarnings } from './link-warnings.ts';
 import type { Log } from './log.ts';
@@ -37,6 +38,8 @@ export interface Runtime {
   services: Services;
   /** Which jobs run now on any instance (operations declared `exclusive`). */
   coordination: Pick<Coordination, 'exclusive'>;
+  /** Opens the cursor a call sends and seals the one it answers (see core/cursor-seal.ts). */
+  cursors: CursorSeal;
 }
 
 export interface Call {
@@ -54,9 +57,10 @@ export interface Invocation {
 const NO_UPLOADS: readonly Upload[] = Object.freeze([]);
 
 /**
- * Runs one operation: rate limits, scope, validation, the work that must stay outside the store's
- * transaction, then the handler. Writes run inside one transaction so that a refusal or a crash
- * half-way leaves the store as it was; the guides a write opened are stamped once, before commit.
+ * Runs one operation: rate limits, scope, validation, the cursor sent opened (and the one answered
+ * sealed: core/cursor-seal.ts), the work that must stay outside the store's transaction, then the
+ * handler. Writes run inside one transaction so that a refusal or a crash half-way leaves the
+ * store as it was; the guides a write opened are stamped once, before commit.
  * An operation declared `exclusive` runs only while the same job runs nowhere else, from its own
  * rate limit to its commit; a call that finds it running is refused with rate_limited.
  */
@@ -71,12 +75,13 @@ export async function invoke(
   onRate?.(rate);
   requireScope(call.principal, operation.scope, operation.name);
   const input = parseInput(operation.input, rawInput ?? {}, !operation.readOnly);
+  const paged = await runtime.cursors.open(operation.name, call.principal.creatorId, input);
   const exclusive = operation.exclusive;
-  if (!exclusive) return { result: await run(runtime, operation, input, call), rate };
+  if (!exclusive) return { result: await paged.seal(await run(runtime, operation, input, call)), rate };
   const job = `${operation.name} ${exclusive.job(input, call.principal)}`;
   const outcome = await runtime.coordination.exclusive(job, () => run(runtime, operation, input, call));
   if (!outcome.ran) throw jobRunning(exclusive.running, exclusive.retryAfterMs);
-  return { result: outcome.value, rate };
+  return { result: await paged.seal(outcome.value), rate };
 }
 
 /** The operation's own limit, its preparation, its handler and what waits for the commit. */

@@ -25,12 +25,11 @@ export function pageOfSortedList<T>(
   all: readonly T[],
   input: { cursor?: string | undefined; limit?: number | undefined },
   size: PageSize,
-  scope: string,
   sortKey: (item: T) => readonly SortValue[],
 ): Page<T> {
-  const request = readPageRequest(input, size, scope);
+  const request = readPageRequest(input, size);
   const { after } = request;
   const start = after === undefined ? 0 : all.findIndex((item) => compareSortKeys(sortKey(item), after) > 0);
   const rest = start < 0 ? [] : all.slice(start, start + request.limit + 1);
-  return pageOf(rest, request, all.length, scope, sortKey);
+  return pageOf(rest, request, all.length, sortKey);
 }

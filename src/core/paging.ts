@@ -6,9 +6,10 @@ import { ApiError } from './errors.ts';
  * holds the sort key of the last item served, so reading page 80 costs what page 1 does, and an
  * edit between two pages neither repeats nor skips an item that stayed put.
  *
- * The cursor is opaque to clients (base64url JSON) and carries the name of the list and of its
- * filters: sent to another list, or with other filters, it is refused rather than silently read
- * from the wrong place.
+ * What this module reads and writes is the position a cursor stands for (the sort key, as JSON).
+ * Clients never see it: `invoke` seals each answer's `nextCursor` for the list, filters and creator
+ * of its call and opens the cursor a call sends before any list reads it (core/cursor-seal.ts), so
+ * a position reaching these functions is one this service made for this very list.
  */
 
 /** One value of a sort key: an order number, a name, an id. */
@@ -48,10 +49,18 @@ export interface PageRequest {
   limit: number;
 }
 
+/**
+ * The longest cursor taken. The longest position a list writes is a place's sort name: 120
+ * characters that may each unfold into many (NFKD spells U+FDFA in 18 letters, digits are padded
+ * to 12), about 4 KB, sealed into about 5,400 characters; every cursor the service issues must
+ * read on.
+ */
+const CURSOR_MAX = 8000;
+
 /** The input fields of a paged list: `cursor` and `limit`, spread into its input object. */
 export function pageInputShape(size: PageSize) {
   return {
-    cursor: z.string().min(1).max(1000).optional().describe("The last answer's nextCursor, for the next page"),
+    cursor: z.string().min(1).max(CURSOR_MAX).optional().describe("The last answer's nextCursor, for the next page"),
     limit: z
       .number()
       .int()
@@ -74,18 +83,14 @@ export interface Page<T> {
   nextCursor?: string;
 }
 
-/**
- * What a cursor sent with `scope` says: where the page starts. `scope` names the list and its filters
- * (`spots area=ar_1 archived=false`), so a cursor is only good for the list that made it.
- */
+/** Where the page starts (the position the opened cursor holds) and how many it holds. */
 export function readPageRequest(
   input: { cursor?: string | undefined; limit?: number | undefined },
   size: PageSize,
-  scope: string,
 ): PageRequest {
   const limit = input.limit ?? size.default;
   if (input.cursor === undefined) return { after: undefined, limit };
-  return { after: decodeCursor(input.cursor, scope), limit };
+  return { after: decodeCursor(input.cursor), limit };
 }
 
 /**
@@ -96,7 +101,6 @@ export function pageOf<T>(
   rows: readonly T[],
   request: PageRequest,
   total: number,
-  scope: string,
   sortKey: (item: T) => readonly SortValue[],
   maxBytes = PAGE_BYTES,
 ): Page<T> {
@@ -104,7 +108,7 @@ export function pageOf<T>(
   if (kept === rows.length) return { items: [...rows], total };
   const items = rows.slice(0, kept);
   const last = items[items.length - 1] as T;
-  return { items, total, nextCursor: encodeCursor(sortKey(last), scope) };
+  return { items, total, nextCursor: encodeCursor(sortKey(last)) };
 }
 
 /**
@@ -142,48 +146,47 @@ export function pageOfList<T>(
   all: readonly T[],
   input: { cursor?: string | undefined; limit?: number | undefined },
   size: PageSize,
-  scope: string,
   maxBytes = PAGE_BYTES,
 ): Page<T> {
-  const request = readPageRequest(input, size, scope);
+  const request = readPageRequest(input, size);
   const start = request.after === undefined ? 0 : Number(request.after[0]);
   if (!Number.isInteger(start) || start < 0) throw badCursor();
   const candidates = all.slice(start, start + request.limit);
   const end = start + withinBytes(candidates, request.limit, maxBytes);
   const page: Page<T> = { items: all.slice(start, end), total: all.length };
-  if (end < all.length) page.nextCursor = encodeCursor([end], scope);
+  if (end < all.length) page.nextCursor = encodeCursor([end]);
   return page;
 }
 
-export function encodeCursor(after: readonly SortValue[], scope: string): string {
-  return Buffer.from(JSON.stringify([scope, ...after])).toString('base64url');
+/** The position after `after`, as `invoke` seals it into a cursor. */
+export function encodeCursor(after: readonly SortValue[]): string {
+  return JSON.stringify(after);
 }
 
-function decodeCursor(cursor: string, scope: string): SortValue[] {
+/**
+ * The position an opened cursor holds. Only a cursor this service sealed opens, so a position of
+ * another shape comes from a version of the service that ordered the list otherwise: refused, as
+ * a cursor of another list is.
+ */
+function decodeCursor(position: string): SortValue[] {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    parsed = JSON.parse(position);
   } catch {
     throw badCursor();
   }
-  if (!Array.isArray(parsed) || parsed.length < 2 || !parsed.every(isSortValue)) throw badCursor();
-  const [madeFor, ...after] = parsed as SortValue[];
-  if (madeFor !== scope) {
-    throw new ApiError(
-      'invalid_argument',
-      'cursor: it was made for another list or other filters; send the same filters as the call that answered it, or omit cursor to start again',
-    );
-  }
-  return after;
+  if (!Array.isArray(parsed) || parsed.length < 1 || !parsed.every(isSortValue)) throw badCursor();
+  return parsed;
 }
 
 function isSortValue(value: unknown): value is SortValue {
   return value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 }
 
-function badCursor(): ApiError {
+/** The one refusal of every cursor this service did not issue for the list and filters it came with. */
+export function badCursor(): ApiError {
   return new ApiError(
     'invalid_argument',
-    "cursor: not a cursor this service made; send a previous answer's nextCursor unchanged, or omit cursor to start again",
+    "cursor: not a cursor this service issued for this list and these filters; send a previous answer's nextCursor unchanged with the same fields as that call (any limit or view), or omit cursor to start again",
   );
 }

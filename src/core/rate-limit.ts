@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module';
-import type { Redis } from 'ioredis';
 import type * as Flexible from 'rate-limiter-flexible';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Principal } from './auth.ts';
 import { ApiError } from './errors.ts';
+import type { RedisLink } from './redis-link.ts';
 
 // rate-limiter-flexible's index loads every store it supports (cluster, Mongo, MySQL, Postgres...),
 // and node:cluster and node:child_process with them: the limiters used are required one by one
@@ -13,11 +13,47 @@ const RateLimiterMemory =
   require('rate-limiter-flexible/lib/RateLimiterMemory.js') as typeof Flexible.RateLimiterMemory;
 const RateLimiterRes = require('rate-limiter-flexible/lib/RateLimiterRes.js') as typeof Flexible.RateLimiterRes;
 type RateLimiterRes = Flexible.RateLimiterRes;
-type RedisLimiterOptions = ConstructorParameters<typeof Flexible.RateLimiterRedis>[0];
+type MemoryOptions = ConstructorParameters<typeof Flexible.RateLimiterMemory>[0];
 
-function redisLimiter(options: RedisLimiterOptions): RateLimiterAbstract {
+/**
+ * A limiter over Redis when REDIS_URL is set, with this instance's memory as its insurance (what
+ * rate-limiter-flexible answers from when Redis fails a command); in memory otherwise. The returned
+ * function gives the limiter to ask now: the memory one, straight away, while Redis is known to be
+ * away, so that calls do not each wait for it to fail.
+ */
+function limiterOf(
+  options: MemoryOptions & { keyPrefix: string },
+  link: RedisLink | undefined,
+): () => RateLimiterAbstract {
+  if (!link) {
+    const own = new RateLimiterMemory(options);
+    return () => own;
+  }
+  const own = new FallbackMemory(options, link);
   const RateLimiterRedis = require('rate-limiter-flexible/lib/RateLimiterRedis.js') as typeof Flexible.RateLimiterRedis;
-  return new RateLimiterRedis(options);
+  const shared = new RateLimiterRedis({
+    ...options,
+    keyPrefix: `rl:${options.keyPrefix}`,
+    storeClient: link.client,
+    useRedisPackage: false,
+    insuranceLimiter: own,
+  });
+  return () => (link.usable ? shared : own);
+}
+
+/** This instance's memory standing in for Redis: every point counted here tells the link. */
+class FallbackMemory extends RateLimiterMemory {
+  private readonly link: RedisLink;
+
+  constructor(options: MemoryOptions, link: RedisLink) {
+    super(options);
+    this.link = link;
+  }
+
+  override consume(...args: Parameters<RateLimiterAbstract['consume']>): Promise<RateLimiterRes> {
+    this.link.fellBack();
+    return super.consume(...args);
+  }
 }
 
 export interface RateLimitState {
@@ -37,15 +73,17 @@ export interface RateLimitSettings {
   linkChecksPerGuidePerHour: number;
   /** Studio sign-in, sign-up and reset requests per client address per minute. */
   signInPerAddressPerMinute: number;
-  /** Studio sign-in attempts per account (email address) per hour. */
-  signInPerAccountPerHour: number;
+  /** Mails the studio sends one account (reset and confirmation links) per hour. */
+  mailsPerAccountPerHour: number;
+  /** OAuth client registrations (open, RFC 7591) per client address per hour. */
+  registrationsPerAddressPerHour: number;
 }
 
 /**
  * The limits an operation may declare beside the per-key and per-creator ones every call pays,
- * and the studio's limits on signing in.
+ * the studio's (its form posts per address, its mail per account) and open OAuth registration's.
  */
-export type OperationPolicy = 'uploads' | 'link-checks' | 'sign-in-address' | 'sign-in-account';
+export type OperationPolicy = 'uploads' | 'link-checks' | 'sign-in-address' | 'account-mails' | 'registrations';
 
 /** The budget left after a call: the tighter of the policies, for the RateLimit headers. */
 export interface RateLimitOutcome {
@@ -55,7 +93,7 @@ export interface RateLimitOutcome {
 
 interface Policy {
   name: string;
-  limiter: RateLimiterAbstract;
+  limiter: () => RateLimiterAbstract;
   limit: number;
   windowSeconds: number;
   /** How the refusal names what ran out ("with this key this minute"). */
@@ -70,21 +108,13 @@ export class RateLimits {
   private readonly perKey: Policy;
   private readonly perCreator: Policy;
   private readonly ofOperations: Record<OperationPolicy, Policy>;
+  private readonly redis: RedisLink | undefined;
 
-  constructor(settings: RateLimitSettings, redis?: Redis) {
-    const make = (prefix: string, points: number, duration: number): RateLimiterAbstract =>
-      redis
-        ? redisLimiter({
-            storeClient: redis,
-            keyPrefix: `rl:${prefix}`,
-            points,
-            duration,
-            useRedisPackage: false,
-          })
-        : new RateLimiterMemory({ keyPrefix: prefix, points, duration });
+  constructor(settings: RateLimitSettings, redis?: RedisLink) {
+    this.redis = redis;
     const policy = (name: string, prefix: string, limit: number, windowSeconds: number, scope: string): Policy => ({
       name,
-      limiter: make(prefix, limit, windowSeconds),
+      limiter: limiterOf({ keyPrefix: prefix, points: limit, duration: windowSeconds }, redis),
       limit,
       windowSeconds,
       scope,
@@ -107,14 +137,30 @@ export class RateLimits {
         60,
         'to sign in from this address this minute',
       ),
-      'sign-in-account': policy(
-        'sign-in-per-account',
-        'signin-account',
-        settings.signInPerAccountPerHour,
+      'account-mails': policy(
+        'mails-per-account',
+        'account-mails',
+        settings.mailsPerAccountPerHour,
         3600,
-        'to sign in to this account this hour',
+        'for mail to this account this hour',
+      ),
+      registrations: policy(
+        'registrations-per-address',
+        'registrations',
+        settings.registrationsPerAddressPerHour,
+        3600,
+        'to register clients from this address this hour',
       ),
     };
+  }
+
+  /**
+   * A limiter in the same store as these limits (memory, or Redis with this instance's memory as
+   * its stand-in when several instances share the load), for counts a part keeps itself (the
+   * studio's failed sign-ins): ask the function for the limiter each time.
+   */
+  limiter(prefix: string, points: number, durationSeconds: number): () => RateLimiterAbstract {
+    return limiterOf({ keyPrefix: prefix, points, duration: durationSeconds }, this.redis);
   }
 
   /** Spends one call from every policy; over any of them throws rate_limited. */
@@ -128,12 +174,23 @@ export class RateLimits {
   async consumeFor(policy: OperationPolicy, key: string): Promise<RateLimitState> {
     return spend(this.ofOperations[policy], key);
   }
+
+  /** As consumeFor, but the rate_limited refusal is answered, not thrown (undefined: spent). */
+  async refusalFor(policy: OperationPolicy, key: string): Promise<ApiError | undefined> {
+    try {
+      await spend(this.ofOperations[policy], key);
+      return undefined;
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'rate_limited') return err;
+      throw err;
+    }
+  }
 }
 
 /** Spends one point; over the limit throws rate_limited with the wait. */
 async function spend(policy: Policy, key: string): Promise<RateLimitState> {
   try {
-    return stateOf(policy, await policy.limiter.consume(key, 1));
+    return stateOf(policy, await policy.limiter().consume(key, 1));
   } catch (err) {
     if (!(err instanceof RateLimiterRes)) throw err;
     const retryAfterMs = Math.max(1, err.msBeforeNext);
@@ -193,16 +250,16 @@ const MAX_BLOCKED = 10_000;
  * unless someone is being refused.
  */
 export class AuthFailureLimits {
-  private readonly limiter: RateLimiterAbstract;
+  private readonly limiter: () => RateLimiterAbstract;
   private readonly limit: number;
   private readonly blockedUntil = new Map<string, number>();
 
-  constructor(perMinute: number, redis?: Redis) {
+  constructor(perMinute: number, redis?: RedisLink) {
     this.limit = perMinute;
-    const options = { points: perMinute, duration: AUTH_FAILURE_WINDOW_SECONDS };
-    this.limiter = redis
-      ? redisLimiter({ ...options, storeClient: redis, keyPrefix: 'rl:auth-fail', useRedisPackage: false })
-      : new RateLimiterMemory({ ...options, keyPrefix: 'auth-fail' });
+    this.limiter = limiterOf(
+      { points: perMinute, duration: AUTH_FAILURE_WINDOW_SECONDS, keyPrefix: 'auth-fail' },
+      redis,
+    );
   }
 
   /** Throws rate_limited while the address is blocked. */
@@ -219,7 +276,7 @@ export class AuthFailureLimits {
   /** Counts one failed authentication; once over the limit, the rate_limited error to answer instead. */
   async fail(address: string): Promise<ApiError | undefined> {
     try {
-      await this.limiter.consume(address, 1);
+      await this.limiter().consume(address, 1);
       return undefined;
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) throw err;

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { Dialect } from '../db/database.ts';
+import type { Dialect } from '../db/store-interface.ts';
 import type { Database } from '../db/tables.ts';
 import type { Caches } from './caches.ts';
 import type { Clock } from './clock.ts';

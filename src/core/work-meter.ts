@@ -18,6 +18,8 @@ export interface WorkSink {
   linkCheckStarted(): void;
   /** `status`: the check's LinkStatus (ok, redirected, broken, blocked, error). */
   linkCheckEnded(status: string, seconds: number): void;
+  /** A rate limit was counted in this instance's memory because Redis did not answer. */
+  rateLimitFallback(): void;
 }
 
 let sinks: WorkSink[] = [];
@@ -33,6 +35,10 @@ export function attachWorkSink(sink: WorkSink): () => void {
 export function countCache(name: CacheName, { hit }: { hit: boolean }): void {
   if (sinks.length === 0) return;
   for (const sink of sinks) sink.cache(name, hit);
+}
+
+export function countRateLimitFallback(): void {
+  for (const sink of sinks) sink.rateLimitFallback();
 }
 
 /**

@@ -2,29 +2,15 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Kysely, sql } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
-import { type Coordination, sqliteCoordination } from './coordination.ts';
+import { sqliteCoordination } from './coordination.ts';
 import { EmbeddedDialect } from './embedded-dialect.ts';
 import { NodeSqliteAdapter } from './node-sqlite-adapter.ts';
 import { ObservedDialect } from './observed-dialect.ts';
 import type { CoordinationLog } from './pg-coordination.ts';
+import type { StoreDeadlines } from './pg-deadlines.ts';
+import type { OpenedStore, Readiness, Store } from './store-interface.ts';
 import { StoreProbe } from './store-probe.ts';
 import type { Database } from './tables.ts';
-
-export type Dialect = 'sqlite' | 'postgres';
-
-export interface Store {
-  db: Kysely<Database>;
-  dialect: Dialect;
-  /** Where metrics and traces watch connections and statements. */
-  probe: StoreProbe;
-  /** Whether the store answers and every migration this build knows has run (what /readyz reports). */
-  readiness(): Promise<Readiness>;
-  /** What the instances on this store agree on beyond its rows: revocations heard, jobs running. */
-  coordination: Coordination;
-  close(): Promise<void>;
-}
-
-export type Readiness = { ready: true } | { ready: false; reason: string };
 
 export interface StoreOptions {
   /** PostgreSQL connection string; when absent, the embedded SQLite file under dataDir. */
@@ -37,6 +23,11 @@ export interface StoreOptions {
   preparedStatements?: boolean;
   /** Where a lost coordination connection is reported (PostgreSQL). */
   log?: CoordinationLog;
+  /**
+   * How long a statement and the wait for a connection may take before the caller is told the store
+   * is away (DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_ACQUIRE_TIMEOUT_MS); none: no bound (tools).
+   */
+  deadlines?: StoreDeadlines;
 }
 
 /**
@@ -44,20 +35,41 @@ export interface StoreOptions {
  * and every resource's (src/store.ts gathers them), run in the order of their names.
  */
 export async function openDatabase(options: StoreOptions, migrations: Record<string, Migration>): Promise<Store> {
-  // pg and its client are loaded only for a PostgreSQL store.
-  const opened = options.databaseUrl
-    ? (await import('./pg-store.ts')).openPostgres(options.databaseUrl, {
+  const { databaseUrl, deadlines } = options;
+  if (databaseUrl) {
+    // pg and its client are loaded only for a PostgreSQL store.
+    const { openPostgres } = await import('./pg-store.ts');
+    const open = (bounded: StoreDeadlines | undefined) =>
+      openPostgres(databaseUrl, {
         problems: options.log,
         prepared: options.preparedStatements ?? true,
-      })
-    : openSqlite(options.dataDir);
-  const migrator = new Migrator({
+        deadlines: bounded,
+      });
+    // Migrations run on connections of their own, without the statement deadline: building an index
+    // on a large table may take minutes, and the deadline is there for the calls of creators.
+    const opened = open(deadlines);
+    const migrating = deadlines ? open(undefined) : opened;
+    try {
+      await migrate(await migratorOf(migrating, migrations));
+    } finally {
+      if (migrating !== opened) await migrating.close();
+    }
+    const migrator = await migratorOf(opened, migrations);
+    return { ...opened, readiness: () => readinessOf(migrator) };
+  }
+  const opened = openSqlite(options.dataDir, deadlines);
+  const migrator = await migratorOf(opened, migrations);
+  await migrate(migrator);
+  const adapter = directReaders.get(opened.db) as NodeSqliteAdapter;
+  return { ...opened, readiness: async () => (await writable(adapter)) ?? readinessOf(migrator) };
+}
+
+async function migratorOf(opened: OpenedStore, migrations: Record<string, Migration>): Promise<Migrator> {
+  return new Migrator({
     db: opened.db,
     provider: { getMigrations: async () => migrations },
     migrationTableSchema: opened.dialect === 'postgres' ? await currentSchema(opened.db) : undefined,
   });
-  await migrate(migrator);
-  return { ...opened, readiness: () => readinessOf(migrator) };
 }
 
 /** Migrations this build knows that the store has not run: none once the store is up to date. */
@@ -65,6 +77,23 @@ async function readinessOf(migrator: Migrator): Promise<Readiness> {
   const pending = (await migrator.getMigrations()).filter((m) => m.executedAt === undefined);
   if (pending.length === 0) return { ready: true };
   return { ready: false, reason: `${pending.length} migration(s) not run yet, first ${pending[0]?.name}` };
+}
+
+/** Tries to take the embedded store's write lock this many times, this far apart, before saying it is held. */
+const LOCK_TRIES = 5;
+const LOCK_TRY_EVERY_MS = 50;
+
+/**
+ * The embedded store is away when another process holds its write lock (reads still work, in WAL
+ * mode): every write would wait busy_timeout and fail. A short write of the admin command line
+ * holds it for milliseconds, so only a lock held across several tries counts.
+ */
+async function writable(adapter: NodeSqliteAdapter): Promise<Readiness | undefined> {
+  for (let attempt = 1; attempt <= LOCK_TRIES; attempt++) {
+    if (adapter.writeLockFree()) return undefined;
+    if (attempt < LOCK_TRIES) await new Promise((resolve) => setTimeout(resolve, LOCK_TRY_EVERY_MS));
+  }
+  return { ready: false, reason: 'the database file is locked by another process: writes cannot be made' };
 }
 
 /**
@@ -77,15 +106,14 @@ async function currentSchema(db: Kysely<Database>): Promise<string | undefined> 
   return rows[0]?.schema ?? undefined;
 }
 
-export type OpenedStore = Omit<Store, 'readiness'>;
-
-function openSqlite(dataDir: string): OpenedStore {
+function openSqlite(dataDir: string, deadlines: StoreDeadlines | undefined): OpenedStore {
   mkdirSync(dataDir, { recursive: true });
   const probe = new StoreProbe(1);
   const file = resolve(dataDir, 'creator-api.sqlite');
-  const adapter = new NodeSqliteAdapter(file, probe);
+  // The wait for another process's lock is the embedded store's wait for a connection.
+  const adapter = new NodeSqliteAdapter(file, probe, deadlines?.acquireMs);
   const db = new Kysely<Database>({
-    dialect: new ObservedDialect(new EmbeddedDialect({ database: adapter }), probe),
+    dialect: new ObservedDialect(new EmbeddedDialect({ database: adapter }), probe, deadlines?.acquireMs),
   });
   directReaders.set(db, adapter);
   return { db, dialect: 'sqlite', probe, coordination: sqliteCoordination(adapter, file), close: () => db.destroy() };

@@ -1,7 +1,7 @@
 import type { RawBuilder } from 'kysely';
 import { jsonArrayFrom as postgresJsonArray } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as sqliteJsonArray } from 'kysely/helpers/sqlite';
-import type { Dialect } from './database.ts';
+import type { Dialect } from './store-interface.ts';
 
 /**
  * A subquery's rows as one JSON array column of the outer query, so that a record and the lists

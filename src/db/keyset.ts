@@ -1,6 +1,6 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
-import type { PageRequest, SortValue } from '../core/paging.ts';
-import type { Dialect } from './database.ts';
+import { badCursor, type PageRequest, type SortValue } from '../core/paging.ts';
+import type { Dialect } from './store-interface.ts';
 
 /** A sort column: its SQL name, and whether it runs from the largest value down. */
 export type SortColumn = string | { column: string; descending: true };
@@ -41,7 +41,8 @@ interface Orderable<Q> {
 export function keysetPage<Q extends Orderable<Q>>(query: Q, columns: readonly SortColumn[], request: PageRequest): Q {
   let q = query;
   if (request.after !== undefined) {
-    if (request.after.length !== columns.length) throw new TypeError('a cursor of another list reached keysetPage');
+    // A position of another length was sealed by a version of the service that ordered this list otherwise.
+    if (request.after.length !== columns.length) throw badCursor();
     q = q.where(after(columns, request.after));
   }
   for (const c of columns) q = q.orderBy(sql.ref(nameOf(c)), descends(c) ? 'desc' : 'asc');

@@ -11,6 +11,8 @@ function bindable(value: unknown): Bindable {
   return value as Bindable;
 }
 
+const SQLITE_BUSY = 5;
+
 /** The first copy of the WAL-index header, at the start of the -shm file. */
 const WAL_INDEX_HEADER_BYTES = 48;
 
@@ -29,11 +31,15 @@ export class NodeSqliteAdapter implements SqliteDatabase {
   /** Told of the reads answered at once (readNow), which never pass through Kysely's driver. */
   private readonly probe: StoreProbe | undefined;
 
-  constructor(file: string, probe?: StoreProbe) {
+  /** How long a statement waits for a lock another process holds before SQLITE_BUSY. */
+  private readonly busyTimeoutMs: number;
+
+  constructor(file: string, probe?: StoreProbe, busyTimeoutMs = 5000) {
     this.probe = probe;
+    this.busyTimeoutMs = busyTimeoutMs;
     this.db = new DatabaseSync(file);
     // The wait comes first: switching to WAL needs the lock another process may hold.
-    this.db.exec('PRAGMA busy_timeout = 5000');
+    this.db.exec(`PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
     this.db.exec('PRAGMA journal_mode = WAL');
     this.db.exec('PRAGMA synchronous = NORMAL');
     this.db.exec('PRAGMA foreign_keys = ON');
@@ -99,6 +105,26 @@ export class NodeSqliteAdapter implements SqliteDatabase {
     } catch (err) {
       end(err);
       throw err;
+    }
+  }
+
+  /**
+   * Whether this connection could take the write lock now, without waiting: false while another
+   * process holds it. Taken and let go at once (synchronously, so no statement of ours comes between);
+   * while a transaction of ours is open the lock is ours or about to be, and nothing is tried.
+   */
+  writeLockFree(): boolean {
+    if (this.db.isTransaction) return true;
+    this.db.exec('PRAGMA busy_timeout = 0');
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+      this.db.exec('ROLLBACK');
+      return true;
+    } catch (err) {
+      if ((err as { errcode?: number }).errcode === SQLITE_BUSY) return false;
+      throw err;
+    } finally {
+      this.db.exec(`PRAGMA busy_timeout = ${Math.trunc(this.busyTimeoutMs)}`);
     }
   }
 

@@ -10,6 +10,7 @@ import type {
   TransactionSettings,
 } from 'kysely';
 import type { EndOfCall, StoreProbe } from './store-probe.ts';
+import { ConnectionWaitTimeout } from './unavailable.ts';
 
 /** Kysely's abort options, passed through untouched. */
 type Options = Parameters<Driver['acquireConnection']>[0];
@@ -18,15 +19,18 @@ type Options = Parameters<Driver['acquireConnection']>[0];
  * A Kysely dialect that reports to a StoreProbe: how long a caller waits for a connection, how
  * many hold one or wait, and each statement. On a dialect with one connection (SQLite) the queue
  * for it is kept here instead of inside Kysely, so that the wait for it can be seen; it is the same
- * first-come queue Kysely keeps.
+ * first-come queue Kysely keeps, with a bound on the wait (`waitMs`, DATABASE_ACQUIRE_TIMEOUT_MS) as
+ * a pool has.
  */
 export class ObservedDialect implements Dialect {
   private readonly inner: Dialect;
   private readonly probe: StoreProbe;
+  private readonly waitMs: number | undefined;
 
-  constructor(inner: Dialect, probe: StoreProbe) {
+  constructor(inner: Dialect, probe: StoreProbe, waitMs?: number) {
     this.inner = inner;
     this.probe = probe;
+    this.waitMs = waitMs;
   }
 
   createAdapter(): DialectAdapter {
@@ -38,7 +42,7 @@ export class ObservedDialect implements Dialect {
 
   createDriver(): Driver {
     const single = !this.inner.createAdapter().supportsMultipleConnections;
-    return new ObservedDriver(this.inner.createDriver(), this.probe, single);
+    return new ObservedDriver(this.inner.createDriver(), this.probe, single ? new Turns(this.waitMs) : undefined);
   }
 
   createQueryCompiler(): QueryCompiler {
@@ -54,9 +58,21 @@ export class ObservedDialect implements Dialect {
 class Turns {
   private held: Promise<void> | undefined;
   private free: (() => void) | undefined;
+  private readonly waitMs: number | undefined;
+
+  constructor(waitMs: number | undefined) {
+    this.waitMs = waitMs;
+  }
 
   async take(): Promise<void> {
-    while (this.held) await this.held;
+    const { waitMs } = this;
+    const deadline = waitMs === undefined ? undefined : performance.now() + waitMs;
+    while (this.held) {
+      if (deadline === undefined) await this.held;
+      else if (!(await settlesWithin(this.held, deadline - performance.now()))) {
+        throw new ConnectionWaitTimeout(waitMs as number);
+      }
+    }
     this.held = new Promise((resolve) => {
       this.free = resolve;
     });
@@ -70,6 +86,20 @@ class Turns {
   }
 }
 
+/** Whether `promise` settles within `ms` (false at once when no time is left). */
+async function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
+  if (ms <= 0) return false;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 class ObservedDriver implements Driver {
   private readonly inner: Driver;
   private readonly probe: StoreProbe;
@@ -77,10 +107,10 @@ class ObservedDriver implements Driver {
   /** Each connection's observed stand-in, and back. */
   private readonly standIns = new WeakMap<DatabaseConnection, ObservedConnection>();
 
-  constructor(inner: Driver, probe: StoreProbe, single: boolean) {
+  constructor(inner: Driver, probe: StoreProbe, turns: Turns | undefined) {
     this.inner = inner;
     this.probe = probe;
-    this.turns = single ? new Turns() : undefined;
+    this.turns = turns;
   }
 
   init(options?: Options): Promise<void> {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import {
   aloneIn,
   type Coordination,
@@ -7,6 +7,7 @@ import {
   localRevocationCount,
   REVOCATION_CHANNEL,
 } from './coordination.ts';
+import { connectionSettings, GuardedClient, type StoreDeadlines } from './pg-deadlines.ts';
 
 /** How often the listening connection sends itself a beat. */
 const BEAT_EVERY_MS = 200;
@@ -38,6 +39,7 @@ export interface CoordinationLog {
 export class PostgresCoordination implements Coordination {
   private readonly connectionString: string;
   private readonly log: CoordinationLog | undefined;
+  private readonly deadlines: StoreDeadlines | undefined;
   private client: pg.Client | undefined;
   private opening: Promise<pg.Client> | undefined;
   private nextAttemptAt = 0;
@@ -54,9 +56,10 @@ export class PostgresCoordination implements Coordination {
   private beats: NodeJS.Timeout | undefined;
   private readonly running = new Set<string>();
 
-  constructor(connectionString: string, log?: CoordinationLog) {
+  constructor(connectionString: string, log?: CoordinationLog, deadlines?: StoreDeadlines) {
     this.connectionString = connectionString;
     this.log = log;
+    this.deadlines = deadlines;
   }
 
   revocationMark(): string | undefined {
@@ -115,7 +118,11 @@ export class PostgresCoordination implements Coordination {
   }
 
   private async connect(): Promise<pg.Client> {
-    const client = new pg.Client({ connectionString: this.connectionString });
+    // Bounded like the pool's: a frozen server must not hold an exclusive job's caller forever.
+    const client: pg.Client = new GuardedClient({
+      connectionString: this.connectionString,
+      ...connectionSettings(this.deadlines),
+    });
     client.on('notification', (message) => this.heard(message));
     client.on('error', (err) => this.lost(client, err));
     client.on('end', () => this.lost(client));
@@ -132,7 +139,8 @@ export class PostgresCoordination implements Coordination {
       await client.query(`listen ${this.beatChannel}`);
     } catch (err) {
       this.nextAttemptAt = performance.now() + RECONNECT_AFTER_MS;
-      client.removeAllListeners();
+      client.removeAllListeners('notification');
+      client.removeAllListeners('end');
       await client.end().catch(() => {});
       throw err;
     }
@@ -185,8 +193,8 @@ export class PostgresCoordination implements Coordination {
     this.beatInFlight = false;
     clearInterval(this.beats);
     this.nextAttemptAt = performance.now() + RECONNECT_AFTER_MS;
-    client.removeAllListeners();
-    client.on('error', () => {});
+    client.removeAllListeners('notification');
+    client.removeAllListeners('end');
     if (!this.closed) {
       this.log?.warn(
         { err: err?.message },

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { GuardedClient } from './pg-deadlines.ts';
 import { isStalePlan } from './stale-plans.ts';
 
 /**
@@ -27,7 +27,7 @@ function nameOf(text: string): string | undefined {
  * is run again unnamed; inside one, the error stands (the transaction is aborted: see
  * retryingStalePlans) and the next use prepares the text anew.
  */
-export class NamedStatementsClient extends pg.Client {
+export class NamedStatementsClient extends GuardedClient {
   // biome-ignore lint/suspicious/noExplicitAny: pg's query() has a dozen overloads; this passes them through
   override query(config: any, values?: any, callback?: any): any {
     const plain = typeof config === 'string' && Array.isArray(values) && callback === undefined;

@@ -1,9 +1,10 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import type { OpenedStore } from './database.ts';
 import { ObservedDialect } from './observed-dialect.ts';
 import { type CoordinationLog, PostgresCoordination } from './pg-coordination.ts';
+import { connectionSettings, GuardedClient, type StoreDeadlines } from './pg-deadlines.ts';
 import { NamedStatementsClient } from './pg-statements.ts';
+import type { OpenedStore } from './store-interface.ts';
 import { StoreProbe } from './store-probe.ts';
 import type { Database } from './tables.ts';
 
@@ -16,6 +17,8 @@ const POOL_MAX = 10;
 export interface PostgresOptions {
   problems: CoordinationLog | undefined;
   prepared: boolean;
+  /** None: statements may take as long as they take (migrations). */
+  deadlines: StoreDeadlines | undefined;
 }
 
 /**
@@ -23,7 +26,10 @@ export interface PostgresOptions {
  * connection. Imported by openDatabase only for such a store, so that pg stays out of the start
  * of an embedded one.
  */
-export function openPostgres(connectionString: string, { problems, prepared }: PostgresOptions): OpenedStore {
+export function openPostgres(
+  connectionString: string,
+  { problems, prepared, deadlines }: PostgresOptions,
+): OpenedStore {
   // Times in ms are bigint columns: read them back as numbers, not strings.
   const types = {
     getTypeParser: (oid: number, format?: 'text' | 'binary') =>
@@ -33,11 +39,17 @@ export function openPostgres(connectionString: string, { problems, prepared }: P
     connectionString,
     types: types as pg.CustomTypesConfig,
     max: POOL_MAX,
-    ...(prepared && { Client: NamedStatementsClient }),
+    ...connectionSettings(deadlines),
+    Client: prepared ? NamedStatementsClient : GuardedClient,
+  });
+  // An idle connection the server ended (a restart, pg_terminate_backend) is dropped and reopened on
+  // demand; without a listener, the pool's 'error' would end the process.
+  pool.on('error', (err) => {
+    problems?.warn({ err: err.message }, 'the store ended an idle connection; the pool opens a new one when needed');
   });
   const probe = new StoreProbe(POOL_MAX, () => pool.totalCount);
   const db = new Kysely<Database>({ dialect: new ObservedDialect(new PostgresDialect({ pool }), probe) });
-  const coordination = new PostgresCoordination(connectionString, problems);
+  const coordination = new PostgresCoordination(connectionString, problems, deadlines);
   return {
     db,
     dialect: 'postgres',

@@ -3,9 +3,10 @@ import type { AddressInfo } from 'node:net';
 import client, { Counter, Gauge, Histogram, Registry } from '@prometheus-io/client';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MetricsSettings } from '../config.ts';
+import type { ApiError } from '../core/errors.ts';
 import { refusedPolicy } from '../core/rate-limit.ts';
 import { attachWorkSink, type WorkSink } from '../core/work-meter.ts';
-import type { Store } from '../db/database.ts';
+import type { Store } from '../db/store-interface.ts';
 import { operationOf, transportOf } from '../transports/request-labels.ts';
 
 /** Request and work durations, in seconds: most answers take a millisecond or less, uploads seconds. */
@@ -101,7 +102,7 @@ export class Metrics {
     });
     const rateLimited = new Counter({
       name: 'creator_api_rate_limited_total',
-      help: 'rate_limited answers by the policy that refused (per-key, per-creator, uploads, link-checks, auth-failures-per-address, shutdown)',
+      help: 'rate_limited answers by the policy that refused (per-key, per-creator, uploads, link-checks, auth-failures-per-address, shutdown, store-unavailable)',
       labelNames: ['transport', 'policy'],
       registers: [this.registry],
     });
@@ -111,8 +112,7 @@ export class Metrics {
       const transport = transportOf(request);
       errors.inc({ transport, operation: operationOf(request), code: refusal.code });
       if (refusal.code === 'rate_limited') {
-        const policy = refusedPolicy(refusal)?.policy ?? (refusal.status === 503 ? 'shutdown' : 'other');
-        rateLimited.inc({ transport, policy });
+        rateLimited.inc({ transport, policy: refusingPolicy(refusal) });
       }
     };
   }
@@ -196,6 +196,11 @@ export class Metrics {
       buckets: DURATION_BUCKETS,
       registers,
     });
+    const rateLimitFallbacks = new Counter({
+      name: 'creator_api_rate_limit_fallbacks_total',
+      help: "Rate-limit checks counted in this instance's memory because Redis did not answer",
+      registers,
+    });
     // Looked up on every read: each (cache, result) series is resolved once.
     const cacheSeries = new Map<string, ReturnType<typeof cache.labels>>();
     return {
@@ -221,6 +226,7 @@ export class Metrics {
         checksInProgress.dec();
         checkSeconds.observe({ status }, seconds);
       },
+      rateLimitFallback: () => rateLimitFallbacks.inc(),
     };
   }
 
@@ -267,4 +273,11 @@ export class Metrics {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
+}
+
+/** The policy a rate_limited answer names: a limit's, a dependency away (`store-unavailable`), or a shutdown's 503. */
+function refusingPolicy(refusal: ApiError): string {
+  const unavailable = refusal.details?.unavailable;
+  if (typeof unavailable === 'string') return `${unavailable}-unavailable`;
+  return refusedPolicy(refusal)?.policy ?? (refusal.status === 503 ? 'shutdown' : 'other');
 }

@@ -1,4 +1,3 @@
-import { FastifyOtelInstrumentation } from '@fastify/otel';
 import {
   type Attributes,
   type Context,
@@ -25,7 +24,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TracingSettings } from '../config.ts';
 import type { ApiError } from '../core/errors.ts';
 import { API_VERSION } from '../core/versions.ts';
-import type { Store } from '../db/database.ts';
+import type { Store } from '../db/store-interface.ts';
 import type { EndOfCall } from '../db/store-probe.ts';
 import { operationOf, transportOf } from '../transports/request-labels.ts';
 
@@ -41,15 +40,31 @@ function setUpProcess(): void {
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** This request's span, when its trace is recorded; null when it is not (unsampled, probes). */
+    traceSpan: Span | null;
+    /** The context holding traceSpan, entered again before the handler runs. */
+    traceContext: Context | null;
+  }
+}
+
 /**
- * OpenTelemetry traces of one app: a span per request (from @fastify/otel, joined to the caller's
- * `traceparent` header), a span per MCP tool call (joined to the `traceparent` in the call's
- * `_meta`, where MCP 2026-07-28 clients put it) and a span per store statement, exported over
- * OTLP/HTTP. This module is imported only when an endpoint is configured.
+ * OpenTelemetry traces of one app: a span per request (joined to the caller's `traceparent`
+ * header), a span per MCP tool call (joined to the `traceparent` in the call's `_meta`, where MCP
+ * 2026-07-28 clients put it) and a span per store statement, exported over OTLP/HTTP. This module
+ * is imported only when an endpoint is configured.
+ *
+ * The request span is this module's own few hooks rather than @fastify/otel's: the sampling decision
+ * comes first, and a request whose trace is not recorded costs one header look-up and nothing else
+ * (no span object, no context entered, no wrapped handler), so sampling at 0 costs what tracing off
+ * does (docs/decisions/running.md).
  */
 export class Tracing {
   private readonly provider: TracerProvider;
   private readonly tracer: Tracer;
+  /** Whether a request without a caller's trace context can be sampled at all. */
+  private readonly samplesNewTraces: boolean;
   private readonly detach: Array<() => void> = [];
 
   constructor(settings: TracingSettings) {
@@ -61,39 +76,63 @@ export class Tracing {
       spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: settings.endpoint }) })],
     });
     this.tracer = this.provider.getTracer('creator-api', API_VERSION);
+    this.samplesNewTraces = settings.sampleRatio > 0;
   }
 
   /** Spans for every request and store statement. Call before any route or hook is added. */
   instrument(app: FastifyInstance, store: Store): void {
-    // Labels first, so that they are on the request span before @fastify/otel ends it (in onSend,
-    // or in onResponse for answers written straight to the socket).
-    const label = (request: FastifyRequest) => {
-      const span = request.opentelemetry().span;
-      if (!span?.isRecording()) return;
-      span.setAttribute('creator_api.transport', transportOf(request));
-      span.setAttribute('creator_api.operation', operationOf(request));
-      if (request.refusal) span.setAttribute('error.type', request.refusal.code);
-    };
-    app.addHook('onSend', (request, _reply, payload, done) => {
-      label(request);
-      done(null, payload);
+    app.decorateRequest('traceSpan', null);
+    app.decorateRequest('traceContext', null);
+    app.addHook('onRequest', (request, _reply, done) => {
+      const recorded = this.startRequest(request);
+      if (!recorded) return done();
+      context.with(recorded, done);
     });
-    app.addHook('onResponse', (request, _reply, done) => {
-      label(request);
+    // The body is read on the socket's events, outside the context entered above: enter it again.
+    app.addHook('preHandler', (request, _reply, done) => {
+      if (request.traceContext === null) return done();
+      context.with(request.traceContext, done);
+    });
+    app.addHook('onError', (request, _reply, error, done) => {
+      if (request.traceSpan) failSpan(request.traceSpan, error.name, error);
       done();
     });
-    const instrumentation = new FastifyOtelInstrumentation({
-      // A span per hook would multiply the cost for nothing an operator asks about.
-      instrumentHooks: false,
-      ignorePaths: ({ url }) => UNTRACED_PATHS.has(url.split('?')[0] ?? url),
-      requestHook(span, request) {
-        span.updateName(`${request.method} ${request.routeOptions.url ?? 'unknown route'}`);
-      },
+    app.addHook('onResponse', (request, reply, done) => {
+      const span = request.traceSpan;
+      if (span) {
+        span.setAttribute('http.response.status_code', reply.statusCode);
+        span.setAttribute('creator_api.transport', transportOf(request));
+        span.setAttribute('creator_api.operation', operationOf(request));
+        if (request.refusal) span.setAttribute('error.type', request.refusal.code);
+        if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+        span.end();
+        request.traceSpan = null;
+      }
+      done();
     });
-    instrumentation.setTracerProvider(this.provider);
-    // Run now, not through app.register, so that its route hook sees the routes added right after.
-    instrumentation.plugin()(app, {}, () => {});
     this.detach.push(store.probe.attach({ statement: (sql) => this.statement(store.dialect, sql) }));
+  }
+
+  /** Starts the request's span when its trace is recorded: the context to run it in, else undefined. */
+  private startRequest(request: FastifyRequest): Context | undefined {
+    const sent = request.headers.traceparent;
+    // Unsampled: nothing made. A caller's context is followed either way (parent-based sampling).
+    if (sent === undefined && !this.samplesNewTraces) return undefined;
+    const path = request.url.split('?')[0] ?? request.url;
+    if (UNTRACED_PATHS.has(path)) return undefined;
+    const parent = sent === undefined ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, request.headers);
+    const route = request.routeOptions.url;
+    const attributes: Attributes = { 'http.request.method': request.method, 'url.path': path };
+    if (route !== undefined) attributes['http.route'] = route;
+    const span = this.tracer.startSpan(
+      `${request.method} ${route ?? 'unknown route'}`,
+      { kind: SpanKind.SERVER, attributes },
+      parent,
+    );
+    if (!span.isRecording()) return undefined;
+    request.traceSpan = span;
+    request.traceContext = trace.setSpan(parent, span);
+    return request.traceContext;
   }
 
   /** A store statement's span, under the call that runs it; none outside a traced call (sweeps, probes). */
@@ -125,11 +164,12 @@ export class Tracing {
     meta: Record<string, unknown> | undefined,
     run: () => Promise<T>,
   ): Promise<T> {
-    const active = context.active();
-    const requestSpan = request.opentelemetry().span;
+    const requestSpan = request.traceSpan;
     const sent = typeof meta?.traceparent === 'string' ? propagation.extract(ROOT_CONTEXT, meta) : undefined;
     const joined = sent !== undefined && trace.getSpanContext(sent) !== undefined;
-    const parent: Context = joined ? sent : active;
+    // A request whose trace is not recorded makes no tool span of its own, unless the call names a trace.
+    if (!joined && requestSpan === null) return run();
+    const parent: Context = joined ? sent : (request.traceContext ?? context.active());
     const span = this.tracer.startSpan(
       `tools/call ${tool}`,
       {
@@ -143,6 +183,7 @@ export class Tracing {
       },
       parent,
     );
+    if (!span.isRecording()) return run();
     return context.with(trace.setSpan(parent, span), async () => {
       try {
         const outcome = await run();

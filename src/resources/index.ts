@@ -110,4 +110,4 @@ export function heldReferences(
 
 export const guides: GuideAccess = guideAccess;
 
-export { scheduleOrphanSweep } from './media/index.ts';
+export { probeBlobStore, scheduleOrphanSweep } from './media/index.ts';

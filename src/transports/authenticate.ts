@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { extractKey, type Principal } from '../core/auth.ts';
+import { extractCredential, type Principal, type TokenPresentation } from '../core/auth.ts';
 import { ApiError } from '../core/errors.ts';
 import type { KeyStore } from '../core/keys.ts';
 import type { AuthFailureLimits } from '../core/rate-limit.ts';
@@ -8,7 +8,9 @@ export type Authenticate = (request: FastifyRequest) => Promise<Principal>;
 
 /** Who stands behind an OAuth access token, for the resource it was presented to. */
 export interface TokenAuthority {
-  principal(token: string, resource: 'mcp' | 'rest'): Promise<Principal>;
+  /** The service's public address: what a DPoP proof names the request by. */
+  readonly issuer: string;
+  principal(presented: TokenPresentation, resource: 'mcp' | 'rest'): Promise<Principal>;
 }
 
 /**
@@ -20,11 +22,25 @@ export function authenticator(keys: KeyStore, failures: AuthFailureLimits, token
   return async (request) => {
     failures.refuseIfBlocked(() => request.ip);
     try {
-      const credential = extractKey(request.headers);
-      if (tokens && !credential.startsWith('sk_')) {
-        return await tokens.principal(credential, request.url.startsWith('/mcp') ? 'mcp' : 'rest');
+      const { value, scheme } = extractCredential(request.headers);
+      if (tokens && !value.startsWith('sk_')) {
+        const path = request.url.split('?')[0] as string;
+        const presented = {
+          token: value,
+          scheme,
+          proof: request.headers.dpop,
+          method: request.method,
+          url: tokens.issuer + path,
+        };
+        return await tokens.principal(presented, path.startsWith('/mcp') ? 'mcp' : 'rest');
       }
-      return await keys.authenticate(credential);
+      if (scheme === 'dpop') {
+        throw new ApiError(
+          'invalid_api_key',
+          'API keys are not bound to a DPoP key: send them as "Authorization: Bearer <API_KEY>".',
+        );
+      }
+      return await keys.authenticate(value);
     } catch (err) {
       if (err instanceof ApiError && err.code === 'invalid_api_key') throw (await failures.fail(request.ip)) ?? err;
       throw err;

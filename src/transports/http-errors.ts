@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, toApiError } from '../core/errors.ts';
+import { ApiError, logFailure, toApiError } from '../core/errors.ts';
 import type { Log } from '../core/log.ts';
 import { setRefusalHeaders } from './rate-limit-headers.ts';
 import { drainRefusedBody } from './refused-body.ts';
@@ -37,7 +37,7 @@ export const SEND_JSON = '(body): send JSON with Content-Type: application/json'
 /** Every error answer is the specification's envelope; the cause of a 500 is logged, not sent. */
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
   const apiError = toApiError(err, request.id);
-  if (!(err instanceof ApiError)) request.log.error({ err }, 'unexpected failure');
+  logFailure(request.log, err);
   request.refusal = apiError;
   setRefusalHeaders(reply, apiError);
   if (apiError.status === 401) {

@@ -15,7 +15,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../core/auth.ts';
-import { ApiError, internalError, toApiError } from '../core/errors.ts';
+import { ApiError, internalError, logFailure, toApiError } from '../core/errors.ts';
 import { invoke, type Runtime } from '../core/invoke.ts';
 import { jsonOf } from '../core/json.ts';
 import type { Log } from '../core/log.ts';
@@ -24,8 +24,8 @@ import { API_VERSION } from '../core/versions.ts';
 import type { Authenticate } from './authenticate.ts';
 import { writeBody } from './compression.ts';
 import { sendError } from './http-errors.ts';
-import { MCP_BODY_LIMIT, type McpOptions } from './mcp.ts';
 import { MODERN_REVISION, serveDirect } from './mcp-direct.ts';
+import { MCP_BODY_LIMIT, type McpOptions } from './mcp-options.ts';
 import { ApiServer } from './mcp-server.ts';
 import { describeTools, keyMayCall, type ToolDescription } from './tool-list.ts';
 
@@ -277,7 +277,7 @@ async function callTool(
     return { result: { content: [{ type: 'text', text }] } };
   } catch (err) {
     const apiError = toApiError(err, caller.requestId);
-    if (!(err instanceof ApiError)) caller.log.error({ err, tool: operation.name }, 'unexpected failure');
+    logFailure(caller.log, err, { tool: operation.name });
     caller.request.refusal = apiError;
     const text = JSON.stringify(apiError.toBody(caller.requestId));
     return { result: { content: [{ type: 'text', text }], isError: true }, error: apiError };

@@ -1,31 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MCP_PATH } from '../core/addresses.ts';
-import type { ApiError } from '../core/errors.ts';
 import type { Runtime } from '../core/invoke.ts';
 import type { Registry } from '../core/registry.ts';
 import type { Authenticate } from './authenticate.ts';
+import { MCP_BODY_LIMIT, type McpOptions } from './mcp-options.ts';
 
 export { MCP_PATH };
-
-export const MCP_BODY_LIMIT = 2 * 1024 * 1024;
-
-/** Which path answered an MCP request: the direct answer of a tool call, or the SDK's full entry. */
-export type McpPath = 'direct' | 'sdk';
-
-/** Runs a tool call inside a trace span (tracing.ts): joined to the trace context in the call's `_meta`. */
-export type ToolCallTracer = <T extends { error?: ApiError }>(
-  request: FastifyRequest,
-  tool: string,
-  meta: Record<string, unknown> | undefined,
-  run: () => Promise<T>,
-) => Promise<T>;
-
-export interface McpOptions {
-  allowedHosts: string[];
-  direct: boolean;
-  observe?: (path: McpPath) => void;
-  trace?: ToolCallTracer;
-}
 
 /** The JSON-RPC methods a client may send that metrics name; any other counts as `other`. */
 const RPC_METHODS = new Set([

@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_PREFIX } from '../core/addresses.ts';
+import type { OperationScope } from '../core/auth.ts';
 import { type Invocation, invoke, type Runtime } from '../core/invoke.ts';
 import { jsonBytesOf } from '../core/json.ts';
 import type { AnyOperation } from '../core/operation.ts';
@@ -13,6 +14,13 @@ import { setRateHeaders } from './rate-limit-headers.ts';
 import { drainUnread, readUploadBody, type UploadBody } from './upload-body.ts';
 
 export { API_PREFIX };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The scope the operation a REST route serves needs: a refusal's challenge names it. */
+    scope?: OperationScope;
+  }
+}
 
 /** Every operation as a route under /api/v1; nothing here knows any one operation. */
 export function registerRest(
@@ -41,7 +49,7 @@ function routeOf(operation: AnyOperation, runtime: Runtime, authenticate: Authen
   return {
     method: operation.method,
     url: API_PREFIX + operation.path.replace(/\{(\w+)\}/g, ':$1'),
-    config: { transport: 'rest' as const, operation: operation.name },
+    config: { transport: 'rest' as const, operation: operation.name, scope: operation.scope },
     ...(body.kind === 'json' && body.maxBytes !== undefined && { bodyLimit: body.maxBytes }),
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       try {

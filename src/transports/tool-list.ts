@@ -50,8 +50,12 @@ export function describeTool(op: AnyOperation): ToolDescription {
   };
 }
 
-/** A note shorter than this costs no more than the pointer that would replace it: every tool keeps it. */
-const SHORTEST_SHARED_NOTE = 20;
+/**
+ * A note shorter than this costs about what the pointer that would replace it costs: every tool keeps
+ * it. Notes of 17 to 19 characters ("From list_chapters") are shared since the compact write answers
+ * (issue 28) added a field to ten tools: that paid for it (docs/decisions/schemas-and-openapi.md).
+ */
+const SHORTEST_SHARED_NOTE = 17;
 
 /**
  * A tools/list: every tool with its full schema (each field's type, fixed list, limits and required

@@ -62,6 +62,7 @@ for (const { dialect, skip } of await testDialects()) {
         assert.equal(renamed.body.coverCredit, 'Maja Novak');
         const intro = await api.call('set_chapter_intro', {
           collectionId: created.body.collectionId,
+          answer: 'full',
           intro: { sections: [{ title: 'Why' }] },
         });
         assert.equal(intro.body.coverCredit, 'Maja Novak');

@@ -17,7 +17,7 @@ await describeOverTransports('set_chapter_intro', (suite, t) => {
     views = await newChapter(apis[t], productId, { name: 'Views' });
   });
   const setIntro = (intro: unknown, id = front.collectionId) =>
-    apis[t].call('set_chapter_intro', { collectionId: id, intro });
+    apis[t].call('set_chapter_intro', { collectionId: id, intro, answer: 'full' });
 
   it('stores every kind of section, colours lower case, empty texts and paragraphs left out', async () => {
     const intro = {

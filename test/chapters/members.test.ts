@@ -20,6 +20,7 @@ for (const { dialect, skip } of await testDialects()) {
       const reversed = [...keys].reverse();
       const a = await apis.mcp.call('set_chapter_members', {
         collectionId: all.collectionId,
+        answer: 'full',
         members: reversed.map((spotKey) => ({ spotKey })),
       });
       assertOk(a);
@@ -63,6 +64,7 @@ for (const { dialect, skip } of await testDialects()) {
           const card = await newChapter(apis[t], productId, { name: 'Card', kind: 'chapter' });
           const a = await call('set_chapter_members', {
             collectionId: set.collectionId,
+            answer: 'full',
             members: [{ spotKey: 'bravo' }, { memberCollectionId: card.collectionId }, { spotKey: 'old' }],
           });
           assertOk(a);
@@ -75,6 +77,7 @@ for (const { dialect, skip } of await testDialects()) {
           // Orders sort the list; equal orders keep the order sent.
           const b = await call('set_chapter_members', {
             collectionId: set.collectionId,
+            answer: 'full',
             members: [
               { spotKey: 'alpha', order: 20 },
               { spotKey: 'bravo', order: -1.5 },
@@ -89,11 +92,13 @@ for (const { dialect, skip } of await testDialects()) {
           // A chapter lists spots too.
           const c = await call('set_chapter_members', {
             collectionId: card.collectionId,
+            answer: 'full',
             members: [{ spotKey: 'alpha' }],
           });
           assert.deepEqual(pairs(c.body.members), [['alpha', null, 1]]);
           assert.deepEqual(
-            (await call('set_chapter_members', { collectionId: set.collectionId, members: [] })).body.members,
+            (await call('set_chapter_members', { collectionId: set.collectionId, members: [], answer: 'full' })).body
+              .members,
             [],
           );
           const listed = await chaptersOf(apis[t], productId);

@@ -18,7 +18,7 @@ await describeOverTransports('set_chapter_pages', (suite, t) => {
     chapter = await newChapter(apis[t], productId, { name: 'Lakes', kind: 'chapter' });
   });
   const setPages = (pages: unknown, extra: Record<string, unknown> = {}) =>
-    apis[t].call('set_chapter_pages', { collectionId: chapter.collectionId, pages, ...extra });
+    apis[t].call('set_chapter_pages', { collectionId: chapter.collectionId, pages, answer: 'full', ...extra });
 
   it('stores pages of every block kind as sent, empty optional texts left out; full replacement', async () => {
     const pages = [
@@ -155,6 +155,7 @@ await describeOverTransports('set_chapter_pages', (suite, t) => {
     const c = await newChapter(apis[t], guide, { name: 'C', kind: 'chapter' });
     const set = await apis[t].call('set_chapter_pages', {
       collectionId: c.collectionId,
+      answer: 'full',
       pages: [
         {
           title: 'Only the gone spot',

@@ -56,6 +56,7 @@ for (const { dialect, blobStore, skip, name } of await testSetups()) {
         assertError(refused, 'invalid_request', 'coverStorageId');
         const intro = await api.call('set_chapter_intro', {
           collectionId: created.body.collectionId,
+          answer: 'full',
           intro: { sections: [{ title: 'Why', photoStorageId: image.storageId, photoCredit: 'Ana Trails' }] },
         });
         assertOk(intro);

@@ -41,7 +41,7 @@ describe('authentication challenges', () => {
       assert.equal(answer.body.error.code, 'invalid_api_key');
       assert.match(
         answer.headers.get('www-authenticate') ?? '',
-        /^Bearer error="invalid_token", resource_metadata="http:\/\/[^"]+\/\.well-known\/oauth-protected-resource\/(mcp|api\/v1)"$/,
+        /^Bearer error="invalid_token", resource_metadata="http:\/\/[^"]+\/\.well-known\/oauth-protected-resource\/(mcp|api\/v1)", scope="read( write publish)?", DPoP algs="[^"]+"$/,
       );
     }
     for (const answer of [await send(`${h.baseUrl}/me`, undefined), await mcp(undefined)]) {
@@ -49,7 +49,7 @@ describe('authentication challenges', () => {
       assert.equal(answer.body.error.code, 'unauthenticated');
       assert.match(
         answer.headers.get('www-authenticate') ?? '',
-        /^Bearer resource_metadata="http:\/\/[^"]+\/\.well-known\/oauth-protected-resource\/(mcp|api\/v1)"$/,
+        /^Bearer resource_metadata="http:\/\/[^"]+\/\.well-known\/oauth-protected-resource\/(mcp|api\/v1)", scope="read( write publish)?", DPoP algs="[^"]+"$/,
       );
     }
   });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { McpPath } from '../../src/transports/mcp.ts';
+import type { McpPath } from '../../src/transports/mcp-options.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
 import { callTool, mcpClient } from '../helpers/mcp.ts';
 

@@ -19,8 +19,8 @@ function decodeQuotedPrintable(text: string): string {
   return Buffer.from(bytes, 'latin1').toString('utf8');
 }
 
-/** A real SMTP server on a free loopback port, keeping what it receives. */
-export async function startMailbox(): Promise<Mailbox> {
+/** A real SMTP server on a free loopback port, keeping what it receives; `acceptAfterMs` slows its answer to each message. */
+export async function startMailbox({ acceptAfterMs = 0 } = {}): Promise<Mailbox> {
   const messages: string[] = [];
   const waiting: Array<() => void> = [];
   const server = new SMTPServer({
@@ -36,7 +36,7 @@ export async function startMailbox(): Promise<Mailbox> {
       stream.on('end', () => {
         messages.push(data);
         for (const wake of waiting.splice(0)) wake();
-        done();
+        setTimeout(done, acceptAfterMs);
       });
     },
   });

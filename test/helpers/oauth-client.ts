@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DpopSession } from '@modelcontextprotocol/client';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type {
   OAuthClientInformationMixed,
@@ -98,21 +99,69 @@ export class MemoryOAuthClient implements OAuthClientProvider {
 }
 
 /**
+ * The same assistant with DPoP on, as the 2.x client line turns it on: its provider answers a DPoP
+ * session (one key for the registration's life), and the client then sends a proof to the token
+ * endpoint and with every request to the resource. The 1.x line has no DPoP.
+ */
+export class DpopOAuthClient extends MemoryOAuthClient {
+  private session: Promise<DpopSession> | undefined;
+
+  dpop(): Promise<DpopSession> {
+    this.session ??= DpopSession.create();
+    return this.session;
+  }
+}
+
+/** Behind an https PUBLIC_URL the provider reads the scheme from the proxy's header. */
+const PROXIED = { 'x-forwarded-proto': 'https' };
+
+/**
+ * The creator's side of an authorization, without Chromium: a signed-in StudioBrowser opens the
+ * authorization address an assistant was given, allows on the consent page (write ticked), and
+ * follows the redirects back. Answers the parameters the assistant's callback receives.
+ */
+export async function consentInStudio(
+  base: string,
+  studio: StudioBrowser,
+  authorization: URL,
+): Promise<URLSearchParams> {
+  const here = (location: string | null) => {
+    assert.ok(location, 'a redirect');
+    const url = new URL(location, base);
+    return url.pathname + url.search;
+  };
+  const toConsent = await studio.get(authorization.pathname + authorization.search, PROXIED);
+  assert.equal(toConsent.status, 303, toConsent.text.slice(0, 300));
+  const consentPath = here(toConsent.location);
+  const consent = await studio.get(consentPath, PROXIED);
+  assert.equal(consent.status, 200, consent.text.slice(0, 300));
+  const allowed = await studio.post(consentPath, { _csrf: csrfOf(consent.text), decision: 'allow', scope_write: 'on' });
+  assert.equal(allowed.status, 303, allowed.text.slice(0, 300));
+  const back = await studio.get(here(allowed.location), PROXIED);
+  assert.equal(back.status, 303, back.text.slice(0, 300));
+  return new URL(back.location as string).searchParams;
+}
+
+/**
  * An assistant authorized through the studio without Chromium: registered by DCR, the consent form
  * posted by a signed-in StudioBrowser, the code exchanged with its PKCE verifier. `base` is the
- * instance's own address; `resource` the protected resource the token is for.
+ * instance's own address; `resource` the protected resource the token is for. With `dpopProof`,
+ * the exchange carries a DPoP proof made by it, and the token is bound to that proof's key.
  */
 export async function authorizeThroughStudio(
   base: string,
   studio: StudioBrowser,
-  options: { clientName: string; resource: string; scope?: string },
-): Promise<{ accessToken: string; refreshToken: string; clientId: string }> {
-  // Behind an https PUBLIC_URL the provider reads the scheme from the proxy's header.
-  const proxied = { 'x-forwarded-proto': 'https' };
+  options: {
+    clientName: string;
+    resource: string;
+    scope?: string;
+    dpopProof?: (htm: string, htu: string) => Promise<string>;
+  },
+): Promise<{ accessToken: string; refreshToken: string; clientId: string; tokenType: string }> {
   const redirectUri = 'http://127.0.0.1:9/callback';
   const registered = await fetch(`${base}/oauth/register`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...proxied },
+    headers: { 'content-type': 'application/json', ...PROXIED },
     body: JSON.stringify({
       client_name: options.clientName,
       redirect_uris: [redirectUri],
@@ -134,25 +183,17 @@ export async function authorizeThroughStudio(
     code_challenge_method: 'S256',
     state: randomBytes(8).toString('hex'),
   });
-  const here = (location: string | null) => {
-    assert.ok(location, 'a redirect');
-    const url = new URL(location, base);
-    return url.pathname + url.search;
-  };
-  const toConsent = await studio.get(`/oauth/authorize?${query}`, proxied);
-  assert.equal(toConsent.status, 303, toConsent.text.slice(0, 300));
-  const consentPath = here(toConsent.location);
-  const consent = await studio.get(consentPath, proxied);
-  assert.equal(consent.status, 200, consent.text.slice(0, 300));
-  const allowed = await studio.post(consentPath, { _csrf: csrfOf(consent.text), decision: 'allow', scope_write: 'on' });
-  assert.equal(allowed.status, 303, allowed.text.slice(0, 300));
-  const back = await studio.get(here(allowed.location), proxied);
-  assert.equal(back.status, 303, back.text.slice(0, 300));
-  const code = new URL(back.location as string).searchParams.get('code');
-  assert.ok(code, `a code came back: ${back.location}`);
-  const exchanged = await fetch(`${base}/oauth/token`, {
+  const back = await consentInStudio(base, studio, new URL(`${base}/oauth/authorize?${query}`));
+  const code = back.get('code');
+  assert.ok(code, `a code came back: ${back}`);
+  const tokenUrl = `${base}/oauth/token`;
+  const exchanged = await fetch(tokenUrl, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...proxied },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...PROXIED,
+      ...(options.dpopProof && { dpop: await options.dpopProof('POST', tokenUrl) }),
+    },
     body: new URLSearchParams({
       grant_type: 'authorization_code',
       code,
@@ -163,6 +204,11 @@ export async function authorizeThroughStudio(
     }),
   });
   assert.equal(exchanged.status, 200, await exchanged.clone().text());
-  const tokens = (await exchanged.json()) as { access_token: string; refresh_token: string };
-  return { accessToken: tokens.access_token, refreshToken: tokens.refresh_token, clientId };
+  const tokens = (await exchanged.json()) as { access_token: string; refresh_token: string; token_type: string };
+  return {
+    accessToken: tokens.access_token,
+    refreshToken: tokens.refresh_token,
+    clientId,
+    tokenType: tokens.token_type,
+  };
 }

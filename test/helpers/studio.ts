@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { Agent, fetch as undiciFetch } from 'undici';
 
 export interface PageAnswer {
   status: number;
@@ -22,8 +23,14 @@ export function csrfOf(text: string): string {
 export class StudioBrowser {
   readonly origin: string;
   readonly cookies = new Map<string, string>();
-  constructor(origin: string) {
+  private readonly fetch: (url: string, init: RequestInit) => Promise<Response>;
+  /** `from`: the loopback address it connects from (127.0.0.2…), as a person at another address. */
+  constructor(origin: string, options: { from?: string } = {}) {
     this.origin = origin;
+    const dispatcher = options.from ? new Agent({ localAddress: options.from }) : undefined;
+    this.fetch = dispatcher
+      ? (url, init) => undiciFetch(url, { ...(init as object), dispatcher }) as unknown as Promise<Response>
+      : fetch;
   }
 
   private cookieHeader(): string {
@@ -42,7 +49,7 @@ export class StudioBrowser {
   }
 
   async get(path: string, headers: Record<string, string> = {}): Promise<PageAnswer> {
-    const res = await fetch(this.origin + path, {
+    const res = await this.fetch(this.origin + path, {
       redirect: 'manual',
       headers: { cookie: this.cookieHeader(), ...headers },
     });
@@ -52,7 +59,7 @@ export class StudioBrowser {
 
   /** Posts a form; `headers` replaces the browser's own (Origin, Sec-Fetch-Site) when given. */
   async post(path: string, fields: Record<string, string>, headers?: Record<string, string>): Promise<PageAnswer> {
-    const res = await fetch(this.origin + path, {
+    const res = await this.fetch(this.origin + path, {
       method: 'POST',
       redirect: 'manual',
       headers: {

@@ -120,6 +120,7 @@ await describeOverTransports('itineraries', (suite, t) => {
       itineraryId: it0.itineraryId,
       days: threeDays(p),
       expectedUpdatedAt: it0.updatedAt,
+      answer: 'full',
     });
     assertOk(a);
     assert.equal(a.body.warnings, undefined, JSON.stringify(a.body.warnings));
@@ -136,6 +137,7 @@ await describeOverTransports('itineraries', (suite, t) => {
       itineraryId: it0.itineraryId,
       days: got.days,
       expectedUpdatedAt: got.updatedAt,
+      answer: 'full',
     });
     assertOk(again);
     assert.deepEqual(again.body.days, got.days);

@@ -179,7 +179,14 @@ for (const { dialect, skip } of await testDialects()) {
           const marked = await api().call('set_link_verified', { productId, url: shared, verified: true });
           assertOk(marked);
           const at = Date.parse('2026-11-24T08:00:00Z');
-          assert.deepEqual(marked.body, { ok: true, productId, url: shared, verified: true, verifiedAt: at });
+          assert.deepEqual(marked.body, {
+            ok: true,
+            productId,
+            url: shared,
+            marked: 1,
+            verified: true,
+            verifiedAt: at,
+          });
           let report = await api().call('get_link_report', { productId });
           const entry = (url: string) => report.body.links.find((l: { url: string }) => l.url === url);
           assert.equal(entry(shared).verified, true);

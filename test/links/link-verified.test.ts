@@ -83,13 +83,17 @@ for (const { dialect, skip } of await testDialects()) {
             const marked = ok(
               await a.call('set_link_verified', { productId, urls: [links[2], links[0], links[2]], verified: true }),
             );
-            assert.deepEqual(marked, {
-              ok: true,
-              productId,
-              urls: [links[2], links[0]],
-              verified: true,
-              verifiedAt: suite.h.clock.now(),
-            });
+            const answer = { ok: true, productId, marked: 2, verified: true, verifiedAt: suite.h.clock.now() };
+            assert.deepEqual(marked, answer, 'compact: the links sent are counted, not echoed');
+            const full = ok(
+              await a.call('set_link_verified', {
+                productId,
+                urls: [links[2], links[0], links[2]],
+                verified: true,
+                answer: 'full',
+              }),
+            );
+            assert.deepEqual(full, { ...answer, urls: [links[2], links[0]] });
             assert.deepEqual(await brokenLinks(a, productId), [links[1]]);
             const report = ok(await a.call('get_link_report', { productId }));
             const verified = report.links
@@ -101,7 +105,7 @@ for (const { dialect, skip } of await testDialects()) {
             ok(await a.call('check_links', { productId }));
             assert.deepEqual(await brokenLinks(a, productId), [links[1]]);
 
-            // The single form answers as it always did.
+            // The single form answers the link it marked.
             // (a plain http link is warned of, as in every write that names one)
             const { warnings: _, ...one } = ok(
               await a.call('set_link_verified', { productId, url: links[1], verified: true }),
@@ -110,6 +114,7 @@ for (const { dialect, skip } of await testDialects()) {
               ok: true,
               productId,
               url: links[1],
+              marked: 1,
               verified: true,
               verifiedAt: suite.h.clock.now(),
             });

@@ -13,7 +13,6 @@ const TRACING_PACKAGES = [
   '/@opentelemetry/sdk-trace/',
   '/@opentelemetry/exporter-trace-otlp-http/',
   '/@opentelemetry/context-async-hooks/',
-  '/@fastify/otel/',
   '/src/observability/tracing.ts',
 ];
 

@@ -6,12 +6,12 @@ import { type Api, apiFor } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { newGuide } from '../helpers/fixtures.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
+import { holdEveryConnection } from '../helpers/hold-store.ts';
 import { flat } from '../helpers/images.ts';
 import { answer, checkerFor, type LocalServer, serve } from '../helpers/local-servers.ts';
 import { callTool, mcpClient } from '../helpers/mcp.ts';
 import { uploadRaw } from '../helpers/uploads.ts';
 import { type Sample, scrape, total } from './exposition.ts';
-import { holdEveryConnection } from './hold-store.ts';
 
 const DURATION = 'http_request_duration_seconds_count';
 

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { testDialects } from '../helpers/dialects.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
-import { holdEveryConnection } from './hold-store.ts';
+import { holdEveryConnection } from '../helpers/hold-store.ts';
 
 async function readyz(h: Harness): Promise<{ status: number; body: any; cacheControl: string | null }> {
   const res = await fetch(`${h.origin}/readyz`);
@@ -21,7 +21,7 @@ for (const { dialect, skip } of await testDialects()) {
     it('200 ready when the store answers and every migration has run: no key, never cached', async () => {
       const answer = await readyz(h);
       assert.equal(answer.status, 200);
-      assert.deepEqual(answer.body, { status: 'ready' });
+      assert.deepEqual(answer.body, { status: 'ready', dependencies: { store: { status: 'up' } } });
       assert.equal(answer.cacheControl, 'no-store');
       assert.equal((await fetch(`${h.origin}/healthz`)).status, 200, 'liveness beside it');
     });
@@ -54,7 +54,11 @@ for (const { dialect, skip } of await testDialects()) {
         const started = Date.now();
         const answer = await readyz(h);
         assert.equal(answer.status, 503);
-        assert.deepEqual(answer.body, { status: 'not_ready', reason: 'the store did not answer within 2 s' });
+        assert.deepEqual(answer.body, {
+          status: 'not_ready',
+          reason: 'the store did not answer within 2 s',
+          dependencies: { store: { status: 'down', reason: 'the store did not answer within 2 s' } },
+        });
         assert.ok(Date.now() - started < 4000, 'a probe gets its answer in bounded time');
       } finally {
         await release();

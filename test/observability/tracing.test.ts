@@ -193,3 +193,63 @@ for (const { dialect, skip } of await testDialects()) {
     });
   });
 }
+
+describe('OpenTelemetry traces sampled at 0 (OTEL_TRACES_SAMPLER_ARG=0)', () => {
+  const sampledRest = callerContext();
+  const sampledTool = callerContext();
+  let spans: ReceivedSpan[];
+
+  before(async () => {
+    const receiver = await startOtlpReceiver();
+    const h = await startServer({
+      dialect: 'sqlite',
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_TRACES_SAMPLER_ARG: '0' },
+    });
+    try {
+      const headers = { authorization: `Bearer ${h.alice.writeKey}`, 'content-type': 'application/json' };
+      const post = (extra: Record<string, string>, name: string) =>
+        fetch(`${h.baseUrl}/guides`, {
+          method: 'POST',
+          headers: { ...headers, ...extra },
+          body: JSON.stringify({ name }),
+        });
+      assert.equal((await post({}, 'No caller context')).status, 201);
+      assert.equal((await post({ traceparent: sampledRest.traceparent }, 'Sampled by its caller')).status, 201);
+      const client = await mcpClient(h.mcpUrl, h.alice.writeKey);
+      assert.notEqual(
+        (await client.callTool({ name: 'create_guide', arguments: { name: 'Untraced tool' } })).isError,
+        true,
+      );
+      const traced = await client.callTool({
+        name: 'create_guide',
+        arguments: { name: 'Tool sampled by its caller' },
+        _meta: { traceparent: sampledTool.traceparent },
+      });
+      assert.notEqual(traced.isError, true);
+      await client.close();
+    } finally {
+      await h.close();
+    }
+    spans = receiver.spans;
+  });
+
+  it('records nothing of a call whose caller sent no sampled context', () => {
+    const traces = new Set(spans.map((s) => s.traceId));
+    assert.deepEqual([...traces].sort(), [sampledRest.traceId, sampledTool.traceId].sort());
+  });
+
+  it('still records a caller’s sampled trace whole: the request and its statements', () => {
+    const request = spans.find((s) => s.traceId === sampledRest.traceId && s.kind === SERVER);
+    assert.equal(request?.name, 'POST /api/v1/guides');
+    assert.equal(request?.parentSpanId, sampledRest.spanId);
+    assert.ok(descendants(spans, request).some((s) => s.kind === CLIENT && s.name === 'insert'));
+  });
+
+  it('records a tool call whose _meta names a sampled trace, under that trace, though its request is not', () => {
+    const tool = spans.find((s) => s.traceId === sampledTool.traceId && s.name === 'tools/call create_guide');
+    assert.ok(tool, JSON.stringify(spans.map((s) => s.name)));
+    assert.equal(tool.parentSpanId, sampledTool.spanId);
+    assert.deepEqual(tool.links, [], 'no request span to link to');
+    assert.ok(statementsUnder(spans, tool).some((s) => s.name === 'insert'));
+  });
+});

@@ -135,10 +135,11 @@ await describeOverTransports('properties: option lists, archive, reorder, schema
     const order = (list: Array<{ key: string }>) => list.map((p) => p.key);
     assert.deepEqual(order(r.body.properties), ['c', 'a', 'b', 'd'], 'archived ones left out follow at the end');
     assert.deepEqual(order((await listed(productId)).properties), ['c', 'a', 'b', 'd']);
-    const r2 = await call('reorder_properties', { productId, propertyDefIds: ids([3, 1, 0, 2]) });
+    const r2 = await call('reorder_properties', { productId, propertyDefIds: ids([3, 1, 0, 2]), answer: 'full' });
     assertOk(r2);
     assert.deepEqual(order(r2.body.properties), ['d', 'b', 'a', 'c']);
     for (const p of r2.body.properties) assert.equal(p.schemaVersion, v + 2);
+    assert.deepEqual(r2.body.properties, (await listed(productId)).properties, 'answer full is what a read returns');
   });
 
   it('every property change bumps the schema version by one; each property carries its last', async () => {

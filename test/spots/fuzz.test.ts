@@ -332,7 +332,8 @@ for (const { dialect, skip } of await testDialects()) {
           const before = await snapshot();
           const known = new Set(before.map((s) => s.spotKey));
           const fresh = new Set(items.map((i: Body) => i.spotKey).filter((k) => !known.has(k)));
-          const a = await apis[t].call('upsert_spots', { productId, spots: json(items) });
+          // The records whole, to hold each against get_spot (compact answers: compact-write-answers.test.ts).
+          const a = await apis[t].call('upsert_spots', { productId, spots: json(items), answer: 'full' });
           const spots = await check(a, before, fresh.size);
           if (!a.ok) return;
           assert.deepEqual(

@@ -50,11 +50,16 @@ await describeOverTransports('spots: upsert_spots', (suite, t) => {
     assert.equal(a.body.productId, seed.productId);
     assert.deepEqual(a.body.created, ['new-1', 'new-2']);
     assert.deepEqual(a.body.updated, ['b', 'a']);
+    assert.deepEqual(a.body.unchanged, []);
     assert.deepEqual(
       a.body.spots.map((s: { spotKey: string }) => s.spotKey),
       ['new-1', 'b', 'new-2', 'a'],
     );
-    const [n1, b, n2, sa] = a.body.spots;
+    // Compact by default: each key with its id, in the order sent; the records are read back.
+    for (const s of a.body.spots) assert.deepEqual(Object.keys(s).sort(), ['spotId', 'spotKey']);
+    const [n1, b, n2, sa] = await Promise.all(
+      a.body.spots.map(async (s: { spotId: string }) => (await call('get_spot', { spotId: s.spotId })).body),
+    );
     assert.equal(n1.timeZone, 'Europe/Rome');
     assert.equal(n1.createdAt, Date.parse('2026-12-10T10:00:00Z'));
     assert.deepEqual(n2.customValues, { season: ['winter'] });
@@ -65,7 +70,6 @@ await describeOverTransports('spots: upsert_spots', (suite, t) => {
     assert.equal(sa.hours, null);
     assert.equal(sa.name, 'Spot A');
     assert.equal(sa.spotId, seed.before[0].spotId);
-    for (const s of a.body.spots) assert.deepEqual((await call('get_spot', { spotId: s.spotId })).body, s);
     const all = await everything(seed.productId);
     assert.deepEqual(
       all.map((s: { spotKey: string }) => s.spotKey),
@@ -75,10 +79,15 @@ await describeOverTransports('spots: upsert_spots', (suite, t) => {
     const g = await guideOf(apis[t], seed.productId);
     assert.equal(g.spotCount, 4);
     assert.equal(g.lastApiWriteAt, Date.parse('2026-12-10T10:00:00Z'));
-    // A second identical batch now only updates.
-    const again = await upsert(seed.productId, [{ spotKey: 'new-1', name: 'New one' }]);
-    assert.deepEqual([again.body.created, again.body.updated], [[], ['new-1']]);
+    // A second batch of what is stored now creates nothing and writes nothing.
+    suite.h.clock.set('2026-12-10T11:00:00Z');
+    const again = await upsert(seed.productId, [
+      { spotKey: 'new-1', name: 'New one' },
+      { spotKey: 'new-2', name: 'New two, renamed' },
+    ]);
+    assert.deepEqual([again.body.created, again.body.updated, again.body.unchanged], [[], ['new-2'], ['new-1']]);
     assert.equal((await everything(seed.productId)).length, 4);
+    assert.deepEqual((await call('get_spot', { spotId: n1.spotId })).body, n1, 'the unchanged spot was not written');
   });
 
   it('a key twice in one batch is refused naming the second index', async () => {

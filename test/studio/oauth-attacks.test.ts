@@ -6,6 +6,7 @@ import { buildConnector } from 'undici';
 import type { GuardOptions, Resolver } from '../../src/resources/links/safe-fetch.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
+import { authorizeThroughStudio } from '../helpers/oauth-client.ts';
 import { csrfOf, signedInAs } from '../helpers/studio.ts';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
@@ -206,6 +207,26 @@ for (const { dialect, skip } of await testDialects()) {
         signedOut.headers.get('location'),
         `/studio/sign-in?next=${encodeURIComponent('/studio/oauth/anything')}`,
       );
+    });
+
+    it('a reused refresh token ends the authorization, and the Assistants page no longer lists it', async () => {
+      const alice = await signedInAs(h, h.alice.creatorId);
+      const refresh = (refreshToken: string, clientId: string) =>
+        fetch(`${h.origin}/oauth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId }),
+        });
+      const name = 'Reused refresh test';
+      const tokens = await authorizeThroughStudio(h.origin, alice, { clientName: name, resource: h.mcpUrl });
+      assert.ok((await alice.get('/studio/assistants')).text.includes(name), 'listed once connected');
+      assert.equal((await refresh(tokens.refreshToken, tokens.clientId)).status, 200, 'rotated once');
+      const reused = await refresh(tokens.refreshToken, tokens.clientId);
+      assert.equal(reused.status, 400, 'the spent refresh token is refused');
+      assert.equal(((await reused.json()) as { error: string }).error, 'invalid_grant');
+      const page = await alice.get('/studio/assistants');
+      assert.equal(page.status, 200);
+      assert.ok(!page.text.includes(name), 'no dead "connected" row');
     });
 
     it('a token is refused when made up, and the metadata says what the server supports', async () => {

@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Page } from 'playwright-core';
 import { browserSkip, launchBrowser, TEST_RESULTS, type TestBrowser } from '../helpers/browser.ts';
 import { testDialects } from '../helpers/dialects.ts';
+import { DPOP_CHALLENGE } from '../helpers/dpop.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
 import { rest } from '../helpers/http.ts';
 import { authorizeThroughStudio, type Callback, MemoryOAuthClient, startCallback } from '../helpers/oauth-client.ts';
@@ -93,13 +94,13 @@ for (const { dialect, skip } of await testDialects()) {
       assert.equal(mcp.status, 401);
       assert.equal(
         mcp.headers.get('www-authenticate'),
-        `Bearer resource_metadata="${h.origin}/.well-known/oauth-protected-resource/mcp"`,
+        `Bearer resource_metadata="${h.origin}/.well-known/oauth-protected-resource/mcp", scope="read write publish", ${DPOP_CHALLENGE}`,
       );
       const api = await rest(h.baseUrl, 'not-a-real-token', 'GET', '/me');
       assert.equal(api.status, 401);
       assert.equal(
         api.headers.get('www-authenticate'),
-        `Bearer error="invalid_token", resource_metadata="${h.origin}/.well-known/oauth-protected-resource/api/v1"`,
+        `Bearer error="invalid_token", resource_metadata="${h.origin}/.well-known/oauth-protected-resource/api/v1", scope="read", ${DPOP_CHALLENGE}`,
       );
       const prm: any = await (await fetch(`${h.origin}/.well-known/oauth-protected-resource/mcp`)).json();
       assert.deepEqual(prm.authorization_servers, [h.origin]);
@@ -144,23 +145,31 @@ for (const { dialect, skip } of await testDialects()) {
         body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refresh, client_id: clientId }),
       });
       assert.equal(again.status, 400, 'a spent refresh token is refused');
-
-      // The studio lists the assistant; disconnecting it stops its tokens.
+      // Reuse means the token leaked: the whole authorization ends, and the studio no longer lists it.
+      const listTools = (accessToken: string) =>
+        fetch(h.mcpUrl, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${accessToken}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        });
+      assert.equal((await listTools(pair.access_token)).status, 401, 'the rotated token ends with it');
       await page.goto(`${h.origin}/studio/assistants`);
-      assert.ok(await page.getByText('Claude (test)').isVisible());
-      await page.getByRole('button', { name: 'Disconnect Claude (test)' }).click();
-      assert.ok(await page.getByText('The assistant is disconnected').isVisible());
-      const after = await fetch(h.mcpUrl, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${pair.access_token}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-      });
-      assert.equal(after.status, 401, 'revoked: 401');
+      assert.equal(await page.getByText('Claude (test)').count(), 0, 'no dead "connected" row');
       await client.close();
+
+      // The studio lists a connected assistant; disconnecting it stops its tokens.
+      const second = new MemoryOAuthClient(callback.url, 'Claude again (test)', 'read write');
+      const { client: reconnected } = await connect(h, page, callback, second);
+      await page.goto(`${h.origin}/studio/assistants`);
+      assert.ok(await page.getByText('Claude again (test)').isVisible());
+      await page.getByRole('button', { name: 'Disconnect Claude again (test)' }).click();
+      assert.ok(await page.getByText('The assistant is disconnected').isVisible());
+      assert.equal((await listTools(second.saved?.access_token as string)).status, 401, 'revoked: 401');
+      await reconnected.close();
     });
 
     it('a replayed authorization code gets nothing, and revokes what the code gave', async () => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { refuse } from '../../core/errors.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
 import { SINCE_2026_09_30, STABLE_SINCE } from '../../core/versions.ts';
+import { answerField, answersFull } from '../../core/write-answer.ts';
 import { productIdSchema } from '../../shared/id-fields.ts';
 import {
   AREA_SPOT_KEYS_SHOWN,
@@ -11,6 +12,8 @@ import {
   areaFieldsSchema,
   areaIdSchema,
   areaWithSpotsSchema,
+  type CompactArea,
+  compactAreaSchema,
 } from './area.schema.ts';
 import { areasExamples } from './examples.ts';
 
@@ -24,6 +27,10 @@ async function withSpotKeys(ctx: OperationContext, guideId: string, areas: Area[
     const spotKeys = keys.get(area.id) ?? [];
     return { ...area, spotKeys: spotKeys.slice(0, AREA_SPOT_KEYS_SHOWN), spotCount: spotKeys.length };
   });
+}
+
+function compactArea({ id, name, spotCount }: AreaWithSpots): CompactArea {
+  return { id, name, spotCount };
 }
 
 export const setArea = defineOperation({
@@ -45,14 +52,18 @@ export const setArea = defineOperation({
     .extend({
       productId: productIdSchema,
       areaId: areaIdSchema.optional().describe('Omit to create; give it to replace that area'),
+      answer: answerField,
     })
     .strict(),
   output: z.object({
     productId: z.string(),
     created: z.boolean().describe('true when this call created the area'),
-    area: areaWithSpotsSchema.nullable(),
+    area: z
+      .union([areaWithSpotsSchema, compactAreaSchema])
+      .nullable()
+      .describe('id, name and spotCount; the area as list_areas reads it with answer full'),
   }),
-  async handler({ productId, areaId, ...fields }, ctx) {
+  async handler({ productId, areaId, answer, ...fields }, ctx) {
     // Opening the guide for a write locks it, so concurrent set_area calls cannot both pass the cap.
     const guide = await ctx.guide(productId);
     const { areas } = ctx.stores;
@@ -72,7 +83,9 @@ export const setArea = defineOperation({
     }
     const area = (await areas.listForGuide(guide.id)).find((a) => a.id === id) ?? null;
     const [withKeys] = area ? await withSpotKeys(ctx, guide.id, [area]) : [null];
-    return { productId: guide.id, created: areaId === undefined, area: withKeys ?? null };
+    // The area's rules, fees and sources are what was just sent, and its spot keys may be 200.
+    const answered = withKeys && !answersFull({ answer }) ? compactArea(withKeys) : withKeys;
+    return { productId: guide.id, created: areaId === undefined, area: answered ?? null };
   },
 });
 

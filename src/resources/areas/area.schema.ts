@@ -71,3 +71,8 @@ export const areaWithSpotsSchema = areaSchema.extend({
 });
 
 export type AreaWithSpots = z.infer<typeof areaWithSpotsSchema>;
+
+/** An area in set_area's compact answer: its id to point spots at, and how many do. */
+export const compactAreaSchema = areaWithSpotsSchema.pick({ id: true, name: true, spotCount: true });
+
+export type CompactArea = z.infer<typeof compactAreaSchema>;

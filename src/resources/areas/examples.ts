@@ -34,29 +34,7 @@ export const areasExamples = {
     output: {
       productId: 'gd_kKif6mbydYyv_ZEZ',
       created: true,
-      area: {
-        id: 'ar_IYnmRnu-Q03eFSO_',
-        name: 'Triglav National Park',
-        rules: [
-          {
-            text: 'Vehicles need a permit to drive up to Vogel',
-            kind: 'vehicle',
-            months: [6, 7, 8, 9],
-            appliesTo: 'car',
-            bookingOpens: 'in May',
-            sourceUrl: 'https://www.tnp.si/en/rules',
-          },
-        ],
-        fees: [{ label: 'Parking at Pokljuka', amount: 10, currency: 'EUR', per: 'day' }],
-        links: [{ kind: 'authority', url: 'https://www.tnp.si/en' }],
-        sources: [{ url: 'https://www.tnp.si/en/rules', kind: 'page', capturedOn: '2026-11-02' }],
-        kind: 'park',
-        note: 'Stay on marked trails; no drones.',
-        season: 'Huts open mid-June to late September',
-        status: { state: 'open' },
-        spotKeys: [],
-        spotCount: 0,
-      },
+      area: { id: 'ar_IYnmRnu-Q03eFSO_', name: 'Triglav National Park', spotCount: 0 },
     },
   },
   delete_area: {

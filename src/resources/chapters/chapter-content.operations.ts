@@ -4,12 +4,14 @@ import { openOwned } from '../../core/guide-records.ts';
 import { defineOperation } from '../../core/operation.ts';
 import { requireFresh } from '../../core/stale-editor.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
-import { chapterAnswer } from './chapter.answer.ts';
+import { answerField } from '../../core/write-answer.ts';
+import { chapterWriteAnswer } from './chapter.answer.ts';
 import { chapterRules } from './chapter.rules.ts';
 import {
   chapterEdits,
   chapterSchema,
   collectionIdSchema,
+  compactChapterSchema,
   expectedUpdatedAtSchema,
   MEMBERS_MAX,
   spotKeyRefSchema,
@@ -29,6 +31,12 @@ const memberInputSchema = z.strictObject({
   order: z.number().optional().describe('Ascending; give it on every member or on none (then the list order counts)'),
 });
 
+/**
+ * What the three writes answer: the fields of list_chapters' compact view, and the rest of the record
+ * with answer full. One object whose other fields are optional, so both answers are one shape.
+ */
+const chapterWriteSchema = chapterSchema.partial().extend(compactChapterSchema.shape);
+
 export const setChapterMembers = defineOperation({
   name: 'set_chapter_members',
   title: 'Set the members of a chapter or collection',
@@ -43,14 +51,15 @@ export const setChapterMembers = defineOperation({
   input: z.strictObject({
     collectionId: collectionIdSchema,
     members: z.array(memberInputSchema).max(MEMBERS_MAX).describe(`At most ${MEMBERS_MAX}, full replacement`),
+    answer: answerField,
   }),
-  output: chapterSchema,
+  output: chapterWriteSchema,
   example: chaptersExamples.set_chapter_members,
-  async handler({ collectionId, members }, ctx) {
+  async handler({ collectionId, members, answer }, ctx) {
     const chapter = await openOwned(ctx, ctx.stores.chapters, collectionId);
     const refs = await normaliseMembers(chapter, members, chapterRules(ctx, chapter.guideId));
     await ctx.stores.chapters.setMembers(chapter.id, refs);
-    return chapterAnswer(ctx, await ctx.stores.chapters.require(chapter.id));
+    return chapterWriteAnswer(ctx, await ctx.stores.chapters.require(chapter.id), answer);
   },
 });
 
@@ -70,10 +79,11 @@ export const setChapterIntro = defineOperation({
   input: z.strictObject({
     collectionId: collectionIdSchema,
     intro: chapterIntroSchema.nullable().describe('ChapterIntro, or null to remove it'),
+    answer: answerField,
   }),
-  output: chapterSchema,
+  output: chapterWriteSchema,
   example: chaptersExamples.set_chapter_intro,
-  async handler({ collectionId, intro }, ctx) {
+  async handler({ collectionId, intro, answer }, ctx) {
     const chapter = await openOwned(ctx, ctx.stores.chapters, collectionId);
     const written = await normaliseIntro(intro, chapterRules(ctx, chapter.guideId));
     if (written !== null && chapter.kind !== 'chapter') {
@@ -83,7 +93,7 @@ export const setChapterIntro = defineOperation({
       );
     }
     await ctx.stores.chapters.write(chapter.id, { ...chapter, intro: written });
-    return chapterAnswer(ctx, await ctx.stores.chapters.require(chapter.id));
+    return chapterWriteAnswer(ctx, await ctx.stores.chapters.require(chapter.id), answer);
   },
 });
 
@@ -104,10 +114,11 @@ export const setChapterPages = defineOperation({
     collectionId: collectionIdSchema,
     pages: pagesSchema,
     expectedUpdatedAt: expectedUpdatedAtSchema.optional(),
+    answer: answerField,
   }),
-  output: chapterSchema,
+  output: chapterWriteSchema,
   example: chaptersExamples.set_chapter_pages,
-  async handler({ collectionId, pages, expectedUpdatedAt }, ctx) {
+  async handler({ collectionId, pages, expectedUpdatedAt, answer }, ctx) {
     const chapter = await openOwned(ctx, ctx.stores.chapters, collectionId);
     requireFresh(chapterEdits, chapter.updatedAt, expectedUpdatedAt);
     if (pages.length > 0 && chapter.kind !== 'chapter') {
@@ -118,7 +129,7 @@ export const setChapterPages = defineOperation({
     }
     const written = await normalisePages(pages, chapterRules(ctx, chapter.guideId));
     await ctx.stores.chapters.write(chapter.id, { ...chapter, pages: written });
-    return chapterAnswer(ctx, await ctx.stores.chapters.require(chapter.id));
+    return chapterWriteAnswer(ctx, await ctx.stores.chapters.require(chapter.id), answer);
   },
 });
 

@@ -1,6 +1,7 @@
 import type { OperationContext } from '../../core/operation.ts';
+import { type AnswerForm, answersFull } from '../../core/write-answer.ts';
 import { fileUrl, mediaPath } from '../media/index.ts';
-import { type Chapter, MEMBERS_SHOWN } from './chapter.schema.ts';
+import { type Chapter, type CompactChapter, MEMBERS_SHOWN } from './chapter.schema.ts';
 import type { OwnedChapter } from './chapter.store.ts';
 
 /** The record buyers' editors read, keys in the specification's order. */
@@ -65,4 +66,30 @@ export async function chapterAnswer(
 ): Promise<Chapter> {
   const [answer] = await chapterAnswers(ctx, [chapter]);
   return answer as Chapter;
+}
+
+/** A chapter in list_chapters' compact view and in compact write answers: what picks it out, its members counted. */
+export function compactChapter({
+  collectionId,
+  kind,
+  name,
+  slug,
+  order,
+  updatedAt,
+  memberCount,
+}: Chapter): CompactChapter {
+  return { collectionId, kind, name, slug, order, updatedAt, memberCount };
+}
+
+/**
+ * What a write of a chapter's members, intro or pages answers: compact unless asked full, since
+ * the members, sections and pages are what was just sent (and may be 2,500 members).
+ */
+export async function chapterWriteAnswer(
+  ctx: Pick<OperationContext, 'stores' | 'principal' | 'urls'>,
+  chapter: OwnedChapter,
+  answer: AnswerForm,
+): Promise<Chapter | CompactChapter> {
+  const full = await chapterAnswer(ctx, chapter);
+  return answersFull({ answer }) ? full : compactChapter(full);
 }

@@ -1,12 +1,12 @@
 import { z } from 'zod';
+import { type GuideList, guidePage, pageFields } from '../../core/guide-pages.ts';
 import { openOwned } from '../../core/guide-records.ts';
 import { defineOperation } from '../../core/operation.ts';
 import { nameContainsField, pageInputShape, pageOutputShape, viewField } from '../../core/paging.ts';
 import { requireFresh } from '../../core/stale-editor.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/id-fields.ts';
-import { type GuideList, guidePage, pageFields } from '../guides/index.ts';
-import { chapterAnswer, chapterAnswers } from './chapter.answer.ts';
+import { chapterAnswer, chapterAnswers, compactChapter } from './chapter.answer.ts';
 import { applyChapterFields, emptyChapter } from './chapter.input.ts';
 import { chapterRules } from './chapter.rules.ts';
 import {
@@ -100,10 +100,6 @@ export const listChapters = defineOperation({
     }));
   },
 });
-
-function compactChapter({ collectionId, kind, name, slug, order, updatedAt, memberCount }: Chapter): CompactChapter {
-  return { collectionId, kind, name, slug, order, updatedAt, memberCount };
-}
 
 export const updateChapter = defineOperation({
   name: 'update_chapter',

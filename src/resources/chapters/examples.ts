@@ -67,6 +67,14 @@ const withPages = {
 };
 const listed = { ...withPages, updatedAt: 1795428000005 };
 
+/** What the members, intro and pages writes answer by default: the fields of list_chapters' compact view. */
+function compact(
+  chapter: Pick<typeof created, 'collectionId' | 'kind' | 'name' | 'slug' | 'order' | 'updatedAt' | 'memberCount'>,
+) {
+  const { collectionId, kind, name, slug, order, updatedAt, memberCount } = chapter;
+  return { collectionId, kind, name, slug, order, updatedAt, memberCount };
+}
+
 /**
  * The chapter of the Slovenia story (recorded from a real run): the two spots, an intro and one page.
  */
@@ -106,14 +114,14 @@ export const chaptersExamples = {
       collectionId: 'col_jAzCD-vO8S8uM5dc',
       members: [{ spotKey: 'vintgar-gorge' }, { spotKey: 'lake-bohinj' }],
     },
-    output: withMembers,
+    output: compact(withMembers),
   },
   set_chapter_intro: {
     input: { collectionId: 'col_jAzCD-vO8S8uM5dc', intro: withIntro.intro },
-    output: withIntro,
+    output: compact(withIntro),
   },
   set_chapter_pages: {
     input: { collectionId: 'col_jAzCD-vO8S8uM5dc', pages: withPages.pages },
-    output: withPages,
+    output: compact(withPages),
   },
 } satisfies Record<string, OperationExample>;

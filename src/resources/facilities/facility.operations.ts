@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import { type GuideList, guidePage, pageFields } from '../../core/guide-pages.ts';
 import { openOwned } from '../../core/guide-records.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
 import { nameContainsField, pageInputShape, pageOutputShape, viewField } from '../../core/paging.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/id-fields.ts';
-import { type GuideList, guidePage, pageFields } from '../guides/index.ts';
 import { facilitiesExamples } from './examples.ts';
 import { applyPlaceFields, emptyPlace, type PlaceRules } from './facility.input.ts';
 import {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiError, refuse } from '../../core/errors.ts';
+import { pageFields } from '../../core/guide-pages.ts';
 import { defineOperation } from '../../core/operation.ts';
 import {
   nameContainsField,
@@ -35,7 +36,6 @@ import {
   storeTags,
 } from './guide.schema.ts';
 import type { GuideRecordRow, GuideRow } from './guide.store.ts';
-import { pageFields } from './guide-pages.ts';
 import { cachedGuideRecord, guideRecord, recordOf } from './guide-records.ts';
 
 /** Guides a page holds: a guide record with its areas and properties can reach several KB. */
@@ -68,8 +68,7 @@ export const listGuides = defineOperation({
     const { guides } = ctx.stores;
     const creatorId = ctx.principal.creatorId;
     const filter = { status: input.status, nameContains: input.nameContains };
-    const scope = `guides status=${input.status ?? '*'} name=${input.nameContains ?? '*'}`;
-    const request = readPageRequest(input, GUIDE_PAGE, scope);
+    const request = readPageRequest(input, GUIDE_PAGE);
     const compact = input.view === 'compact';
     const [rows, total] = await rowsAndTotal<GuideRow>(
       request,
@@ -81,7 +80,7 @@ export const listGuides = defineOperation({
     const sortKeys = new Map<object, SortValue[]>(
       items.map((item, i) => [item, [Number(rows[i]?.updated_at), rows[i]?.id ?? '']]),
     );
-    const page = pageOf(items, request, total, scope, (item) => sortKeys.get(item) ?? []);
+    const page = pageOf(items, request, total, (item) => sortKeys.get(item) ?? []);
     return { count: page.items.length, guides: page.items, ...pageFields(page) };
   },
 });

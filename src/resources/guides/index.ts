@@ -44,6 +44,5 @@ export const guidesResource: Resource = {
 
 export type { Guide, MapRegion } from './guide.schema.ts';
 export { guideAccess } from './guide-access.ts';
-export { type GuideList, guidePage, pageFields } from './guide-pages.ts';
 export { guideRecord, recordOf } from './guide-records.ts';
 export { updateGuideRow } from './guide-row.ts';

@@ -52,7 +52,7 @@ export const itinerariesExamples = {
   },
   set_itinerary_days: {
     input: { itineraryId, days: record.days, expectedUpdatedAt: record.updatedAt },
-    output: record,
+    output: { itineraryId, name: record.name, order: 1, archived: false, updatedAt: record.updatedAt, dayCount: 1 },
   },
   reorder_itinerary: {
     input: { itineraryId },

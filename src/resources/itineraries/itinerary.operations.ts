@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { type GuideList, guidePage, pageFields } from '../../core/guide-pages.ts';
 import { openOwned } from '../../core/guide-records.ts';
 import { defineOperation } from '../../core/operation.ts';
 import { nameContainsField, pageInputShape, pageOutputShape, viewField } from '../../core/paging.ts';
 import { requireFresh } from '../../core/stale-editor.ts';
+import { answerField, answersFull } from '../../core/write-answer.ts';
 import { productIdSchema } from '../../shared/id-fields.ts';
-import { type GuideList, guidePage, pageFields } from '../guides/index.ts';
 import { itinerariesExamples as examples } from './examples.ts';
 import {
   type CompactItinerary,
@@ -165,15 +166,21 @@ export const setItineraryDays = defineOperation({
     itineraryId: itineraryIdSchema,
     days: daysSchema,
     expectedUpdatedAt: expectedUpdatedAtSchema.optional(),
+    answer: answerField,
   }),
-  output: itinerarySchema,
-  async handler({ itineraryId, days, expectedUpdatedAt }, ctx) {
+  // The days are what was just sent (up to 60 of 30 stops): compact answers count them.
+  output: itinerarySchema
+    .partial()
+    .required({ itineraryId: true, name: true, order: true, archived: true, updatedAt: true })
+    .extend({ dayCount: compactItinerarySchema.shape.dayCount.optional().describe('Days held; compact answers only') }),
+  async handler({ itineraryId, days, expectedUpdatedAt, answer }, ctx) {
     const itinerary = await openOwned(ctx, ctx.stores.itineraries, itineraryId);
     requireFresh(itineraryEdits, itinerary.updatedAt, expectedUpdatedAt);
     const state = { ...itinerary, days };
     state.days = await checkedDays(ctx, state, itinerary.guideId);
     await ctx.stores.itineraries.write(itinerary.id, state);
-    return publicItinerary(await ctx.stores.itineraries.require(itinerary.id));
+    const written = await ctx.stores.itineraries.require(itinerary.id);
+    return answersFull({ answer }) ? publicItinerary(written) : compactItinerary(written);
   },
 });
 

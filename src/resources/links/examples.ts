@@ -60,7 +60,7 @@ export const linksExamples = {
     output: {
       ok: true,
       productId,
-      urls: ['https://www.vintgar.si/en', 'https://www.vintgar.si/en/tickets'],
+      marked: 2,
       verified: true,
       verifiedAt: 1795165200000,
     },

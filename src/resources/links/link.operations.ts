@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { ApiError, refuse } from '../../core/errors.ts';
+import { pageFields } from '../../core/guide-pages.ts';
 import { defineOperation } from '../../core/operation.ts';
 import { pageInputShape, pageOfList, pageOutputShape } from '../../core/paging.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
+import { answerField, answersFull } from '../../core/write-answer.ts';
 import { productIdSchema } from '../../shared/id-fields.ts';
-import { pageFields } from '../guides/index.ts';
 import { linksExamples } from './examples.ts';
 import { heldLinks } from './held-links.ts';
 import type { LinkCheckResult } from './link-checker.ts';
@@ -78,7 +79,7 @@ export const getLinkReport = defineOperation({
     );
     const matching =
       input.status === undefined ? report.all : report.all.filter((entry) => stateOf(entry) === input.status);
-    const page = pageOfList(matching, input, LINK_PAGE, `links status=${input.status ?? '*'}`);
+    const page = pageOfList(matching, input, LINK_PAGE);
     return {
       productId: report.guideId,
       counts: report.counts,
@@ -224,12 +225,14 @@ export const setLinkVerified = defineOperation({
         `Several links of the guide (at most ${MAX_MARKS_PER_CALL}), each as the guide holds it; instead of url`,
       ),
     verified: z.boolean(),
+    answer: answerField,
   }),
   output: z.object({
     ok: z.literal(true),
     productId: z.string(),
     url: z.string().optional().describe('The link marked, when url was sent'),
-    urls: z.array(z.string()).optional().describe('The links marked, each once, when urls was sent'),
+    marked: z.number().describe('Links marked, each counted once'),
+    urls: z.array(z.string()).optional().describe('With answer full, when urls was sent: the links marked, each once'),
     verified: z.boolean(),
     verifiedAt: z.number().nullable(),
   }),
@@ -252,7 +255,8 @@ export const setLinkVerified = defineOperation({
     return {
       ok: true as const,
       productId: guide.id,
-      ...(input.urls ? { urls } : { url: input.url }),
+      ...(input.urls ? answersFull(input) && { urls } : { url: input.url }),
+      marked: urls.length,
       verified: input.verified,
       verifiedAt,
     };

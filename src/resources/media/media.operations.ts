@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { ApiError } from '../../core/errors.ts';
+import { type GuideList, guidePage, pageFields } from '../../core/guide-pages.ts';
 import { openOwned } from '../../core/guide-records.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
 import { pageInputShape, pageOutputShape, viewField } from '../../core/paging.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/id-fields.ts';
-import { type GuideList, guidePage, pageFields } from '../guides/index.ts';
 import { mediaExamples } from './examples.ts';
 import { forgetFiles } from './forget-files.ts';
 import {

@@ -72,22 +72,7 @@ export const propertiesExamples = {
     output: {
       productId: 'gd_kKif6mbydYyv_ZEZ',
       schemaVersion: 5,
-      properties: [
-        {
-          propertyDefId: 'prop_dSGpp_ZknzrIXlZ8',
-          key: 'best_time',
-          label: 'Best time to visit',
-          kind: 'shortLabel',
-          order: 1,
-          required: true,
-          filterable: false,
-          placeholder: 'e.g. before 9:00 in summer',
-          numUnit: null,
-          options: [],
-          archived: false,
-          schemaVersion: 5,
-        },
-      ],
+      properties: [{ propertyDefId: 'prop_dSGpp_ZknzrIXlZ8', key: 'best_time', order: 1 }],
     },
   },
   convert_property: {

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { refuse } from '../../core/errors.ts';
+import { pageFields } from '../../core/guide-pages.ts';
 import { openOwned } from '../../core/guide-records.ts';
 import { defineOperation } from '../../core/operation.ts';
 import { pageInputShape, pageOfList, pageOutputShape } from '../../core/paging.ts';
 import { SINCE_2026_09_30, STABLE_SINCE } from '../../core/versions.ts';
+import { answerField, answersFull } from '../../core/write-answer.ts';
 import { productIdSchema } from '../../shared/id-fields.ts';
 import { candidateStem, clearable, firstFree, text } from '../../shared/text.ts';
-import { pageFields } from '../guides/index.ts';
 import { planConversion } from './conversion.ts';
 import { propertiesExamples } from './examples.ts';
 import { checkKindSettings, KEY_MAX, keyFromLabel, nextOptions } from './property.rules.ts';
@@ -16,6 +17,7 @@ import {
   propertyDefIdSchema,
   propertyKeySchema,
   propertyKinds,
+  propertyPlaceSchema,
   propertySchema,
 } from './property.schema.ts';
 import { publicProperty } from './property.store.ts';
@@ -50,7 +52,7 @@ export const listProperties = defineOperation({
     const guide = await ctx.guide(input.productId);
     const { properties } = ctx.stores;
     const all = (await properties.listForGuide(guide.id)).map(publicProperty);
-    const page = pageOfList(all, input, PROPERTY_PAGE, 'properties');
+    const page = pageOfList(all, input, PROPERTY_PAGE);
     return {
       productId: guide.id,
       schemaVersion: await ctx.stores.guides.propertySchemaVersion(guide.id),
@@ -215,8 +217,15 @@ export const reorderProperties = defineOperation({
   input: z.strictObject({
     productId: productIdSchema,
     propertyDefIds: z.array(propertyDefIdSchema).max(500).describe('Property ids in the order wanted'),
+    answer: answerField,
   }),
-  output: z.object({ productId: z.string(), schemaVersion: z.number(), properties: z.array(propertySchema) }),
+  output: z.object({
+    productId: z.string(),
+    schemaVersion: z.number(),
+    properties: z
+      .array(z.union([propertySchema, propertyPlaceSchema]))
+      .describe('In their new order: propertyDefId, key and order, or the properties whole with answer full'),
+  }),
   async handler(input, ctx) {
     const guide = await ctx.guide(input.productId);
     const { properties } = ctx.stores;
@@ -241,8 +250,11 @@ export const reorderProperties = defineOperation({
     ];
     const version = await ctx.stores.guides.bumpPropertySchemaVersion(guide.id);
     for (const [i, id] of ordered.entries()) await properties.update(id, { order: i + 1 }, version);
-    const after = await properties.listForGuide(guide.id);
-    return { productId: guide.id, schemaVersion: version, properties: after.map(publicProperty) };
+    const after = (await properties.listForGuide(guide.id)).map(publicProperty);
+    const answered = answersFull(input)
+      ? after
+      : after.map(({ propertyDefId, key, order }) => ({ propertyDefId, key, order }));
+    return { productId: guide.id, schemaVersion: version, properties: answered };
   },
 });
 

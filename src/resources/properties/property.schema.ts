@@ -73,4 +73,7 @@ export const propertySchema = z.object({
 
 export type Property = z.infer<typeof propertySchema>;
 
+/** A property in reorder_properties' compact answer: where it now stands. */
+export const propertyPlaceSchema = propertySchema.pick({ propertyDefId: true, key: true, order: true });
+
 export const propertyDefIdSchema = z.string().min(1).max(100).describe('From list_properties');

@@ -89,8 +89,7 @@ export const getGuideReadiness = defineOperation({
     const countsByCode: Record<string, number> = {};
     for (const f of all) countsByCode[f.code] = (countsByCode[f.code] ?? 0) + 1;
     const matching = input.code === undefined ? all : all.filter((f) => f.code === input.code);
-    const scope = `readiness ${guide.id} code=${input.code ?? ''}`;
-    const page = pageOfSortedList(matching, input, FINDINGS_PAGE, scope, findingSortKey);
+    const page = pageOfSortedList(matching, input, FINDINGS_PAGE, findingSortKey);
     const counts = countsOf(all);
     return {
       productId: guide.id,
@@ -138,7 +137,7 @@ export const getPublishStatus = defineOperation({
     const entries = publishEntries(contents, readinessOf(contents, ctx.clock.today()), {
       needsLive: true,
     });
-    const page = pageOfSortedList(entries, input, FINDINGS_PAGE, `publish-status ${guide.id}`, (e) => e.key);
+    const page = pageOfSortedList(entries, input, FINDINGS_PAGE, (e) => e.key);
     const gate = ({ code, message }: Gate) => ({ code, message });
     const blockingCount = entries.filter((e) => e.blocking).length;
     const working = serializeSnapshot(snapshotRows(contents));

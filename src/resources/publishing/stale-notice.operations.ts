@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import { pageFields } from '../../core/guide-pages.ts';
 import { defineOperation } from '../../core/operation.ts';
 import { pageInputShape, pageOutputShape } from '../../core/paging.ts';
 import { pageOfSortedList } from '../../core/paging-sorted.ts';
 import { SINCE_2026_09_30 } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/id-fields.ts';
-import { pageFields } from '../guides/index.ts';
 import { datedRows } from './dated-rows.ts';
 import { publishingExamples } from './examples.ts';
 import { type DatedFacts, sortStaleFacts, staleFactSortKey, staleFactsOf } from './staleness.ts';
@@ -77,8 +77,7 @@ export const listStaleNotices = defineOperation({
     });
     // By keyset, not position: an assistant renews facts while it reads, and a position would then
     // skip as many unread notices on the next page.
-    const scope = `stale older=${input.olderThanDays ?? '*'}`;
-    const page = pageOfSortedList(stale.notices, input, NOTICE_PAGE, scope, staleFactSortKey);
+    const page = pageOfSortedList(stale.notices, input, NOTICE_PAGE, staleFactSortKey);
     return { productId: stale.guideId, today, count: page.items.length, notices: page.items, ...pageFields(page) };
   },
 });

@@ -117,11 +117,11 @@ export const routesExamples = {
   },
   set_route_spots: {
     input: { routeId: 'rt_61h92LFhw1QeOEJ1', spotKeys: ['vintgar-gorge', 'lake-bohinj'] },
-    output: { ok: true, routeId: 'rt_61h92LFhw1QeOEJ1', spotKeys: ['vintgar-gorge', 'lake-bohinj'] },
+    output: { ok: true, routeId: 'rt_61h92LFhw1QeOEJ1', spotCount: 2 },
   },
   set_spot_routes: {
     input: { spotId: 'sp_T5j-x6AA2bbpCfKB', routeIds: ['rt_61h92LFhw1QeOEJ1'] },
-    output: { ok: true, spotId: 'sp_T5j-x6AA2bbpCfKB', routeIds: ['rt_61h92LFhw1QeOEJ1'] },
+    output: { ok: true, spotId: 'sp_T5j-x6AA2bbpCfKB', routeCount: 1 },
   },
   set_route_facilities: {
     input: { routeId: 'rt_61h92LFhw1QeOEJ1', facilities: [{ facilityId: 'fac_0MknvfVxVCxRUasv', order: 1 }] },

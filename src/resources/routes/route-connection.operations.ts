@@ -3,6 +3,7 @@ import { refuse } from '../../core/errors.ts';
 import { openOwned } from '../../core/guide-records.ts';
 import { defineOperation } from '../../core/operation.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
+import { answerField, answersFull } from '../../core/write-answer.ts';
 import { idSchema } from '../../shared/id-fields.ts';
 import { routesExamples } from './examples.ts';
 import { openRoute } from './route.access.ts';
@@ -38,8 +39,14 @@ export const setRouteSpots = defineOperation({
       .array(z.string().min(1))
       .max(ROUTE_SPOTS_MAX)
       .describe(`Spot keys of this guide, in order, each once, at most ${ROUTE_SPOTS_MAX}`),
+    answer: answerField,
   }),
-  output: z.object({ ok: z.literal(true), routeId: z.string(), spotKeys: z.array(z.string()) }),
+  output: z.object({
+    ok: z.literal(true),
+    routeId: z.string(),
+    spotCount: z.number().describe('Spots along it now'),
+    spotKeys: z.array(z.string()).optional().describe('With answer full: the spots along it, in order'),
+  }),
   example: routesExamples.set_route_spots,
   async handler(input, ctx) {
     const route = await openRoute(ctx, input.routeId);
@@ -51,7 +58,8 @@ export const setRouteSpots = defineOperation({
       return spot.spotId;
     });
     await ctx.stores.routes.setSpots(route.id, spotIds);
-    return { ok: true as const, routeId: route.id, spotKeys: input.spotKeys };
+    const full = answersFull(input) && { spotKeys: input.spotKeys };
+    return { ok: true as const, routeId: route.id, spotCount: spotIds.length, ...full };
   },
 });
 
@@ -72,11 +80,16 @@ export const setSpotRoutes = defineOperation({
       .array(z.string().min(1))
       .max(SPOT_ROUTES_MAX)
       .describe(`Route or hike ids of this guide, each once, at most ${SPOT_ROUTES_MAX}`),
+    answer: answerField,
   }),
   output: z.object({
     ok: z.literal(true),
     spotId: z.string(),
-    routeIds: z.array(z.string()).describe('The routes and hikes the spot now lies on, in the order they were made'),
+    routeCount: z.number().describe('Routes and hikes the spot now lies on'),
+    routeIds: z
+      .array(z.string())
+      .optional()
+      .describe('With answer full: the routes and hikes the spot now lies on, in the order they were made'),
   }),
   example: routesExamples.set_spot_routes,
   async handler(input, ctx) {
@@ -90,7 +103,8 @@ export const setSpotRoutes = defineOperation({
       }
     }
     await routes.setSpotRoutes(spot.spotId, input.routeIds);
-    return { ok: true as const, spotId: spot.spotId, routeIds: await routes.routeIdsOfSpot(spot.spotId) };
+    const full = answersFull(input) && { routeIds: await routes.routeIdsOfSpot(spot.spotId) };
+    return { ok: true as const, spotId: spot.spotId, routeCount: input.routeIds.length, ...full };
   },
 });
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { type GuideList, guidePage, pageFields } from '../../core/guide-pages.ts';
 import type { OperationContext } from '../../core/operation.ts';
 import { nameContainsField, pageInputShape, viewField } from '../../core/paging.ts';
 import { productIdSchema } from '../../shared/id-fields.ts';
-import { type GuideList, guidePage, pageFields } from '../guides/index.ts';
 import { includeTrackSchema } from './route.schema.ts';
 import type { RouteKind, StoredRoute } from './route.store.ts';
 

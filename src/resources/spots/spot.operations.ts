@@ -1,12 +1,14 @@
+import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { ApiError, notFound, refuse } from '../../core/errors.ts';
+import { type GuideList, guidePage, pageFields } from '../../core/guide-pages.ts';
 import { openOwned } from '../../core/guide-records.ts';
 import { defineOperation, type OperationContext } from '../../core/operation.ts';
 import { nameContainsField, pageInputShape, pageOutputShape, viewField } from '../../core/paging.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
+import { answerField, answersFull } from '../../core/write-answer.ts';
 import { productIdSchema } from '../../shared/id-fields.ts';
 import { candidateStem, firstFree, slugify } from '../../shared/text.ts';
-import { type GuideList, guidePage, pageFields } from '../guides/index.ts';
 import { CustomValuesWriter } from '../properties/index.ts';
 import { spotsExamples } from './examples.ts';
 import { applySpotFields, emptySpot, type SpotRules } from './spot.input.ts';
@@ -14,9 +16,11 @@ import {
   type CompactSpot,
   compactSpotSchema,
   type Spot,
+  type SpotRef,
   spotFieldsSchema,
   spotIdSchema,
   spotKeySchema,
+  spotRefSchema,
   spotSchema,
 } from './spot.schema.ts';
 import { type OwnedSpot, publicSpot, type SpotFilter, type SpotRow } from './spot.store.ts';
@@ -236,16 +240,21 @@ export const upsertSpots = defineOperation({
   example: spotsExamples.upsert_spots,
   description:
     `Creates or updates up to ${BATCH_MAX} spots matched on spotKey: a key the guide has is updated (only the fields sent), ` +
-    'a new key creates a spot (name required then). All or nothing: one bad item refuses the batch, naming its index.',
+    'a new key creates a spot (name required then); one already as sent is left unchanged. All or nothing: one bad ' +
+    'item refuses the batch, naming its index.',
   input: z.strictObject({
     productId: productIdSchema,
     spots: z.array(batchItemSchema).min(1).max(BATCH_MAX).describe(`1 to ${BATCH_MAX} spots, each with its spotKey`),
+    answer: answerField,
   }),
   output: z.object({
     productId: z.string(),
     created: z.array(z.string()).describe('spotKeys of the spots created'),
-    updated: z.array(z.string()).describe('spotKeys of the spots updated'),
-    spots: z.array(spotSchema).describe('The spots as stored, in the order sent'),
+    updated: z.array(z.string()).describe('spotKeys of the spots changed'),
+    unchanged: z.array(z.string()).describe('spotKeys of the spots that already held what was sent (nothing written)'),
+    spots: z
+      .array(z.union([spotSchema, spotRefSchema]))
+      .describe('In the order sent: spotId and spotKey, or the spots as stored with answer full'),
   }),
   async handler(input, ctx) {
     const guide = await ctx.guide(input.productId);
@@ -258,14 +267,21 @@ export const upsertSpots = defineOperation({
     const existing = await spots.findByKeys(guide.id, keys);
     const rules = spotRules(ctx, guide.id);
     let order = await spots.order.next(guide.id);
-    const ids: string[] = [];
+    const refs: SpotRef[] = [];
     const created: string[] = [];
     const updated: string[] = [];
+    const unchanged: string[] = [];
     for (const [i, { spotKey, ...fields }] of input.spots.entries()) {
       const current: OwnedSpot | undefined = existing.get(spotKey);
       if (current) {
-        ids.push(current.spotId);
-        await spots.replace(current.spotId, await applySpotFields(current, fields, rules, `spots[${i}]`));
+        refs.push({ spotId: current.spotId, spotKey });
+        const next = await applySpotFields(current, fields, rules, `spots[${i}]`);
+        // A batch sent again (a retry, a sync) writes nothing it already holds and says so.
+        if (isDeepStrictEqual(next, current)) {
+          unchanged.push(spotKey);
+          continue;
+        }
+        await spots.replace(current.spotId, next);
         updated.push(spotKey);
         continue;
       }
@@ -276,11 +292,12 @@ export const upsertSpots = defineOperation({
         );
       }
       const state = await applySpotFields(emptySpot(spotKey, fields.name), fields, rules, `spots[${i}]`);
-      ids.push(await spots.insert(guide.id, state, order));
+      refs.push({ spotId: await spots.insert(guide.id, state, order), spotKey });
       order += 1;
       created.push(spotKey);
     }
-    return { productId: guide.id, created, updated, spots: (await spots.getMany(ids)).map(publicSpot) };
+    const answered = answersFull(input) ? (await spots.getMany(refs.map((r) => r.spotId))).map(publicSpot) : refs;
+    return { productId: guide.id, created, updated, unchanged, spots: answered };
   },
 });
 

@@ -106,3 +106,8 @@ export const compactSpotSchema = z.object({
 });
 
 export type CompactSpot = z.infer<typeof compactSpotSchema>;
+
+/** A spot in a compact write answer: the key the assistant sent and the id it was given. */
+export const spotRefSchema = spotSchema.pick({ spotId: true, spotKey: true });
+
+export type SpotRef = z.infer<typeof spotRefSchema>;

@@ -71,6 +71,17 @@ export function kyselyAdapter(db: Kysely<Database>) {
 
     async destroy(id: string): Promise<void> {
       await db.deleteFrom('oauth_records').where('model', '=', this.model).where('id', '=', id).execute();
+      // The provider ends a grant itself on a reused refresh token, a replayed code or a revoked
+      // refresh token: the studio's record of that authorization ends with it, or the Assistants
+      // page would go on listing an assistant whose tokens no longer work.
+      if (this.model === 'Grant') {
+        await db
+          .updateTable('assistant_authorizations')
+          .set({ revoked_at: Date.now() })
+          .where('grant_id', '=', id)
+          .where('revoked_at', 'is', null)
+          .execute();
+      }
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {

@@ -1,15 +1,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RateLimits } from '../../core/rate-limit.ts';
+import { setRefusalHeaders } from '../../transports/rate-limit-headers.ts';
 import type { OAuthServer } from './oauth-server.ts';
 import { RESOURCE_METADATA_PATHS } from './oauth-server.ts';
 
-/** The paths oidc-provider answers itself: its endpoints, and its metadata under both names. */
-const PROVIDER_PATHS = ['/oauth/*', '/.well-known/openid-configuration'];
+/**
+ * The provider's metadata, served under RFC 8414's name only: OpenID Connect is not offered, so
+ * its discovery address (the library's own path for the document) answers 404.
+ */
+const PROVIDER_METADATA_PATH = '/.well-known/openid-configuration';
 
 /**
  * The authorization server's endpoints and metadata, and each protected resource's metadata.
  * oidc-provider reads its own bodies: in this scope Fastify parses none.
  */
-export function registerOAuthRoutes(app: FastifyInstance, oauth: OAuthServer): void {
+export function registerOAuthRoutes(app: FastifyInstance, oauth: OAuthServer, rateLimits: RateLimits): void {
   for (const [resource, path] of Object.entries(RESOURCE_METADATA_PATHS) as [
     keyof typeof RESOURCE_METADATA_PATHS,
     string,
@@ -30,29 +35,17 @@ export function registerOAuthRoutes(app: FastifyInstance, oauth: OAuthServer): v
       if (url !== undefined) request.raw.url = url;
       handler(request.raw, reply.raw);
     };
-    for (const path of PROVIDER_PATHS) scope.all(path, (request, reply) => handle(request, reply));
-    // RFC 8414's name for the same document (MCP clients look here first).
+    scope.all('/oauth/*', (request, reply) => handle(request, reply));
+    // Registration is open to anyone: each address registers a bounded number of clients an hour.
+    scope.post('/oauth/register', async (request, reply) => {
+      const refused = await rateLimits.refusalFor('registrations', request.ip);
+      if (!refused) return handle(request, reply);
+      setRefusalHeaders(reply, refused);
+      // An OAuth endpoint answers in OAuth's error shape (RFC 7591 section 3.2.2), not the API's envelope.
+      return reply.code(429).send({ error: 'rate_limited', error_description: refused.message });
+    });
     scope.get('/.well-known/oauth-authorization-server', (request, reply) =>
-      handle(request, reply, '/.well-known/openid-configuration'),
+      handle(request, reply, PROVIDER_METADATA_PATH),
     );
-  });
-}
-
-/**
- * A 401 from /mcp or the REST API names where to start authorizing (RFC 9728 section 5.1): the
- * protected resource metadata of the resource that refused.
- */
-export function challengeWithResourceMetadata(app: FastifyInstance, oauth: OAuthServer): void {
-  // A callback hook, not an async one: it runs on every answer and must cost no promise.
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if (reply.statusCode !== 401) return done(null, payload);
-    const path = request.url;
-    const resource = path.startsWith('/mcp') ? 'mcp' : path.startsWith('/api/v1/') ? 'rest' : undefined;
-    if (resource) {
-      const sent = reply.getHeader('www-authenticate');
-      const challenge = typeof sent === 'string' && sent.startsWith('Bearer ') ? `${sent}, ` : 'Bearer ';
-      reply.header('WWW-Authenticate', `${challenge}resource_metadata="${oauth.metadataUrl(resource)}"`);
-    }
-    done(null, payload);
   });
 }

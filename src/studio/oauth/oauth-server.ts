@@ -1,9 +1,11 @@
 import type Provider from 'oidc-provider';
-import type { Principal } from '../../core/auth.ts';
+import type { Principal, TokenPresentation } from '../../core/auth.ts';
 import { ApiError } from '../../core/errors.ts';
 import type { Runtime } from '../../core/invoke.ts';
 import { announceRevocation } from '../../db/coordination.ts';
 import type { GuardOptions } from '../../resources/links/index.ts';
+import { checkBinding, DPOP_ALGS, DPOP_WINDOW_S, DpopRefusal } from './dpop.ts';
+import { DpopProofsStore } from './dpop-proof.store.ts';
 import { guardedMetadataFetch } from './metadata-fetch.ts';
 import { createProvider, OAUTH_SCOPES, type Resources } from './provider.ts';
 
@@ -29,9 +31,11 @@ export class OAuthServer {
   private built: Promise<Provider> | undefined;
   private callback: ReturnType<Provider['callback']> | undefined;
   private readonly lastWritten = new Map<string, number>();
+  private readonly dpopProofs: DpopProofsStore;
 
   constructor(runtime: Runtime, guard: Partial<GuardOptions> = {}) {
     this.runtime = runtime;
+    this.dpopProofs = new DpopProofsStore(runtime.db);
     this.fetch = guardedMetadataFetch(guard);
   }
 
@@ -54,6 +58,8 @@ export class OAuthServer {
       authorization_servers: [this.issuer],
       scopes_supported: [...OAUTH_SCOPES],
       bearer_methods_supported: ['header'],
+      dpop_signing_alg_values_supported: DPOP_ALGS,
+      dpop_bound_access_tokens_required: false,
       resource_name: resource === 'mcp' ? 'Travel guides (MCP)' : 'Travel guides (REST API)',
       resource_documentation: `${this.issuer}/docs`,
     };
@@ -82,11 +88,12 @@ export class OAuthServer {
 
   /**
    * The caller behind an access token, for the resource it is presented to: refused (401
-   * invalid_token) when unknown, expired, revoked, or issued for the other resource.
+   * invalid_token) when unknown, expired, revoked, issued for the other resource, or bound to a
+   * DPoP key and not presented with a fresh proof of it.
    */
-  async principal(token: string, resource: ResourceName): Promise<Principal> {
+  async principal(presented: TokenPresentation, resource: ResourceName): Promise<Principal> {
     const provider = await this.provider();
-    const found = await provider.AccessToken.find(token).catch(() => undefined);
+    const found = await provider.AccessToken.find(presented.token).catch(() => undefined);
     if (!found || found.isExpired || !found.accountId || !found.grantId) {
       throw new ApiError('invalid_api_key', 'This access token is unknown, revoked or expired: authorize again.');
     }
@@ -97,6 +104,7 @@ export class OAuthServer {
         `This access token was issued for another resource; ask for one with resource=${this.resources()[resource]}.`,
       );
     }
+    await this.confirmBinding(found.jkt, presented);
     // The authorization as the studio lists it, not only the token's row: a refresh that read its
     // token just before a disconnect may write a new one just after.
     const standing = await this.runtime.db
@@ -111,8 +119,14 @@ export class OAuthServer {
     if (standing.active !== 1) {
       throw new ApiError('forbidden', 'The creator account behind this authorization is no longer active.');
     }
-    await this.touch(found.grantId);
     const scopes = new Set(String(found.scope ?? '').split(' '));
+    if (!scopes.has('read')) {
+      throw new ApiError(
+        'api_scope_required',
+        'This access token lacks the read scope, which every call needs: authorize again with scope "read".',
+      );
+    }
+    await this.touch(found.grantId);
     const write = scopes.has('write');
     return {
       keyId: found.grantId,
@@ -121,6 +135,23 @@ export class OAuthServer {
       publish: write && scopes.has('publish'),
       role: 'owner',
     };
+  }
+
+  /**
+   * A DPoP-bound token only with a proof of its key, made for this request and never taken before
+   * by any instance. Proofs are stamped by the client's wall clock and checked against this one's,
+   * as the authorization server checks them (not the service's clock, which tests set).
+   */
+  private async confirmBinding(jkt: string | undefined, presented: TokenPresentation): Promise<void> {
+    const now = Date.now();
+    const proof = await checkBinding(jkt, presented, now);
+    if (!proof || jkt === undefined) return;
+    if (!(await this.dpopProofs.firstUse(jkt, proof.jti, (proof.iat + DPOP_WINDOW_S) * 1000))) {
+      throw new DpopRefusal(
+        'invalid_dpop_proof',
+        'The DPoP proof was used before: make a new proof, with a new jti, for every request.',
+      );
+    }
   }
 
   private async touch(grantId: string): Promise<void> {

@@ -32,10 +32,18 @@ export interface OAuthSecretsTable {
   value: string;
 }
 
+/** The DPoP proofs taken, so that none is taken twice (`id`: hash of the key's thumbprint and the jti). */
+export interface DpopProofsTable {
+  id: string;
+  /** Unix ms (wall clock): when the proof's iat window closes and the row may go. */
+  expires_at: number;
+}
+
 declare module '../../db/tables.ts' {
   interface Database {
     oauth_records: OAuthRecordsTable;
     assistant_authorizations: AssistantAuthorizationsTable;
     oauth_secrets: OAuthSecretsTable;
+    dpop_proofs: DpopProofsTable;
   }
 }

@@ -4,6 +4,8 @@ import type { Configuration } from 'oidc-provider';
 import type { fetch as undiciFetch } from 'undici';
 import type { Database } from '../../db/tables.ts';
 import { kyselyAdapter } from './adapter.ts';
+import { DPOP_ALGS } from './dpop.ts';
+import { guardProviderAnswers, redirectUriPolicy } from './provider-policy.ts';
 import { providerSecrets } from './secrets.ts';
 
 type OidcProvider = typeof import('oidc-provider');
@@ -93,6 +95,7 @@ export async function createProvider(options: ProviderOptions): Promise<Provider
     scopes: [...OAUTH_SCOPES],
     claims: { openid: ['sub'] },
     responseTypes: ['code'],
+    extraClientMetadata: redirectUriPolicy(errors),
     clientDefaults: {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
@@ -108,6 +111,7 @@ export async function createProvider(options: ProviderOptions): Promise<Provider
       registration: { enabled: true },
       revocation: { enabled: true },
       userinfo: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
       resourceIndicators: {
         enabled: true,
         // A client that names no resource gets a token for MCP, what assistants connect to.
@@ -119,7 +123,11 @@ export async function createProvider(options: ProviderOptions): Promise<Provider
         },
       },
       clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
+      // Tokens are bound to the key of a client that sends a proof; /mcp and /api/v1 check the
+      // proofs themselves (dpop.ts). No nonces: the iat window and the replay check bound a proof.
+      dPoP: { enabled: true },
     },
+    enabledJWA: { dPoPSigningAlgValues: DPOP_ALGS },
     // Refresh tokens for every client allowed the grant: assistants stay connected without
     // offline_access, which they do not know to ask for. Each use rotates the token.
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
@@ -142,6 +150,7 @@ export async function createProvider(options: ProviderOptions): Promise<Provider
   };
   const provider = new ProviderClass(options.issuer, configuration);
   provider.proxy = options.proxy;
+  guardProviderAnswers(provider);
   return provider;
 }
 

@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../core/errors.ts';
 import { html } from '../../resources/sales-page/index.ts';
 import { RESET_LINK_MS } from '../accounts/accounts.store.ts';
 import { hashPassword, PASSWORD_MIN, passwordMatches, passwordProblem } from '../accounts/passwords.ts';
 import { SESSION_ABSOLUTE_MS } from '../accounts/sessions.store.ts';
+import { SignInThrottle } from '../accounts/sign-in-throttle.ts';
 import {
   inTransaction,
   requireSignedIn,
@@ -62,6 +64,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: StudioDeps): v
   }
 
   const limitAddress = (request: FastifyRequest) => runtime.rateLimits.consumeFor('sign-in-address', request.ip);
+  const throttle = new SignInThrottle(runtime.rateLimits);
 
   app.get('/', async (request, reply) =>
     seeOther(reply, (await sessionCreator(deps, request)) ? HOME : '/studio/sign-in'),
@@ -79,17 +82,39 @@ export function registerAccountRoutes(app: FastifyInstance, deps: StudioDeps): v
     const email = field(request.body, 'email').trim().toLowerCase().slice(0, EMAIL_MAX);
     const password = field(request.body, 'password');
     const next = safeNext(field(request.body, 'next'));
-    await runtime.rateLimits.consumeFor('sign-in-account', email);
+    const attempt = { address: request.ip, email };
+    const waitMs = await throttle.waitMs(attempt);
+    if (waitMs > 0) {
+      throw new ApiError('rate_limited', 'Too many failed sign-ins: wait before trying again.', {
+        retryAfterMs: waitMs,
+      });
+    }
     const s = studioStores(runtime);
     const creator = email === '' ? undefined : await s.stores.creators.findByEmail(email);
     const stored = creator?.active ? await s.accounts.passwordHash(creator.creatorId) : undefined;
-    if (!creator || !(await passwordMatches(stored, password))) {
+    // The hash is checked on every path, the decoy's when there is no account: a refusal takes as
+    // long whether or not the email has one.
+    const matches = await passwordMatches(stored, password);
+    if (!creator || !matches) {
+      if ((await throttle.failed(attempt)) && creator?.active) warnOfAttack(request, creator.email);
       const form = { csrf: reply.generateCsrf(), next, email, error: WRONG_CREDENTIALS };
       return sendPage(reply, { title: 'Sign in', body: signInForm(form, deps.signUpOpen) }, 401);
     }
+    await throttle.succeeded(attempt);
     await startSession(request, reply, creator.creatorId);
     return seeOther(reply, next);
   });
+
+  /**
+   * Mails the creator that someone is guessing their password, once a day at most. Not awaited:
+   * a sign-in for an account must take as long as one for nobody.
+   */
+  function warnOfAttack(request: FastifyRequest, email: string): void {
+    throttle
+      .warnNow(email)
+      .then((now) => (now ? deps.mailer.send(attackMail(email, request.ip, runtime.urls.studioUrl)) : undefined))
+      .catch((err) => request.log.warn({ err }, 'the mail that warns of failed sign-ins could not be sent'));
+  }
 
   app.get('/sign-up', async (request, reply) => {
     if (!deps.signUpOpen) return signUpClosed(reply);
@@ -210,13 +235,18 @@ export function registerAccountRoutes(app: FastifyInstance, deps: StudioDeps): v
   app.post('/forgot', async (request, reply) => {
     await limitAddress(request);
     const email = field(request.body, 'email').trim().toLowerCase().slice(0, EMAIL_MAX);
-    await runtime.rateLimits.consumeFor('sign-in-account', email);
     const s = studioStores(runtime);
     const creator = EMAIL.test(email) ? await s.stores.creators.findByEmail(email) : undefined;
-    // The same answer whether or not the address has an account: nobody learns who has one.
-    if (creator?.active) {
+    // The same answer whether or not the address has an account, and whether or not its mail is
+    // held back: nobody learns who has one. Failed sign-ins never stop this mail (it is how a
+    // creator under attack gets back in); only the mail limit of the account does, and every link
+    // works for an hour, so while later ones are held back an earlier one in the inbox still works.
+    if (creator?.active && !(await runtime.rateLimits.refusalFor('account-mails', creator.email))) {
       const token = await s.accounts.createResetLink(creator.creatorId, RESET_LINK_MS);
-      await deps.mailer.send(resetMail(creator.email, `${runtime.urls.studioUrl}/reset?token=${token}`));
+      // Not awaited: the mail server's round trip would tell who has an account.
+      deps.mailer
+        .send(resetMail(creator.email, `${runtime.urls.studioUrl}/reset?token=${token}`))
+        .catch((err) => request.log.warn({ err }, 'the reset mail could not be sent'));
     }
     return sendPage(reply, {
       title: 'Reset your password',
@@ -268,6 +298,14 @@ export function resetMail(to: string, link: string) {
     to,
     subject: 'Choose a new password for your creator studio',
     text: `Someone (we hope you) asked to choose a new password for the creator studio account of ${to}.\n\nOpen this link within an hour to choose it; it works once:\n${link}\n\nIf it was not you, ignore this message: your password stays as it is.\n`,
+  };
+}
+
+function attackMail(to: string, address: string, studioUrl: string) {
+  return {
+    to,
+    subject: 'Someone is trying to sign in to your creator studio account',
+    text: `Someone tried to sign in to the creator studio account of ${to} with wrong passwords, most recently from the address ${address}. They did not get in.\n\nFor now, sign-ins from addresses where you have not signed in before are slowed down. Where you usually sign in, your password works as always. If you cannot get in, choose a new password from the sign-in page (${studioUrl}/forgot): reset links are never held back.\n\nIf it was you, nothing needs doing. If your password is one you use elsewhere, change it.\n`,
   };
 }
 

@@ -58,7 +58,7 @@ ${csrfField(reply.generateCsrf())}<input type="hidden" name="token" value="${tok
     if (!who) return reply;
     // Each link is a mail sent: counted like a reset request, per address and per account.
     await runtime.rateLimits.consumeFor('sign-in-address', request.ip);
-    await runtime.rateLimits.consumeFor('sign-in-account', who.creator.email);
+    await runtime.rateLimits.consumeFor('account-mails', who.creator.email);
     if (!who.emailConfirmed) await sendConfirmation(deps, who.creator);
     return seeOther(reply, '/studio/account?done=confirmation-sent');
   });

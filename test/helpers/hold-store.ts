@@ -18,7 +18,17 @@ export async function holdEveryConnection(store: Store): Promise<() => Promise<v
       await gate;
     }),
   );
-  while (holding < store.probe.max) await new Promise((r) => setTimeout(r, 5));
+  // A holder that could not get its connection (a short acquire deadline) fails the hold, never hangs it.
+  let failed: unknown;
+  for (const holder of holders) holder.catch((err: unknown) => (failed ??= err));
+  while (holding < store.probe.max) {
+    if (failed !== undefined) {
+      release();
+      await Promise.allSettled(holders);
+      throw failed;
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
   return async () => {
     release();
     await Promise.all(holders);

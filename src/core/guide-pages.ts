@@ -6,12 +6,12 @@ import {
   readPageRequest,
   rowsAndTotal,
   type SortValue,
-} from '../../core/paging.ts';
-import type { Stores } from '../../core/stores.ts';
+} from './paging.ts';
+import type { Stores } from './stores.ts';
 
 /** A list of a guide's records read by keyset, page by page (src/core/paging.ts, src/db/keyset.ts). */
 export interface GuideList<Row, Item> {
-  /** The list and its filters: a cursor is good for these only, and pages and totals are kept under them. */
+  /** The list and its filters: pages and totals are kept under them. */
   scope: string;
   /** What else shapes an answer without moving the order (the view, tracks): pages are kept apart by it. */
   variant: string;
@@ -39,7 +39,7 @@ export function guidePage<Row, Item, Answer extends object>(
   input: { cursor?: string | undefined; limit?: number | undefined },
   answer: (guideId: string, page: Page<Item>) => Answer,
 ): Promise<Answer> {
-  const request = readPageRequest(input, list.size, list.scope);
+  const request = readPageRequest(input, list.size);
   // JSON, so that no filter text can make two pages' keys alike.
   const key = `page ${JSON.stringify([list.scope, list.variant, request.limit, input.cursor ?? null])}`;
   return stores.guides.cachedView(creatorId, productId, key, async (guideId, sibling) => {
@@ -57,7 +57,7 @@ export function guidePage<Row, Item, Answer extends object>(
     const items = [...sortKeys.keys()];
     return answer(
       guideId,
-      pageOf(items, request, total, list.scope, (item) => sortKeys.get(item) ?? []),
+      pageOf(items, request, total, (item) => sortKeys.get(item) ?? []),
     );
   });
 }

@@ -1,0 +1,26 @@
+import type { FastifyRequest } from 'fastify';
+import type { ApiError } from '../core/errors.ts';
+
+/**
+ * What the /mcp routes (mcp.ts, loaded at start) and their answerer (mcp-endpoint.ts, loaded by the
+ * first MCP request) both need: here, so that neither imports the other.
+ */
+export const MCP_BODY_LIMIT = 2 * 1024 * 1024;
+
+/** Which path answered an MCP request: the direct answer of a tool call, or the SDK's full entry. */
+export type McpPath = 'direct' | 'sdk';
+
+/** Runs a tool call inside a trace span (tracing.ts): joined to the trace context in the call's `_meta`. */
+export type ToolCallTracer = <T extends { error?: ApiError }>(
+  request: FastifyRequest,
+  tool: string,
+  meta: Record<string, unknown> | undefined,
+  run: () => Promise<T>,
+) => Promise<T>;
+
+export interface McpOptions {
+  allowedHosts: string[];
+  direct: boolean;
+  observe?: (path: McpPath) => void;
+  trace?: ToolCallTracer;
+}
