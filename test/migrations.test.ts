@@ -12,7 +12,9 @@ const RESERVED: Readonly<Record<number, string>> = {
   16: 'unused: given to the findings work (issue 18), which needed no table',
   18: 'unused: given to photos in a bucket (issue 21), which needed no table',
   19: 'unassigned: kept free between s3 and studio',
-  ...Object.fromEntries(Array.from({ length: 10 }, (_, i) => [20 + i, 'studio (issue 20)']).filter(([n]) => n !== 27)),
+  ...Object.fromEntries(
+    Array.from({ length: 10 }, (_, i) => [20 + i, 'studio (issue 20)']).filter(([n]) => n !== 26 && n !== 27),
+  ),
 };
 
 const NAME = /^(\d{4})-[a-z0-9]+(?:-[a-z0-9]+)*$/;

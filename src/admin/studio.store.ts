@@ -2,6 +2,7 @@ import { newId } from '../core/new-id.ts';
 import { ScopedStore } from '../core/stores.ts';
 import type { GuidesTable } from '../db/tables.ts';
 import { updateGuideRow } from '../resources/guides/guide-row.ts';
+import { PreviewLinksStore } from '../resources/preview/index.ts';
 
 export type GuideStatus = GuidesTable['status'];
 export type StoreReviewStatus = NonNullable<GuidesTable['store_review_status']>;
@@ -23,7 +24,10 @@ export interface CreatorListing {
  * Each method answers undefined when no guide has the id.
  */
 export class StudioStore extends ScopedStore {
-  /** Moves a guide to a status; the first move to `published` stamps `published_at`, later ones keep it. */
+  /**
+   * Moves a guide to a status; the first move to `published` stamps `published_at`, later ones keep
+   * it. Archiving ends the guide's preview links for good: restoring it does not bring them back.
+   */
   async setStatus(
     guideId: string,
     status: GuideStatus,
@@ -35,6 +39,9 @@ export class StudioStore extends ScopedStore {
       ...(status === 'published' ? { published_at: eb.fn.coalesce('published_at', eb.val(now)) } : {}),
     })).executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return undefined;
+    if (status === 'archived') {
+      await new PreviewLinksStore({ db: this.db, clock: this.clock, dialect: this.dialect }).endForGuide(guideId);
+    }
     const row = await this.db
       .selectFrom('guides')
       .select(['id', 'status', 'published_at'])

@@ -46,6 +46,16 @@ const causes: Record<string, Setup> = {
       assert.equal(upload.status, 201, JSON.stringify(upload.body));
     },
   },
+  // A draft saved before delete_media took photos out of drafts: the photo's row went alone.
+  sales_page_photo_missing: {
+    async cause(h, api, key, { productId }) {
+      const upload = await uploadRaw(h, key, await phoneJpeg(), 'image/jpeg', { productId, credit: 'Ana Trails' });
+      assert.equal(upload.status, 201, JSON.stringify(upload.body));
+      const mediaId = upload.body.mediaId as string;
+      assertOk(await api.call('save_sales_page_draft', { productId, heroMediaId: mediaId }));
+      await h.store.db.deleteFrom('media').where('id', '=', mediaId).execute();
+    },
+  },
 };
 
 for (const { dialect, blobStore, skip, name } of await testSetups()) {

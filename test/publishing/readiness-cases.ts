@@ -112,6 +112,27 @@ export const ruleCases: Record<FindingCode, RuleCase> = {
       await call(s.api, 'update_media', { mediaId, credit: 'Ana Trails' });
     },
   },
+  sales_page_photo_missing: {
+    where: { kind: 'guide', field: /^salesPage\.gallery\[0\]\.mediaId$/ },
+    // A draft saved before delete_media took its photos out of drafts: the photo's row went alone.
+    async cause(s) {
+      const mediaId = await upload(s, { credit: 'Ana Trails' });
+      await call(s.api, 'save_sales_page_draft', { productId: s.productId, gallery: [{ mediaId }] });
+      await s.h.store.db.deleteFrom('media').where('id', '=', mediaId).execute();
+      return {};
+    },
+    // The playbook's way: read the draft and send it back whole.
+    async fix(s) {
+      const { draft } = await call(s.api, 'get_sales_page', { productId: s.productId });
+      const { updatedAt, ...content } = draft as Record<string, unknown>;
+      const saved = await call(s.api, 'save_sales_page_draft', {
+        productId: s.productId,
+        ...content,
+        expectedUpdatedAt: updatedAt,
+      });
+      assert.match(String(saved.warnings), /gallery\[0\]\.mediaId: this photo was deleted since/);
+    },
+  },
   spot_outside_region: {
     where: { kind: 'spot', field: /^lat$/ },
     async cause(s) {

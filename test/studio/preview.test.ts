@@ -32,9 +32,9 @@ for (const { dialect, skip } of await testDialects()) {
 
     for (const transport of transports) {
       it(`create_preview_link answers a link that shows everything buyers will open (${transport})`, async () => {
-        const reader = apiFor(h, transport, h.alice.readKey);
+        const writer = apiFor(h, transport, h.alice.writeKey);
         try {
-          const answer = await reader.call('create_preview_link', { productId: guide.productId });
+          const answer = await writer.call('create_preview_link', { productId: guide.productId });
           assertOk(answer);
           const { url, expiresAt } = answer.body as { url: string; expiresAt: number };
           assert.equal(expiresAt, h.clock.now() + 3600_000, 'an hour');
@@ -74,7 +74,7 @@ for (const { dialect, skip } of await testDialects()) {
           }
           assert.ok(!text.includes('Phone call with the hut keeper'), 'research sources stay out, as in a release');
         } finally {
-          await reader.close();
+          await writer.close();
         }
       });
     }
@@ -104,7 +104,7 @@ for (const { dialect, skip } of await testDialects()) {
 
     it("another creator's guide has no preview for Bob: not by the operation, not in the studio", async () => {
       for (const transport of transports) {
-        const bob = apiFor(h, transport, h.bob.readKey);
+        const bob = apiFor(h, transport, h.bob.writeKey);
         try {
           assertError(await bob.call('create_preview_link', { productId: guide.productId }), 'not_found');
         } finally {

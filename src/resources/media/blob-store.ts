@@ -34,6 +34,13 @@ export interface BlobStore {
   delete(key: string): Promise<unknown>;
   /** Every stored key with when it was last written, for the sweep of files no row names. */
   list(): AsyncIterable<ListedBlob>;
+  /**
+   * Removes what interrupted writes left beside the keys (a folder's temporary files) last changed
+   * before `before` (ms, the system's time); answers how many it removed and how many younger ones
+   * it left (a write under way, here or on another instance). A store whose writes leave nothing
+   * behind (a bucket's puts are atomic) has none.
+   */
+  removeLeftovers?(before: number): Promise<{ removed: number; young: number }>;
   /** Lets go of connections, when the store holds any. */
   close?(): void;
 }

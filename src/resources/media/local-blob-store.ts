@@ -3,9 +3,6 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:f
 import { dirname, join } from 'node:path';
 import { type BlobFacts, type BlobInfo, type BlobStream, KeyedBlobStore, type StoredBlob } from './blob-store.ts';
 
-/** Temporary files older than this are leftovers of a crash (a live write takes milliseconds). */
-const STALE_TEMP_MS = 60 * 60 * 1000;
-
 function isMissing(err: unknown): boolean {
   return (err as NodeJS.ErrnoException).code === 'ENOENT';
 }
@@ -26,26 +23,29 @@ export class LocalBlobStore extends KeyedBlobStore {
     this.tempDir = join(root, '.tmp');
   }
 
-  /** Creates the folder when missing and clears temporary files a crash left behind. */
+  /**
+   * Creates the folder when missing. Temporary files a crash left behind are the sweep's (at start
+   * and on its schedule: orphan-sweep.ts), which knows how old a file must be to be nobody's.
+   */
   static async open(root: string): Promise<LocalBlobStore> {
     const store = new LocalBlobStore(root);
     await mkdir(store.tempDir, { recursive: true });
-    await store.sweepTemp(Date.now() - STALE_TEMP_MS);
     return store;
   }
 
   /** Removes temporary files last changed before `before` (ms); other instances may be writing newer ones. */
-  async sweepTemp(before: number): Promise<number> {
+  async removeLeftovers(before: number): Promise<{ removed: number; young: number }> {
     let removed = 0;
+    let young = 0;
     for (const name of await readdir(this.tempDir)) {
       const path = join(this.tempDir, name);
       const info = await stat(path).catch(() => undefined);
       if (info && info.mtimeMs < before) {
         await rm(path, { force: true });
         removed++;
-      }
+      } else if (info) young++;
     }
-    return removed;
+    return { removed, young };
   }
 
   protected placeOf(key: string): string {

@@ -135,6 +135,13 @@ export class MediaStore extends ScopedStore implements OwnedRecords<MediaRecord>
     return row && toRecord(row);
   }
 
+  /** Which of these mediaIds are photos of this guide now (the rest were deleted or never were). */
+  async photoIdsAmong(guideId: string, mediaIds: readonly string[]): Promise<Set<string>> {
+    if (mediaIds.length === 0) return new Set();
+    const rows = await this.photosOf(guideId, undefined).select('media.id').where('media.id', 'in', mediaIds).execute();
+    return new Set(rows.map((row) => row.id));
+  }
+
   /**
    * A stored image (upload with target=blob) of this creator, or undefined: chapters check a
    * storageId with it before they name it.

@@ -30,6 +30,7 @@ function lazyBlobStore(open: () => Promise<BlobStore>): BlobStore {
     list: async function* () {
       yield* (await store()).list();
     },
+    removeLeftovers: async (before) => (await store()).removeLeftovers?.(before) ?? { removed: 0, young: 0 },
     close: () =>
       void opened?.then(
         (s) => s.close?.(),

@@ -8,7 +8,8 @@ import { keyOfMediaPath, keysOf, type StoredFiles } from './media-files.ts';
  * Files are written before the row that names them (uploads render and store in `prepare`, outside
  * the transaction), so only files older than any write can take are swept: an hour, six times the
  * longest a request may last (REQUEST_TIMEOUT_MS is at most 10 minutes). A younger file may belong
- * to a write that is about to commit.
+ * to a write that is about to commit, on this instance or another sharing the store; the same line
+ * holds for temporary files, which a live write renames within seconds.
  */
 export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
 
@@ -34,23 +35,27 @@ async function namedKeys(db: Kysely<Database>): Promise<Set<string>> {
 export interface SweepResult {
   /** Keys of the files removed. */
   removed: string[];
-  /** Files no row names but young enough to belong to a write in progress. */
+  /** Temporary files removed: what writes a crash cut short left (blob-store.ts, removeLeftovers). */
+  leftovers: number;
+  /** Files no row names (or temporary ones) but young enough to belong to a write in progress. */
   young: number;
 }
 
 /**
  * Removes the files that no row and no release names, written before `before` (ms): what a crash
- * between a file's write and its row's commit left behind. The files are listed before the rows are
- * read, so a file whose row commits in between is seen as named.
+ * between a file's write and its row's commit left behind; and the temporary files of writes a crash
+ * cut short, last changed before it. The files are listed before the rows are read, so a file whose
+ * row commits in between is seen as named.
  */
 export async function sweepOrphanFiles(db: Kysely<Database>, blobs: BlobStore, before: number): Promise<SweepResult> {
+  const temporary = (await blobs.removeLeftovers?.(before)) ?? { removed: 0, young: 0 };
   const listed: { key: string; modifiedMs: number }[] = [];
   for await (const blob of blobs.list()) listed.push(blob);
   const named = await namedKeys(db);
   const orphans = listed.filter((blob) => !named.has(blob.key));
   const removed = orphans.filter((blob) => blob.modifiedMs < before).map((blob) => blob.key);
   await deleteBlobs(blobs, removed);
-  return { removed, young: orphans.length - removed.length };
+  return { removed, leftovers: temporary.removed, young: orphans.length - removed.length + temporary.young };
 }
 
 /** What a sweep that found another running answers instead of its result. */
@@ -72,33 +77,53 @@ export async function sweepOrphanFilesAlone(
   return outcome.ran ? outcome.value : { skipped: true, reason: 'another sweep of this store is running now' };
 }
 
-/** The first sweep a minute after start, then every six hours: each reads every row's file names. */
-const FIRST_SWEEP_MS = 60 * 1000;
+/** The first sweep a second after start: the start itself loads nothing for it (a bucket's SDK). */
+const FIRST_SWEEP_MS = 1000;
+/** Then every six hours: each reads every row's file names. */
 const SWEEP_EVERY_MS = 6 * 60 * 60 * 1000;
+/** After a sweep that left young files: once they are old enough, with a minute's margin. */
+const YOUNG_AGAIN_MS = ORPHAN_MIN_AGE_MS + 60 * 1000;
 
 /**
- * Sweeps in the background while the process runs; answers the function that stops it. File ages
- * are the file system's, so they are compared with the system's time, not the injected clock.
+ * Sweeps in the background while the process runs: at start, so that what a crash of the previous
+ * run left goes as soon as it is old enough, then on the schedule; a sweep that found files too young
+ * to take (a crash minutes ago, or writes under way) comes back once they are old enough rather than
+ * six hours later. Answers the function that stops it (a sweep under way finishes on its own:
+ * shutdown does not wait for a slow bucket). File ages are the file system's (or the bucket's), so
+ * they are compared with the system's time, not the injected clock.
  */
 export function scheduleOrphanSweep(
   store: { db: Kysely<Database>; coordination: Pick<Coordination, 'exclusive'> },
   blobs: BlobStore,
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void },
 ): () => void {
+  let stopped = false;
+  /** Sweeps once; answers when to sweep next. */
   const sweep = () =>
     sweepOrphanFilesAlone(store, blobs, Date.now() - ORPHAN_MIN_AGE_MS).then(
       (result) => {
-        if ('skipped' in result) log.info({}, `no sweep of files no row names: ${result.reason}`);
-        else if (result.removed.length > 0) log.info({ removed: result.removed.length }, 'removed files no row names');
+        if ('skipped' in result) {
+          log.info({}, `no sweep of files no row names: ${result.reason}`);
+          return SWEEP_EVERY_MS;
+        }
+        if (result.removed.length > 0 || result.leftovers > 0)
+          log.info({ removed: result.removed.length, leftovers: result.leftovers }, 'removed files no row names');
+        return result.young > 0 ? YOUNG_AGAIN_MS : SWEEP_EVERY_MS;
       },
-      (err: unknown) => log.error({ err }, 'sweeping files no row names failed'),
+      (err: unknown) => {
+        if (!stopped) log.error({ err }, 'sweeping files no row names failed');
+        return SWEEP_EVERY_MS;
+      },
     );
-  let timer = setTimeout(function again() {
-    void sweep().finally(() => {
-      timer = setTimeout(again, SWEEP_EVERY_MS);
-      timer.unref();
-    });
-  }, FIRST_SWEEP_MS);
-  timer.unref();
-  return () => clearTimeout(timer);
+  const later = (ms: number) => {
+    if (stopped) return;
+    timer = setTimeout(() => void sweep().then(later), ms);
+    timer.unref();
+  };
+  let timer: NodeJS.Timeout | undefined;
+  later(FIRST_SWEEP_MS);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
 }

@@ -31,7 +31,8 @@ export interface GuideContents {
   agreementAccepted: boolean;
   /** The creator's public name (the profile's displayName) now: a release keeps it as the guide's byline. */
   creatorName: string;
-  salesPage: unknown;
+  /** The sales page draft as last saved, without its updatedAt (a release does not keep it); null before the first save. */
+  salesPage: (Omit<NonNullable<GuideParts['salesPage']>, 'updatedAt'> & { updatedAt?: undefined }) | null;
 }
 
 /** The parts of the whole guide readiness, a release and the preview read (core/guide-contents.ts). */

@@ -116,6 +116,35 @@ export const photoWithoutCredit = readinessRule({
   ],
 });
 
+/** The photos the sales page draft names, each at its field. */
+function salesPagePhotos(guide: Parameters<ReadinessRule['find']>[0]): { field: string; mediaId: string }[] {
+  const page = guide.contents.salesPage;
+  if (!page) return [];
+  return [
+    ...(page.heroMediaId === null ? [] : [{ field: 'salesPage.heroMediaId', mediaId: page.heroMediaId }]),
+    ...page.gallery.map((photo, i) => ({ field: `salesPage.gallery[${i}].mediaId`, mediaId: photo.mediaId })),
+  ];
+}
+
+export const salesPagePhotoMissing = readinessRule({
+  code: 'sales_page_photo_missing',
+  severity: 'blocking',
+  when: 'the sales page draft names a photo that is no longer a photo of this guide (a draft saved before deletes took their photos out of it)',
+  clears:
+    'read the draft with `get_sales_page` and save it back with `save_sales_page_draft`, which leaves out photos that no longer exist',
+  find(guide) {
+    const photos = new Set(guide.contents.photos.map((photo) => photo.mediaId));
+    return salesPagePhotos(guide)
+      .filter(({ mediaId }) => !photos.has(mediaId))
+      .map(({ field, mediaId }) => ({
+        where: guide.guideAt(field),
+        message:
+          `The sales page draft names the photo "${mediaId}", which no longer exists, so the next publish would show ` +
+          'a page without it: read the draft with get_sales_page and save it back with save_sales_page_draft, which leaves it out.',
+      }));
+  },
+});
+
 export const spotOutsideRegion = readinessRule({
   code: 'spot_outside_region',
   severity: 'warning',
@@ -284,6 +313,7 @@ export const readinessRules = [
   noSpots,
   requiredPropertyEmpty,
   photoWithoutCredit,
+  salesPagePhotoMissing,
   spotOutsideRegion,
   photoFarFromSpot,
   ...staleFactRules,

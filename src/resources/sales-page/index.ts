@@ -1,6 +1,7 @@
 import type { LRUCache } from 'lru-cache';
 import type { PublicPage, Resource } from '../../core/resource.ts';
 import { buyersPage, renderedPages } from './buyers-page.ts';
+import { takenOutOfDraft } from './sales-page.input.ts';
 import { up } from './sales-page.migration.ts';
 import { salesPageOperations } from './sales-page.operations.ts';
 import type { SalesPageDraft } from './sales-page.schema.ts';
@@ -38,6 +39,16 @@ export const salesPageResource: Resource = {
   operations: salesPageOperations,
   stores: { salesPage: (scope) => new SalesPageStore(scope) },
   usesStores: ['media', 'releases', 'spots'],
+  references: [
+    // The draft's hero and gallery name photos; a deleted one leaves them (the live release keeps its own).
+    {
+      to: 'photo',
+      async onDelete(photo, ctx) {
+        const places = await ctx.stores.salesPage.removePhoto(photo.guideId, photo.mediaId);
+        if (places.length > 0) ctx.warn(takenOutOfDraft(places));
+      },
+    },
+  ],
   guideParts: { salesPage: (stores, guide) => stores.salesPage.draftOf(guide.id) },
   migrations: { '0012-sales-page': { up } },
   publicPages: [buyersPage],

@@ -1,11 +1,21 @@
 import { z } from 'zod';
-import { defineOperation } from '../../core/operation.ts';
+import { defineOperation, type OperationContext } from '../../core/operation.ts';
 import { type EditedRecord, requireFresh } from '../../core/stale-editor.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/id-fields.ts';
 import { salesPageExamples } from './examples.ts';
 import { normaliseSalesPage } from './sales-page.input.ts';
-import { salesPageDraftSchema, salesPageFields, salesPageSchema } from './sales-page.schema.ts';
+import { type SalesPageContent, salesPageDraftSchema, salesPageFields, salesPageSchema } from './sales-page.schema.ts';
+
+/**
+ * The live page as its release holds it (releases are immutable, and buyers see its photos until the
+ * next publish), with the photos it shows that have been deleted from the guide since.
+ */
+async function withDeletedPhotos(ctx: OperationContext, guideId: string, live: SalesPageContent) {
+  const shown = [...(live.heroMediaId === null ? [] : [live.heroMediaId]), ...live.gallery.map((p) => p.mediaId)];
+  const present = await ctx.stores.media.photoIdsAmong(guideId, shown);
+  return { ...live, deletedMediaIds: shown.filter((id) => !present.has(id)) };
+}
 
 export const getSalesPage = defineOperation({
   name: 'get_sales_page',
@@ -25,10 +35,10 @@ export const getSalesPage = defineOperation({
     const guide = await ctx.guide(productId);
     const [live, draft] = await Promise.all([
       // Buyers see the sales page the current release carries; none before the first publish.
-      ctx.stores.releases.currentSalesPage(guide.id) as Promise<z.input<typeof salesPageSchema>['live']>,
+      ctx.stores.releases.currentSalesPage(guide.id) as Promise<SalesPageContent | null>,
       ctx.stores.salesPage.draftOf(guide.id),
     ]);
-    return { productId: guide.id, live, draft };
+    return { productId: guide.id, live: live && (await withDeletedPhotos(ctx, guide.id, live)), draft };
   },
 });
 
@@ -73,7 +83,7 @@ export const saveSalesPageDraft = defineOperation({
     const guide = await ctx.guide(productId);
     const current = await ctx.stores.salesPage.draftOf(guide.id);
     requireFresh(draftEdits, current?.updatedAt ?? null, expectedUpdatedAt);
-    await ctx.stores.salesPage.save(guide.id, await normaliseSalesPage(ctx, guide.id, fields));
+    await ctx.stores.salesPage.save(guide.id, await normaliseSalesPage(ctx, guide.id, fields, current));
     return { productId: guide.id, draft: (await ctx.stores.salesPage.draftOf(guide.id))! };
   },
 });

@@ -41,8 +41,11 @@ const itemsSchema = (max: number, what: string) =>
  */
 export const salesPageFields = {
   heroMediaId: photoIdSchema.nullable().optional().describe('The large photo on top; its credit shows under it'),
-  headline: text(120).optional().describe('The title on top of the page; "" or absent: the guide name'),
-  promise: text(300).optional().describe('One or two sentences under the headline: what the buyer gets'),
+  headline: text(120)
+    .nullable()
+    .optional()
+    .describe('The title on top of the page; "", null or absent: the guide name'),
+  promise: text(300).nullable().optional().describe('One or two sentences under the headline: what the buyer gets'),
   sections: z
     .array(sectionSchema)
     .max(SECTIONS_MAX)
@@ -57,8 +60,11 @@ export const salesPageFields = {
     .describe('Spots shown as a taste (spotKey of this guide), each once, up to 12'),
   gallery: z.array(galleryPhotoSchema).max(GALLERY_MAX).optional().describe('Up to 24 photos of this guide, each once'),
   faq: z.array(faqSchema).max(FAQ_MAX).optional().describe('Up to 20 questions and answers'),
-  searchTitle: text(70).optional().describe('Title search engines and link previews show; absent: the headline'),
-  searchDescription: text(160).optional().describe('Snippet search engines and link previews show'),
+  searchTitle: text(70)
+    .nullable()
+    .optional()
+    .describe('Title search engines and link previews show; absent: the headline'),
+  searchDescription: text(160).nullable().optional().describe('Snippet search engines and link previews show'),
 };
 
 /** The content as stored and read back: every field present, null or [] when empty. */
@@ -97,7 +103,16 @@ export const salesPageDraftSchema = salesPageContentSchema.extend({
 
 export const salesPageSchema = z.object({
   productId: z.string(),
-  live: salesPageContentSchema.nullable().describe('What buyers see now (the current release); null before a publish'),
+  live: salesPageContentSchema
+    .extend({
+      deletedMediaIds: z
+        .array(z.string())
+        .describe(
+          'Photos this live page shows that were deleted since: buyers see them until the next publish, which drops them',
+        ),
+    })
+    .nullable()
+    .describe('What buyers see now (the current release); null before a publish'),
   draft: salesPageDraftSchema.nullable().describe('The working draft; null before the first save'),
 });
 

@@ -36,4 +36,26 @@ export class SalesPageStore extends ScopedStore {
       )
       .execute();
   }
+
+  /**
+   * Takes a photo out of the draft (its hero and its gallery) as a save would, moving updatedAt, so
+   * an editor still holding the draft from before gets stale_editor rather than sending it back.
+   * Answers the fields it was taken out of, none when the draft did not show it.
+   */
+  async removePhoto(guideId: string, mediaId: string): Promise<string[]> {
+    const draft = await this.draftOf(guideId);
+    if (!draft) return [];
+    const { updatedAt: _, ...content } = draft;
+    const places = content.heroMediaId === mediaId ? ['heroMediaId'] : [];
+    content.gallery.forEach((photo, i) => {
+      if (photo.mediaId === mediaId) places.push(`gallery[${i}]`);
+    });
+    if (places.length === 0) return [];
+    await this.save(guideId, {
+      ...content,
+      heroMediaId: content.heroMediaId === mediaId ? null : content.heroMediaId,
+      gallery: content.gallery.filter((photo) => photo.mediaId !== mediaId),
+    });
+    return places;
+  }
 }

@@ -4,10 +4,11 @@ import { StudioStore } from '../../admin/studio.store.ts';
 import { ApiError } from '../../core/errors.ts';
 import type { Guide } from '../../resources/guides/index.ts';
 import { recordOf } from '../../resources/guides/index.ts';
+import type { PreviewLinkListing } from '../../resources/preview/index.ts';
 import { blockingGates, type Gate, readGuideContents, readinessOf } from '../../resources/publishing/index.ts';
 import { html, type Markup } from '../../resources/sales-page/index.ts';
 import { requireSignedIn, type SignedIn, type StudioDeps, signedInLayout, studioStores } from '../context.ts';
-import { csrfField, message, sendPage } from '../web/page.ts';
+import { csrfField, dateTime, message, sendPage } from '../web/page.ts';
 import { field, seeOther } from '../web/security.ts';
 
 type Status = Guide['status'];
@@ -18,6 +19,7 @@ const NOTICES: Record<string, string> = {
   archived: 'The guide is archived.',
   shown: 'The guide is shown in the store once it is on sale (after the store review).',
   hidden: 'The guide is hidden from the store; its sales page still works by its address.',
+  'link-ended': 'The preview link is ended: it no longer opens the guide.',
 };
 
 function price(guide: Guide): string {
@@ -36,7 +38,22 @@ function statusButton(guide: Guide, csrf: string, to: Status, label: string, kin
   return html`<form method="post" action="/studio/guides/${encodeURIComponent(guide.productId)}/status">${csrfField(csrf)}<input type="hidden" name="to" value="${to}"><button class="${kind}" type="submit">${label}</button></form>`;
 }
 
-function guideCard(guide: Guide, csrf: string, gates: Gate[] | undefined): Markup {
+/** The guide's working preview links, each with who made it and a button that ends it. */
+function previewLinks(guide: Guide, csrf: string, links: readonly PreviewLinkListing[]): Markup {
+  if (links.length === 0) return html``;
+  const id = encodeURIComponent(guide.productId);
+  return html`<div class="preview-links"><p><strong>Preview links that work now</strong> (anyone holding one sees the working copy):</p><ul>${links.map(
+    (link) =>
+      html`<li data-link-id="${link.linkId}">Made by ${link.madeBy} at ${dateTime(link.createdAt)}, works until ${dateTime(link.expiresAt)} <form method="post" action="/studio/guides/${id}/preview-links/${encodeURIComponent(link.linkId)}/end">${csrfField(csrf)}<button class="danger" type="submit">End link</button></form></li>`,
+  )}</ul></div>`;
+}
+
+function guideCard(
+  guide: Guide,
+  csrf: string,
+  gates: Gate[] | undefined,
+  links: readonly PreviewLinkListing[],
+): Markup {
   const id = encodeURIComponent(guide.productId);
   const live = guide.status === 'published';
   const actions: Markup[] = [];
@@ -57,6 +74,7 @@ function guideCard(guide: Guide, csrf: string, gates: Gate[] | undefined): Marku
 <p>${price(guide)} · ${guide.spotCount} ${guide.spotCount === 1 ? 'spot' : 'spots'}</p>
 <p><a href="/studio/guides/${id}/preview">Preview the working copy</a>${live ? html` · <a href="${guide.salesPageUrl}">Sales page</a>` : html``}</p>
 ${blocking}
+${previewLinks(guide, csrf, links)}
 <div class="actions">${actions}${visibility}</div>
 </section>`;
 }
@@ -82,12 +100,13 @@ export function registerGuideRoutes(app: FastifyInstance, deps: StudioDeps): voi
         gates.set(guide.productId, blockingGates(contents, readinessOf(contents, today), { needsLive: false }));
       }
     }
+    const links = Map.groupBy(await stores.previewLinks.listWorking(who.creator.creatorId), (link) => link.guideId);
     const agreement = who.creator.agreementAccepted
       ? html``
       : html`<p class="error" role="alert">Accept the <a href="/studio/agreement">creator agreement</a> before you set prices or put a guide on sale.</p>`;
     const body = html`<h1>Guides</h1>
 ${message('notice', note.notice)}${message('error', note.error)}${agreement}
-${guides.length === 0 ? html`<p>No guides yet. Ask your assistant to start one, with a key from <a href="/studio/keys">API keys</a>.</p>` : guides.map((g) => guideCard(g, who.csrf, gates.get(g.productId)))}`;
+${guides.length === 0 ? html`<p>No guides yet. Ask your assistant to start one, with a key from <a href="/studio/keys">API keys</a>.</p>` : guides.map((g) => guideCard(g, who.csrf, gates.get(g.productId), links.get(g.productId) ?? []))}`;
     return { title: 'Guides', signedIn: signedInLayout(who, 'guides'), body };
   }
 

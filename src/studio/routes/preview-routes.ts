@@ -3,9 +3,10 @@ import { renderPreview } from '../../resources/preview/index.ts';
 import { html } from '../../resources/sales-page/index.ts';
 import { requireSignedIn, type StudioDeps, studioStores } from '../context.ts';
 import { dateTime, sendPage, studioHeaders } from '../web/page.ts';
+import { seeOther } from '../web/security.ts';
 
-const GONE = html`<h1>This preview link has expired</h1>
-<p class="error" role="alert">Preview links work for an hour. Ask your assistant for a new one, or open the guide's preview from the studio.</p>
+const GONE = html`<h1>This preview link has ended</h1>
+<p class="error" role="alert">Preview links work for an hour, and end sooner when the guide is archived, the key or assistant that made the link is revoked, or the link is ended in the studio. Ask your assistant for a new one, or open the guide's preview from the studio.</p>
 <p><a href="/studio/guides">Go to your guides</a></p>`;
 
 /** The preview page: the working copy as buyers would see it, from the studio or from a link the assistant made. */
@@ -36,6 +37,20 @@ export function registerPreviewRoutes(app: FastifyInstance, deps: StudioDeps): v
       'Preview of your working copy: buyers see this after your next publish.',
     );
   });
+
+  app.post<{ Params: { productId: string; linkId: string } }>(
+    '/guides/:productId/preview-links/:linkId/end',
+    async (request, reply) => {
+      const who = await requireSignedIn(deps, request, reply);
+      if (!who) return reply;
+      // Only the creator's own link: another creator's id is as unknown as a made-up one.
+      if (!(await studioStores(runtime).stores.previewLinks.end(request.params.linkId, who.creator.creatorId))) {
+        const body = html`<h1>No such preview link</h1><p>It may have ended already.</p><p><a href="/studio/guides">Your guides</a></p>`;
+        return sendPage(reply, { title: 'Not found', body }, 404);
+      }
+      return seeOther(reply, '/studio/guides?done=link-ended');
+    },
+  );
 
   app.get('/preview', async (request, reply) => {
     const token = (request.query as Record<string, unknown>).token;
