@@ -133,7 +133,7 @@ export function buildApp(deps: AppDeps): App {
       Buffer.from(await keptSecret(store.db, 'cursor-key', newCursorKey), 'base64url'),
     ),
   };
-  const stopSweeping = scheduleOrphanSweep(store, runtime.services.blobs, logger);
+  const stopSweeping = scheduleOrphanSweep(store, runtime.services.blobs, logger, config.mediaSweepStartMs);
   const keys = new KeyStore(store.db, clock, { cacheMs: config.authCacheMs, revocations: store.coordination });
   const oauth = new OAuthServer(runtime, deps.clientMetadataGuard);
   const authenticate = authenticator(keys, new AuthFailureLimits(config.authFailuresPerMinute, redis), oauth);

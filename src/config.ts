@@ -88,6 +88,7 @@ const envSchema = z.object({
   STUDIO_SIGN_UP: z.enum(['open', 'closed'], { message: 'must be open or closed' }).default('open'),
   MCP_ALLOWED_HOSTS: optionalText,
   SHUTDOWN_GRACE_MS: positiveInt(10000),
+  MEDIA_SWEEP_START_MS: positiveInt(60_000),
   AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: positiveInt(30),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
@@ -220,6 +221,8 @@ export interface Config {
   /** Host names the MCP endpoint answers to (DNS-rebinding guard). */
   mcpAllowedHosts: string[];
   shutdownGraceMs: number;
+  /** How long after the start the first sweep of files no record names runs (then every six hours). */
+  mediaSweepStartMs: number;
   /** How long an authenticated key is trusted before the store is read again (0: every request). */
   authCacheMs: number;
   /** Origins whose browser pages may call the REST API (CORS); empty: CORS off. `*`: any. */
@@ -295,6 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? e.MCP_ALLOWED_HOSTS.split(',').map((h) => h.trim())
       : ['localhost', '127.0.0.1', '[::1]', e.HOST],
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    mediaSweepStartMs: e.MEDIA_SWEEP_START_MS,
     authCacheMs: e.AUTH_CACHE_MS,
     authFailuresPerMinute: e.RATE_LIMIT_AUTH_FAILURES_PER_MINUTE,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,

@@ -24,10 +24,13 @@ const ROOT = join(import.meta.dirname, '..', '..');
 
 /** The admin command line in a process of its own, on the given store. */
 async function admin(env: Record<string, string>, ...args: string[]): Promise<void> {
-  await promisify(execFile)(join(ROOT, 'node_modules/.bin/node'), ['src/admin/cli.ts', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
-  });
+  // It migrates at its start, like a server: not while another test file drops its schema.
+  await whileNoSchemaIsDropped(env.DATABASE_URL || undefined, () =>
+    promisify(execFile)(join(ROOT, 'node_modules/.bin/node'), ['src/admin/cli.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+    }),
+  );
 }
 
 async function refusal(p: Promise<unknown>): Promise<string> {

@@ -33,10 +33,13 @@ describe('two instances on one PostgreSQL and one Redis', { skip: postgres?.skip
 
   /** The admin command line on the instances' store. */
   async function admin<T = Record<string, unknown>>(...args: string[]): Promise<T> {
-    const { stdout } = await promisify(execFile)(join(ROOT, 'node_modules/.bin/node'), ['src/admin/cli.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: schema.url, LOG_LEVEL: 'silent' },
-    });
+    // It migrates at its start, like a server: not while another test file drops its schema.
+    const { stdout } = await whileNoSchemaIsDropped(schema.url, () =>
+      promisify(execFile)(join(ROOT, 'node_modules/.bin/node'), ['src/admin/cli.ts', ...args], {
+        cwd: ROOT,
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: schema.url, LOG_LEVEL: 'silent' },
+      }),
+    );
     return JSON.parse(stdout) as T;
   }
 

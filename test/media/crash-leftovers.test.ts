@@ -65,7 +65,12 @@ for (const { dialect, skip } of await testDialects()) {
     before(async () => {
       dataDir = await mkdtemp(join(tmpdir(), 'crash-leftovers-'));
       schema = dialect === 'postgres' ? await freshPostgresSchema() : undefined;
-      env = { ...noRateLimits, RATE_LIMIT_UPLOADS_PER_MINUTE: '10000', DATABASE_URL: schema?.url ?? '' };
+      env = {
+        ...noRateLimits,
+        RATE_LIMIT_UPLOADS_PER_MINUTE: '10000',
+        MEDIA_SWEEP_START_MS: '1000',
+        DATABASE_URL: schema?.url ?? '',
+      };
     });
     after(async () => {
       if (service && service.child.exitCode === null && service.child.signalCode === null) {

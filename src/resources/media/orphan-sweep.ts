@@ -77,8 +77,6 @@ export async function sweepOrphanFilesAlone(
   return outcome.ran ? outcome.value : { skipped: true, reason: 'another sweep of this store is running now' };
 }
 
-/** The first sweep a second after start: the start itself loads nothing for it (a bucket's SDK). */
-const FIRST_SWEEP_MS = 1000;
 /** Then every six hours: each reads every row's file names. */
 const SWEEP_EVERY_MS = 6 * 60 * 60 * 1000;
 /** After a sweep that left young files: once they are old enough, with a minute's margin. */
@@ -96,6 +94,8 @@ export function scheduleOrphanSweep(
   store: { db: Kysely<Database>; coordination: Pick<Coordination, 'exclusive'> },
   blobs: BlobStore,
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void },
+  /** MEDIA_SWEEP_START_MS: not at once, so the start itself loads nothing for it (a bucket's SDK). */
+  firstAfterMs: number,
 ): () => void {
   let stopped = false;
   /** Sweeps once; answers when to sweep next. */
@@ -121,7 +121,7 @@ export function scheduleOrphanSweep(
     timer.unref();
   };
   let timer: NodeJS.Timeout | undefined;
-  later(FIRST_SWEEP_MS);
+  later(firstAfterMs);
   return () => {
     stopped = true;
     clearTimeout(timer);
