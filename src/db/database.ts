@@ -39,11 +39,23 @@ export interface StoreOptions {
   log?: CoordinationLog;
 }
 
+/** What keeps the schema whole around migrations (the history triggers): work before and after them. */
+export interface SchemaUpkeep {
+  /** Runs only when migrations are about to run. */
+  beforeMigrating(db: Kysely<Database>, dialect: Dialect): Promise<void>;
+  /** Runs at every open, once the schema is up to date. */
+  afterMigrating(db: Kysely<Database>, dialect: Dialect): Promise<void>;
+}
+
 /**
  * Opens the store and brings its schema up to date with the migrations given: the foundation's
  * and every resource's (src/store.ts gathers them), run in the order of their names.
  */
-export async function openDatabase(options: StoreOptions, migrations: Record<string, Migration>): Promise<Store> {
+export async function openDatabase(
+  options: StoreOptions,
+  migrations: Record<string, Migration>,
+  upkeep?: SchemaUpkeep,
+): Promise<Store> {
   // pg and its client are loaded only for a PostgreSQL store.
   const opened = options.databaseUrl
     ? (await import('./pg-store.ts')).openPostgres(options.databaseUrl, {
@@ -56,7 +68,9 @@ export async function openDatabase(options: StoreOptions, migrations: Record<str
     provider: { getMigrations: async () => migrations },
     migrationTableSchema: opened.dialect === 'postgres' ? await currentSchema(opened.db) : undefined,
   });
+  if (upkeep && (await readinessOf(migrator)).ready === false) await upkeep.beforeMigrating(opened.db, opened.dialect);
   await migrate(migrator);
+  await upkeep?.afterMigrating(opened.db, opened.dialect);
   return { ...opened, readiness: () => readinessOf(migrator) };
 }
 

@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { type GuideList, guidePage, pageFields } from '../../core/guide-pages.ts';
+import { defineOperation } from '../../core/operation.ts';
+import { pageInputShape, pageOutputShape } from '../../core/paging.ts';
+import { idSchema, productIdSchema } from '../../shared/id-fields.ts';
+import { type Change, changeIdSchema, changeSchema } from './change.schema.ts';
+import type { ChangeFilters, ChangesStore, ListedChange } from './change.store.ts';
+import { historyExamples } from './examples.ts';
+import { UNDO_OPERATION, undoChanges } from './undo.ts';
+
+/** The first revision of the service that has the history (issue 29). */
+export const SINCE_HISTORY = '2026-11-27';
+
+/** Changes a page holds: a default page stays far under 64 KB, whatever the changes touched. */
+const CHANGES_PAGE = { default: 50, max: 200 };
+
+/** Changes one undo may name. */
+const UNDO_MOST = 100;
+
+function changesList(store: ChangesStore, filters: ChangeFilters): GuideList<ListedChange, Change> {
+  return {
+    scope: `changes record=${filters.recordId ?? ''} since=${filters.since ?? ''}`,
+    variant: '',
+    size: CHANGES_PAGE,
+    read: (guideId, request) => store.page(guideId, filters, request),
+    count: (guideId) => store.count(guideId, filters),
+    sortKey: (listed) => [listed.row.seq],
+    present: presentChange,
+  };
+}
+
+function presentChange({ row, by, records, recordCount, inEffect }: ListedChange): Change {
+  const change: Change = {
+    changeId: row.id,
+    at: row.at,
+    operation: row.operation,
+    by,
+    records,
+    recordCount,
+    summary: row.summary,
+    undoable: inEffect && (row.deletes === 0 || row.operation === UNDO_OPERATION),
+  };
+  if (!inEffect && row.undone_by !== null) change.undoneBy = row.undone_by;
+  return change;
+}
+
+export const listChanges = defineOperation({
+  name: 'list_changes',
+  title: 'History of changes',
+  method: 'GET',
+  path: '/guides/{productId}/changes',
+  scope: 'read',
+  stability: 'beta',
+  since: SINCE_HISTORY,
+  example: historyExamples.list_changes,
+  description:
+    "The guide's history: every write that changed it (yours, another key's, a connected assistant's), newest " +
+    'first, with who made it, the records it touched and a one-line summary; no record bodies. Read it to see ' +
+    'what was done before you, or to find the changeIds to give undo_changes. recordId keeps the changes that ' +
+    'touched that record; since (Unix ms) keeps those made from then on.',
+  input: z.strictObject({
+    productId: productIdSchema,
+    recordId: idSchema('A spot, chapter, route, photo… id: only changes that touched it').optional(),
+    since: z.number().int().min(0).optional().describe('Unix ms: only changes made at or after it'),
+    ...pageInputShape(CHANGES_PAGE),
+  }),
+  output: z.object({ productId: z.string(), changes: z.array(changeSchema), ...pageOutputShape }),
+  handler({ productId, recordId, since, cursor, limit }, ctx) {
+    return guidePage(
+      ctx.stores,
+      ctx.principal.creatorId,
+      productId,
+      changesList(ctx.stores.changes, { recordId, since }),
+      { cursor, limit },
+      (guideId, page) => ({ productId: guideId, changes: page.items, ...pageFields(page) }),
+    );
+  },
+});
+
+export const undoChangesOperation = defineOperation({
+  name: 'undo_changes',
+  title: 'Undo changes',
+  method: 'POST',
+  path: '/guides/{productId}/changes/undo',
+  scope: 'write',
+  stability: 'beta',
+  since: SINCE_HISTORY,
+  example: historyExamples.undo_changes,
+  annotations: { idempotent: false },
+  errors: ['stale_editor'],
+  description:
+    'Puts the records these changes touched back as they were before them, in one step, newest change first: ' +
+    'records they created are removed (and what pointed at them, as a delete does), records they changed get ' +
+    'their earlier state back. The undo is itself a change: undo its changeId to redo. Refused with ' +
+    'stale_editor (details.changeIds) when a later change touched the same records: add those ids to undo ' +
+    'them too, or leave it. A change that deleted records cannot be undone (deleting is permanent; restoring ' +
+    'a release brings back what it held). Get changeIds from list_changes.',
+  input: z.strictObject({
+    productId: productIdSchema,
+    changeIds: z.array(changeIdSchema).min(1).max(UNDO_MOST).describe(`Changes to undo, at most ${UNDO_MOST}`),
+  }),
+  output: z.object({
+    productId: z.string(),
+    undone: z.array(z.string()).describe('The changes undone'),
+    changeId: z.string().describe('This undo, as list_changes shows it: undo it to redo'),
+  }),
+  async handler({ productId, changeIds }, ctx) {
+    const guide = await ctx.guide(productId);
+    const changeId = await undoChanges(ctx, guide.id, changeIds);
+    return { productId: guide.id, undone: [...new Set(changeIds)], changeId };
+  },
+});
+
+export const historyOperations = [listChanges, undoChangesOperation];

@@ -1,0 +1,34 @@
+import type { Resource } from '../../core/resource.ts';
+import { up } from './change.migration.ts';
+import { historyOperations } from './change.operations.ts';
+import type { ChangesStore } from './change.store.ts';
+import type { ChangeCurrentTable, ChangeRowsTable, ChangesTable } from './change.tables.ts';
+
+declare module '../../core/stores.ts' {
+  interface Stores {
+    /** Built beside the whole-guide reader (resources/index.ts): it needs every resource's history declaration. */
+    changes: ChangesStore;
+  }
+}
+
+declare module '../../db/tables.ts' {
+  interface Database {
+    changes: ChangesTable;
+    change_rows: ChangeRowsTable;
+    change_current: ChangeCurrentTable;
+  }
+}
+
+/** The history of a guide's changes and their undo (core/history.ts records them on every write). */
+export const historyResource: Resource = {
+  tag: {
+    name: 'history',
+    description: 'What was changed in a guide, by whom, and undoing it',
+  },
+  operations: historyOperations,
+  migrations: { '0030-history': { up } },
+  // Its own tables hold no guide content: recording them would record the record.
+  history: { changes: 'untracked', change_rows: 'untracked', change_current: 'untracked' },
+};
+
+export { ChangesStore } from './change.store.ts';
