@@ -93,7 +93,7 @@ async function sqliteCatalog(db: Kysely<Database>): Promise<{ columns: Column[];
 async function postgresCatalog(db: Kysely<Database>): Promise<{ columns: Column[]; foreignKeys: ForeignKey[] }> {
   const { rows: columns } = await sql<Column>`
     select c.relname as tbl, a.attname as name,
-      coalesce(array_position(i.indkey::int2[], a.attnum), 0)::int as pk
+      coalesce((select u.ord from unnest(i.indkey) with ordinality u(attnum, ord) where u.attnum = a.attnum), 0)::int as pk
     from pg_class c
     join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
     left join pg_index i on i.indrelid = c.oid and i.indisprimary
@@ -171,23 +171,23 @@ async function syncTriggers(db: Kysely<Database>, dialect: Dialect, tables: read
 const POSTGRES_FUNCTION = `
 create or replace function history_record_row() returns trigger language plpgsql as $$
 declare
-  change text := current_setting('${CURRENT_CHANGE_SETTING}', true);
-  unrecorded text[] := string_to_array(TG_ARGV[3], ',');
-  old_row jsonb;
-  new_row jsonb;
-  source jsonb;
-  row_key jsonb;
+  v_change text := current_setting('${CURRENT_CHANGE_SETTING}', true);
+  v_unrecorded text[] := string_to_array(TG_ARGV[3], ',');
+  v_old jsonb;
+  v_new jsonb;
+  v_source jsonb;
+  v_key jsonb;
 begin
-  if change is null or change = '' then return null; end if;
-  if TG_OP <> 'INSERT' then old_row := to_jsonb(OLD) - unrecorded; end if;
-  if TG_OP <> 'DELETE' then new_row := to_jsonb(NEW) - unrecorded; end if;
-  if TG_OP = 'UPDATE' and old_row = new_row then return null; end if;
-  source := coalesce(old_row, new_row);
-  select jsonb_object_agg(k, source -> k) into row_key from unnest(string_to_array(TG_ARGV[0], ',')) k;
+  if v_change is null or v_change = '' then return null; end if;
+  if TG_OP <> 'INSERT' then v_old := to_jsonb(OLD) - v_unrecorded; end if;
+  if TG_OP <> 'DELETE' then v_new := to_jsonb(NEW) - v_unrecorded; end if;
+  if TG_OP = 'UPDATE' and v_old = v_new then return null; end if;
+  v_source := coalesce(v_old, v_new);
+  select jsonb_object_agg(k, v_source -> k) into v_key from unnest(string_to_array(TG_ARGV[0], ',')) k;
   insert into change_rows (change_id, tbl, row_key, kind, record_id, before, gone)
-  values (change, TG_TABLE_NAME, row_key::text, TG_ARGV[1], source ->> TG_ARGV[2], old_row::text,
+  values (v_change, TG_TABLE_NAME, v_key::text, TG_ARGV[1], v_source ->> TG_ARGV[2], v_old::text,
     case when TG_OP = 'DELETE' then 1 else 0 end)
-  on conflict (change_id, tbl, row_key) do update set gone = excluded.gone;
+  on conflict on constraint change_rows_row do update set gone = excluded.gone;
   return null;
 end $$`;
 

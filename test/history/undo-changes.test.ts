@@ -29,7 +29,12 @@ const PARTS = [
 async function wholeGuide(h: Harness, productId: string): Promise<unknown> {
   const stores = createStores()({ db: h.store.db, clock: h.clock, dialect: h.store.dialect });
   const parts = await stores.guideContents.read({ id: productId, creatorId: h.alice.creatorId }, PARTS);
-  const { updatedAt: _u, revision: _r, lastApiWriteAt: _l, ...guide } = parts.guide as unknown as Record<string, unknown>;
+  const {
+    updatedAt: _u,
+    revision: _r,
+    lastApiWriteAt: _l,
+    ...guide
+  } = parts.guide as unknown as Record<string, unknown>;
   return JSON.parse(JSON.stringify({ ...parts, guide }));
 }
 
