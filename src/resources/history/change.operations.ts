@@ -53,15 +53,11 @@ export const listChanges = defineOperation({
   stability: 'beta',
   since: SINCE_HISTORY,
   example: historyExamples.list_changes,
-  description:
-    "The guide's history: every write that changed it (yours, another key's, a connected assistant's), newest " +
-    'first, with who made it, the records it touched and a one-line summary; no record bodies. Read it to see ' +
-    'what was done before you, or to find the changeIds to give undo_changes. recordId keeps the changes that ' +
-    'touched that record; since (Unix ms) keeps those made from then on.',
+  description: "The guide's history, newest first: who changed which records, no bodies. Gives undo_changes its ids.",
   input: z.strictObject({
     productId: productIdSchema,
-    recordId: idSchema('A spot, chapter, route, photo… id: only changes that touched it').optional(),
-    since: z.number().int().min(0).optional().describe('Unix ms: only changes made at or after it'),
+    recordId: idSchema('Only changes that touched this record').optional(),
+    since: z.number().int().min(0).optional().describe('Unix ms: changes from then on'),
     ...pageInputShape(CHANGES_PAGE),
   }),
   output: z.object({ productId: z.string(), changes: z.array(changeSchema), ...pageOutputShape }),
@@ -89,20 +85,16 @@ export const undoChangesOperation = defineOperation({
   annotations: { idempotent: false },
   errors: ['stale_editor'],
   description:
-    'Puts the records these changes touched back as they were before them, in one step, newest change first: ' +
-    'records they created are removed (and what pointed at them, as a delete does), records they changed get ' +
-    'their earlier state back. The undo is itself a change: undo its changeId to redo. Refused with ' +
-    'stale_editor (details.changeIds) when a later change touched the same records: add those ids to undo ' +
-    'them too, or leave it. A change that deleted records cannot be undone (deleting is permanent; restoring ' +
-    'a release brings back what it held). Get changeIds from list_changes.',
+    'Undoes changes at once: created records go, changed ones get their earlier state. Undo the answered ' +
+    'changeId to redo. stale_editor: later changes touched the same records; add their ids. Deletes are final.',
   input: z.strictObject({
     productId: productIdSchema,
-    changeIds: z.array(changeIdSchema).min(1).max(UNDO_MOST).describe(`Changes to undo, at most ${UNDO_MOST}`),
+    changeIds: z.array(changeIdSchema).min(1).max(UNDO_MOST),
   }),
   output: z.object({
     productId: z.string(),
-    undone: z.array(z.string()).describe('The changes undone'),
-    changeId: z.string().describe('This undo, as list_changes shows it: undo it to redo'),
+    undone: z.array(z.string()),
+    changeId: z.string(),
   }),
   async handler({ productId, changeIds }, ctx) {
     const guide = await ctx.guide(productId);

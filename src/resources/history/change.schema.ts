@@ -6,11 +6,11 @@ export const changeIdSchema = idSchema('From list_changes');
 /** One change as list_changes answers it: small, no record bodies. */
 export const changeSchema = z.object({
   changeId: z.string(),
-  at: z.number().describe('Unix ms'),
-  operation: z.string().describe('The write that made it, such as update_spot; undo_changes for an undo'),
+  at: z.number(),
+  operation: z.string(),
   by: z.object({
     kind: z.enum(['key', 'assistant', 'studio']),
-    name: z.string().describe("The key's name, the connected assistant's name, or the studio"),
+    name: z.string(),
   }),
   records: z
     .array(z.object({ kind: z.string().describe('spot, chapter, route, photo, guide…'), id: z.string() }))
