@@ -14,7 +14,7 @@ import { authoringResource } from './authoring/index.ts';
 import { chaptersResource } from './chapters/index.ts';
 import { facilitiesResource } from './facilities/index.ts';
 import { guideAccess, guidesResource } from './guides/index.ts';
-import { ChangesStore, historyResource } from './history/index.ts';
+import { historyResource } from './history/index.ts';
 import { itinerariesResource } from './itineraries/index.ts';
 import { linksResource } from './links/index.ts';
 import { mediaResource } from './media/index.ts';
@@ -95,14 +95,13 @@ export function createStores(
 ): (scope: StoreScope) => Stores {
   const all = withExtra(extra);
   const parts: Partial<GuidePartReaders> = Object.assign({}, ...all.map((r) => r.guideParts ?? {}));
-  const history = historyTables(extra);
   return lazyStores(
     {
       ...Object.assign({}, ...all.map((r) => r.stores ?? {})),
       guideContents: (_scope, { stores }) => new GuideContentsReader(stores, parts),
-      changes: (scope) => new ChangesStore(scope, history),
     } as StoreFactories,
     caches,
+    historyTables(extra),
   );
 }
 

@@ -1,12 +1,11 @@
 import type { Resource } from '../../core/resource.ts';
 import { up } from './change.migration.ts';
 import { historyOperations } from './change.operations.ts';
-import type { ChangesStore } from './change.store.ts';
+import { ChangesStore } from './change.store.ts';
 import type { ChangeCurrentTable, ChangeRowsTable, ChangesTable } from './change.tables.ts';
 
 declare module '../../core/stores.ts' {
   interface Stores {
-    /** Built beside the whole-guide reader (resources/index.ts): it needs every resource's history declaration. */
     changes: ChangesStore;
   }
 }
@@ -26,9 +25,8 @@ export const historyResource: Resource = {
     description: 'What was changed in a guide, by whom, and undoing it',
   },
   operations: historyOperations,
+  stores: { changes: (scope, { history }) => new ChangesStore(scope, history) },
   migrations: { '0030-history': { up } },
   // Its own tables hold no guide content: recording them would record the record.
   history: { changes: 'untracked', change_rows: 'untracked', change_current: 'untracked' },
 };
-
-export { ChangesStore } from './change.store.ts';
