@@ -21,7 +21,6 @@ import {
   createStores,
   guides,
   heldReferences,
-  historyTables,
   publicFiles,
   publicPages,
   scheduleOrphanSweep,
@@ -125,7 +124,6 @@ export function buildApp(deps: AppDeps): App {
     stores: createStores(extra, caches),
     caches,
     references: heldReferences(extra),
-    history: historyTables(extra),
     guides,
     services: {
       ...createServices({ dataDir: config.dataDir, mediaDir: config.mediaDir, bucket: config.bucket, clock }, extra),

@@ -33,15 +33,6 @@ export type HistoryTables = Readonly<Record<string, TableHistory | 'untracked'>>
 /** The setting (PostgreSQL) that tells the triggers which change the transaction's writes belong to. */
 export const CURRENT_CHANGE_SETTING = 'creator_api.change';
 
-/** One touched row as the triggers recorded it, without its before-image. */
-interface TouchedRow {
-  tbl: string;
-  kind: string;
-  record_id: string;
-  created: number | boolean;
-  gone: number;
-}
-
 /** Opens a change for this transaction's writes: the triggers record rows under its id from here on. */
 export async function openChange(db: Kysely<Database>, dialect: Dialect): Promise<string> {
   const id = newId('chg');
@@ -70,56 +61,36 @@ export interface ClosingChange {
 }
 
 /**
- * Closes the change before commit: kept with its guide, its order in the guide's history, its
- * summary and whether it can be undone when it touched any row; forgotten when it touched none.
+ * Closes the change before commit, in one statement: kept under its guide, next in the guide's
+ * history, when it touched any row; forgotten when it touched none, when the write opened no guide
+ * (a guide created, a profile) or when its guide is gone. What it did is read from its rows when
+ * listed (change.answer.ts), so a write pays for no summary.
  */
 export async function closeChange(
   db: Kysely<Database>,
   dialect: Dialect,
-  tables: HistoryTables,
   id: string,
   closing: ClosingChange,
 ): Promise<void> {
   if (dialect === 'sqlite') await sql`delete from change_current`.execute(db);
-  const { rows } = await sql<TouchedRow>`
-    select tbl, kind, record_id, before is null as created, gone from change_rows where change_id = ${id}`.execute(db);
-  if (rows.length === 0) return;
-  const guideStands =
-    closing.guideId !== undefined &&
-    (await db.selectFrom('guides').select('id').where('id', '=', closing.guideId).executeTakeFirst()) !== undefined;
-  if (!guideStands) {
-    await sql`delete from change_rows where change_id = ${id}`.execute(db);
+  // Rows the triggers kept for a change not kept would fail its deferred foreign key at commit.
+  const forget = sql`delete from change_rows where change_id = ${id}`;
+  if (closing.guideId === undefined) {
+    await forget.execute(db);
     return;
   }
-  const outcome = outcomeOf(rows, tables);
-  await sql`
-    insert into changes (id, guide_id, seq, at, operation, by_id, summary, deletes)
-    select ${id}, ${closing.guideId}, coalesce(max(seq), 0) + 1, ${closing.at}, ${closing.operation},
-      ${closing.principal.keyId}, ${outcome.summary}, ${outcome.deletes ? 1 : 0}
-    from changes where guide_id = ${closing.guideId}`.execute(db);
-}
-
-/** What a change did to each record it touched, in words, and whether it deleted a record. */
-function outcomeOf(rows: readonly TouchedRow[], tables: HistoryTables): { summary: string; deletes: boolean } {
-  const done = new Map<string, { kind: string; what: 'created' | 'deleted' | 'changed' }>();
-  for (const row of rows) {
-    const declared = tables[row.tbl];
-    const whole = !(declared !== 'untracked' && declared?.part);
-    const key = `${row.kind} ${row.record_id}`;
-    const what = !whole
-      ? 'changed'
-      : row.created && row.gone !== 1
-        ? 'created'
-        : row.gone === 1
-          ? 'deleted'
-          : 'changed';
-    const before = done.get(key);
-    // The record's own row says whether it came or went; a part of it only says it changed.
-    if (!before || (before.what === 'changed' && whole)) done.set(key, { kind: row.kind, what });
+  const keep = sql`
+    insert into changes (id, guide_id, seq, at, operation, by_id)
+    select ${id}, g.id, coalesce((select max(c.seq) from changes c where c.guide_id = g.id), 0) + 1,
+      ${closing.at}, ${closing.operation}, ${closing.principal.keyId}
+    from guides g
+    where g.id = ${closing.guideId} and exists (select 1 from change_rows r where r.change_id = ${id})`;
+  if (dialect === 'postgres') {
+    // One round trip: the rows are forgotten in the same statement when the change is not kept.
+    await sql`with kept as (${keep} returning id)
+      delete from change_rows where change_id = ${id} and not exists (select 1 from kept)`.execute(db);
+    return;
   }
-  const counts = new Map<string, number>();
-  for (const { kind, what } of done.values()) counts.set(`${what} ${kind}`, (counts.get(`${what} ${kind}`) ?? 0) + 1);
-  const summary = [...counts].map(([phrase, n]) => (n === 1 ? phrase : `${phrase} ×${n}`)).join(', ');
-  const deletes = [...done.values()].some((d) => d.what === 'deleted');
-  return { summary, deletes };
+  const kept = await keep.execute(db);
+  if (Number(kept.numAffectedRows ?? 0) === 0) await forget.execute(db);
 }

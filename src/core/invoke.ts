@@ -7,7 +7,7 @@ import { type Principal, requireScope } from './auth.ts';
 import type { Caches } from './caches.ts';
 import type { Clock } from './clock.ts';
 import type { GuideAccess, OwnedGuide } from './guide-access.ts';
-import { closeChange, type HistoryTables, openChange } from './history.ts';
+import { closeChange, openChange } from './history.ts';
 import { plainHttpWarnings } from './link-warnings.ts';
 import type { Log } from './log.ts';
 import type { AnyOperation, CallContext, OperationContext, Upload, Urls } from './operation.ts';
@@ -34,8 +34,6 @@ export interface Runtime {
   caches: Caches;
   /** Every resource's declared references, by the kind of record they point at (see core/references.ts). */
   references: ReadonlyMap<ReferenceKind, readonly ReferenceStep<OperationContext>[]>;
-  /** What the resources say about their tables' history (see core/history.ts). */
-  history: HistoryTables;
   guides: GuideAccess;
   services: Services;
   /** Which jobs run now on any instance (operations declared `exclusive`). */
@@ -130,7 +128,7 @@ async function run(
             contextOn(runtime, base, { db: trx, writes: true, committed, opened }),
             prepared,
           );
-          await closeChange(trx, runtime.dialect, runtime.history, change, {
+          await closeChange(trx, runtime.dialect, change, {
             operation: operation.name,
             principal: call.principal,
             at: runtime.clock.now(),

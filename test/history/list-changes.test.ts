@@ -95,24 +95,43 @@ await describeOverTransports(
       const [first] = (await api.call('list_changes', { productId })).body.changes;
       assert.equal(first.recordCount, 25);
       assert.equal(first.records.length, 10);
-      // 10,000 changes written as the recorder writes them, without 10,000 calls.
+      // 10,000 changes written as the recorder writes them, without 10,000 calls; the newest 200
+      // touched 25 spots each, as the upsert did.
       const db = suite.h.store.db;
+      const spotIds = first.records.map((r: any) => r.id);
       const rows = times(9_999, (i) => ({
         id: `chg_bulk${String(i).padStart(12, '0')}`,
         guide_id: productId,
         seq: i + 2,
         at: suite.h.clock.now(),
         operation: 'upsert_spots',
-        by_id: null,
-        summary: 'changed spot ×40',
-        deletes: 0,
+        by_id: suite.h.alice.creatorId,
         undone_by: null,
       }));
-      for (let i = 0; i < rows.length; i += 500)
-        await db
-          .insertInto('changes')
-          .values(rows.slice(i, i + 500))
-          .execute();
+      const touched = rows.slice(-200).flatMap((change) =>
+        times(25, (n) => ({
+          change_id: change.id,
+          tbl: 'spots',
+          row_key: JSON.stringify({ id: `${spotIds[n % spotIds.length]}_${n}` }),
+          kind: 'spot',
+          record_id: `${spotIds[n % spotIds.length]}_${n}`,
+          before: JSON.stringify({ name: 'x'.repeat(500) }),
+          gone: 0,
+        })),
+      );
+      await db.transaction().execute(async (trx) => {
+        for (let i = 0; i < rows.length; i += 500)
+          await trx
+            .insertInto('changes')
+            .values(rows.slice(i, i + 500))
+            .execute();
+        for (let i = 0; i < touched.length; i += 500) {
+          await trx
+            .insertInto('change_rows')
+            .values(touched.slice(i, i + 500))
+            .execute();
+        }
+      });
       // As a write would, so the page kept for the guide's revision is not served.
       await db
         .updateTable('guides')

@@ -13,8 +13,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('at', 'bigint', (c) => c.notNull())
     .addColumn('operation', 'text', (c) => c.notNull())
     .addColumn('by_id', 'text')
-    .addColumn('summary', 'text', (c) => c.notNull())
-    .addColumn('deletes', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('undone_by', 'text')
     .addUniqueConstraint('changes_guide_seq', ['guide_id', 'seq'])
     .execute();

@@ -29,16 +29,19 @@ function changesList(store: ChangesStore, filters: ChangeFilters): GuideList<Lis
   };
 }
 
-function presentChange({ row, by, records, recordCount, inEffect }: ListedChange): Change {
+/** Records a change entry names at most: the entry stays small whatever the change touched. */
+const RECORDS_SHOWN = 10;
+
+function presentChange({ row, by, outcome, inEffect }: ListedChange): Change {
   const change: Change = {
     changeId: row.id,
     at: row.at,
     operation: row.operation,
     by,
-    records,
-    recordCount,
-    summary: row.summary,
-    undoable: inEffect && (row.deletes === 0 || row.operation === UNDO_OPERATION),
+    records: outcome.records.slice(0, RECORDS_SHOWN),
+    recordCount: outcome.records.length,
+    summary: outcome.summary,
+    undoable: inEffect && (!outcome.deletes || row.operation === UNDO_OPERATION),
   };
   if (!inEffect && row.undone_by !== null) change.undoneBy = row.undone_by;
   return change;

@@ -2,26 +2,23 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { currentChange, type HistoryTables } from '../../core/history.ts';
 import type { PageRequest } from '../../core/paging.ts';
 import { ScopedStore, type StoreScope } from '../../core/stores.ts';
+import { type ChangeOutcome, outcomeOf, type TouchedRecord } from './change.answer.ts';
 import type { ChangeRowsTable, ChangesTable } from './change.tables.ts';
-
-/** Records a change entry names at most: the entry stays small whatever the change touched. */
-export const RECORDS_SHOWN = 10;
 
 export interface ChangeFilters {
   recordId?: string | undefined;
   since?: number | undefined;
 }
 
-/** A change as list_changes reads it: its row, who wrote it and the first records it touched. */
+/** A change as list_changes reads it: its row, who wrote it, what it did and whether it stands. */
 export interface ListedChange {
   row: ChangesTable;
   by: { kind: 'key' | 'assistant' | 'studio'; name: string };
-  records: { kind: string; id: string }[];
-  recordCount: number;
+  outcome: ChangeOutcome;
   inEffect: boolean;
 }
 
-type ChangeRow = Pick<ChangesTable, 'id' | 'seq' | 'operation' | 'undone_by' | 'deletes'>;
+type ChangeRow = Pick<ChangesTable, 'id' | 'seq' | 'operation' | 'undone_by'>;
 
 /** Rows and keys as the history keeps them: plain JSON objects. */
 type Values = Record<string, unknown>;
@@ -54,18 +51,14 @@ export class ChangesStore extends ScopedStore {
       .limit(request.limit + 1);
     if (typeof after === 'number') query = query.where('changes.seq', '<', after);
     const rows = await query.execute();
-    const records = await this.recordsOf(rows.map((r) => r.id));
+    const outcomes = await this.outcomes(rows.map((r) => r.id));
     const effect = await this.inEffect(rows);
-    return rows.map(({ key_name, key_hint, client_name, ...row }) => {
-      const touched = records.get(row.id) ?? [];
-      return {
-        row: { ...row, seq: Number(row.seq), at: Number(row.at) },
-        by: authorOf(row.by_id, key_name, key_hint, client_name),
-        records: touched.slice(0, RECORDS_SHOWN),
-        recordCount: touched.length,
-        inEffect: effect.get(row.id) ?? true,
-      };
-    });
+    return rows.map(({ key_name, key_hint, client_name, ...row }) => ({
+      row: { ...row, seq: Number(row.seq), at: Number(row.at) },
+      by: authorOf(row.by_id, key_name, key_hint, client_name),
+      outcome: outcomes.get(row.id) ?? outcomeOf([], this.tables),
+      inEffect: effect.get(row.id) ?? true,
+    }));
   }
 
   async count(guideId: string, filters: ChangeFilters): Promise<number> {
@@ -92,29 +85,34 @@ export class ChangesStore extends ScopedStore {
     return query;
   }
 
-  /** The records each change touched, in the order first touched. */
-  private async recordsOf(ids: readonly string[]): Promise<Map<string, { kind: string; id: string }[]>> {
-    const byChange = new Map<string, { kind: string; id: string }[]>();
-    if (ids.length === 0) return byChange;
+  /** What each change did, read from the rows it touched (one row a record and table). */
+  async outcomes(ids: readonly string[]): Promise<Map<string, ChangeOutcome>> {
+    const byChange = new Map<string, TouchedRecord[]>();
+    if (ids.length === 0) return new Map();
     const rows = await this.db
       .selectFrom('change_rows')
-      .select(['change_id', 'kind', 'record_id'])
-      .select((eb) => eb.fn.min('id').as('first'))
+      .select(['change_id', 'tbl', 'kind', 'record_id'])
+      .select((eb) => [
+        eb.fn.min('id').as('first'),
+        eb.fn.max(sql<number>`case when before is null then 1 else 0 end`).as('created'),
+        eb.fn.max('gone').as('gone'),
+      ])
       .where('change_id', 'in', ids)
-      .groupBy(['change_id', 'kind', 'record_id'])
+      .groupBy(['change_id', 'tbl', 'kind', 'record_id'])
       .orderBy('first')
       .execute();
     for (const row of rows) {
-      byChange.set(row.change_id, [...(byChange.get(row.change_id) ?? []), { kind: row.kind, id: row.record_id }]);
+      const touched = { ...row, created: Number(row.created), gone: Number(row.gone) };
+      byChange.set(row.change_id, [...(byChange.get(row.change_id) ?? []), touched]);
     }
-    return byChange;
+    return new Map([...byChange].map(([id, touched]) => [id, outcomeOf(touched, this.tables)]));
   }
 
   /** The guide's changes by id; ids of no change of this guide are left out. */
   async byIds(guideId: string, ids: readonly string[]): Promise<ChangeRow[]> {
     const rows = await this.db
       .selectFrom('changes')
-      .select(['id', 'seq', 'operation', 'undone_by', 'deletes'])
+      .select(['id', 'seq', 'operation', 'undone_by'])
       .where('guide_id', '=', guideId)
       .where('id', 'in', ids)
       .execute();
@@ -149,7 +147,7 @@ export class ChangesStore extends ScopedStore {
         join.onRef('theirs.record_id', '=', 'mine.record_id').onRef('theirs.kind', '=', 'mine.kind'),
       )
       .innerJoin('changes as later', 'later.id', 'theirs.change_id')
-      .select(['later.id', 'later.seq', 'later.operation', 'later.undone_by', 'later.deletes'])
+      .select(['later.id', 'later.seq', 'later.operation', 'later.undone_by'])
       .distinct()
       .where('mine.change_id', 'in', changeIds)
       .whereRef('later.guide_id', '=', 'm.guide_id')
@@ -164,7 +162,7 @@ export class ChangesStore extends ScopedStore {
     if (undoIds.length === 0) return [];
     const rows = await this.db
       .selectFrom('changes')
-      .select(['id', 'seq', 'operation', 'undone_by', 'deletes'])
+      .select(['id', 'seq', 'operation', 'undone_by'])
       .where('undone_by', 'in', undoIds)
       .execute();
     return rows.map((r) => ({ ...r, seq: Number(r.seq) }));

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** One change of a guide: one write operation's effect, kept in the guide's history. */
 export interface ChangesTable {
   id: string;
@@ -8,9 +10,6 @@ export interface ChangesTable {
   operation: string;
   /** The key or the assistant's OAuth grant that wrote it: named when listed, and what groups a session. */
   by_id: string | null;
-  summary: string;
-  /** 1 when it deleted a record: deleting is permanent, so it cannot be undone. */
-  deletes: number;
   /** The change that undid it, while that one stands. */
   undone_by: string | null;
 }
@@ -18,7 +17,7 @@ export interface ChangesTable {
 /** A row one change touched, with the state it had before (null: the change created it). */
 export interface ChangeRowsTable {
   /** The order rows were first touched in; an undo puts them back in reverse. */
-  id: number;
+  id: Generated<number>;
   change_id: string;
   tbl: string;
   /** JSON object of the row's primary key columns. */

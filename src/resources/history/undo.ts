@@ -53,6 +53,7 @@ async function requireUndoable(store: ChangesStore, guideId: string, changeIds: 
   const missing = ids.find((id) => !found.has(id));
   if (missing !== undefined) throw notFound('change', missing);
   const effect = await store.inEffect(changes);
+  const outcomes = await store.outcomes(ids);
   for (const change of changes) {
     if (!effect.get(change.id)) {
       throw refuse(
@@ -60,7 +61,7 @@ async function requireUndoable(store: ChangesStore, guideId: string, changeIds: 
         `change ${change.id} is undone already (by ${change.undone_by}); undo ${change.undone_by} to bring it back.`,
       );
     }
-    if (change.deletes === 1 && change.operation !== UNDO_OPERATION) {
+    if (outcomes.get(change.id)?.deletes && change.operation !== UNDO_OPERATION) {
       throw refuse(
         'changeIds',
         `change ${change.id} (${change.operation}) deleted records, and deleting is permanent: it cannot be undone. ` +
