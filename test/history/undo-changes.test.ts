@@ -3,7 +3,7 @@ import { before, it } from 'node:test';
 import { createStores } from '../../src/resources/index.ts';
 import { assertError, assertOk } from '../helpers/answers.ts';
 import { type Api, apiFor, describeOverTransports } from '../helpers/api.ts';
-import { newChapter, newGuide, newPhoto, tripParts } from '../helpers/fixtures.ts';
+import { assertNoDanglingStops, newChapter, newGuide, newPhoto, tripParts } from '../helpers/fixtures.ts';
 import type { Harness } from '../helpers/harness.ts';
 
 /**
@@ -187,12 +187,85 @@ await describeOverTransports('undo_changes', (suite, t) => {
     const first = await latestChange(api, productId);
     assertOk(await api.call('update_spot', { spotId: ids.spot2, name: 'Second edit' }));
     const second = await latestChange(api, productId);
+    const whileRefused = await wholeGuide(suite.h, productId);
     const refused = await api.call('undo_changes', { productId, changeIds: [first.changeId] });
     assertError(refused, 'stale_editor');
     assert.match(refused.body.error.message, new RegExp(second.changeId));
     if (t === 'rest') assert.deepEqual(refused.body.error.details, { changeIds: [second.changeId] });
+    assert.deepEqual(await wholeGuide(suite.h, productId), whileRefused, 'a refused undo changes nothing');
     assertOk(await api.call('undo_changes', { productId, changeIds: [first.changeId, second.changeId] }));
     assert.deepEqual(await wholeGuide(suite.h, productId), before);
+  });
+
+  it('lets a change be undone once a later change to its records was undone itself', async () => {
+    const { productId, ids } = setup;
+    const before = await wholeGuide(suite.h, productId);
+    assertOk(await api.call('update_spot', { spotId: ids.spot2, name: 'Kept a moment' }));
+    const first = await latestChange(api, productId);
+    assertOk(await api.call('update_spot', { spotId: ids.spot2, name: 'Taken back' }));
+    const second = await latestChange(api, productId);
+    assertOk(await api.call('undo_changes', { productId, changeIds: [second.changeId] }));
+    const listed = await api.call('list_changes', { productId, limit: 3 });
+    const [, undone] = listed.body.changes;
+    assert.equal(undone.changeId, second.changeId);
+    assert.equal(undone.undoable, false);
+    assert.equal(typeof undone.undoneBy, 'string');
+    assertError(await api.call('undo_changes', { productId, changeIds: [second.changeId] }), 'invalid_request');
+    assertOk(await api.call('undo_changes', { productId, changeIds: [first.changeId] }));
+    assert.deepEqual(await wholeGuide(suite.h, productId), before);
+  });
+
+  it('removes what pointed at a created record when its creation is undone, and brings it all back on redo', async () => {
+    const { productId } = setup;
+    const before = await wholeGuide(suite.h, productId);
+    const spot = await api.call('create_spot', { productId, name: 'Savica waterfall' });
+    assertOk(spot, 201);
+    const created = await latestChange(api, productId);
+    const collection = await newChapter(api, productId, { name: 'Waterfalls' });
+    assertOk(
+      await api.call('set_chapter_members', {
+        collectionId: collection.collectionId,
+        members: [{ spotKey: spot.body.spotKey }],
+      }),
+    );
+    const [members] = (await api.call('list_changes', { productId, limit: 1 })).body.changes;
+    assert.deepEqual(members.records, [{ kind: 'chapter', id: collection.collectionId }]);
+    // An itinerary names it by key in JSON no foreign key guards: the spot's references step clears it.
+    const trip = await api.call('create_itinerary', { productId, name: 'Waterfall day' });
+    assertOk(trip, 201);
+    const days = [{ title: 'Day one', stops: [{ kind: 'spot', spotKey: spot.body.spotKey }] }];
+    assertOk(await api.call('set_itinerary_days', { itineraryId: trip.body.itineraryId, days }));
+    const withMember = await wholeGuide(suite.h, productId);
+    // The membership is a change of the chapter, not of the spot: the spot's creation undoes alone.
+    const undo = await api.call('undo_changes', { productId, changeIds: [created.changeId] });
+    assertOk(undo);
+    const chapters = await api.call('list_chapters', { productId });
+    const waterfalls = chapters.body.chapters.find((c: any) => c.collectionId === collection.collectionId);
+    assert.ok(waterfalls, 'the collection stays');
+    assert.equal(JSON.stringify(waterfalls).includes(spot.body.spotId), false, 'no member points at the removed spot');
+    assertError(await api.call('get_spot', { spotId: spot.body.spotId }), 'not_found');
+    await assertNoDanglingStops(api, productId);
+    const day = (await api.call('get_itinerary', { itineraryId: trip.body.itineraryId })).body.days[0];
+    assert.deepEqual(day.stops, []);
+    assertOk(await api.call('undo_changes', { productId, changeIds: [undo.body.changeId] }));
+    assert.deepEqual(await wholeGuide(suite.h, productId), withMember);
+    assert.notDeepEqual(withMember, before);
+  });
+
+  it('changes nothing when an undo is refused part-way through its list', async () => {
+    const { productId, ids } = setup;
+    assertOk(await api.call('update_spot', { spotId: ids.spot2, name: 'Would be undone' }));
+    const update = await latestChange(api, productId);
+    const spot = await api.call('create_spot', { productId, name: 'Deleted soon' });
+    assertOk(spot, 201);
+    assertOk(await api.call('delete_spot', { spotId: spot.body.spotId }));
+    const deleted = await latestChange(api, productId);
+    const before = await wholeGuide(suite.h, productId);
+    const history = (await api.call('list_changes', { productId, limit: 200 })).body.total;
+    const refused = await api.call('undo_changes', { productId, changeIds: [update.changeId, deleted.changeId] });
+    assertError(refused, 'invalid_request', 'changeIds');
+    assert.deepEqual(await wholeGuide(suite.h, productId), before);
+    assert.equal((await api.call('list_changes', { productId })).body.total, history, 'a refused undo is no change');
   });
 
   it('lists a delete as not undoable and refuses to undo it', async () => {
