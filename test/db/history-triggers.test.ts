@@ -74,7 +74,7 @@ describe('history triggers on the embedded store', () => {
           socials: '[]',
           created_at: 1,
           updated_at: 1,
-        })
+        } as never)
         .execute();
       await first.db
         .insertInto('guides')
