@@ -23,10 +23,9 @@ export const playbookTopics = [
   { topic: 'sales_page', heading: 'Sales page and price', about: 'the sales page draft, set_guide_price' },
   { topic: 'publishing', heading: 'Check, then publish', about: 'readiness findings, stale notices, publish_changes' },
   { topic: 'links', heading: 'Links', about: 'the link report, check_links, set_link_verified' },
-  { topic: 'history', heading: 'History and undo', about: 'list_changes, undo_changes' },
   { topic: 'limits', heading: 'Limits', about: 'sizes, counts and rate limits' },
   { topic: 'errors', heading: 'Errors and what to do', about: 'each error code and what to do next' },
-  { topic: 'editing', heading: 'Practical tips', about: 'what PATCH and PUT change, what clears, warnings' },
+  { topic: 'editing', heading: 'Practical tips', about: 'what PATCH and PUT change, what clears, warnings, undo' },
 ] as const;
 
 export type PlaybookTopic = (typeof playbookTopics)[number]['topic'];

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type GuideList, guidePage, pageFields } from '../../core/guide-pages.ts';
 import { defineOperation } from '../../core/operation.ts';
 import { pageInputShape, pageOutputShape } from '../../core/paging.ts';
-import { idSchema, productIdSchema } from '../../shared/id-fields.ts';
+import { productIdSchema } from '../../shared/id-fields.ts';
 import { type Change, changeIdSchema, changeSchema } from './change.schema.ts';
 import type { ChangeFilters, ChangesStore, ListedChange } from './change.store.ts';
 import { historyExamples } from './examples.ts';
@@ -49,18 +49,18 @@ function presentChange({ row, by, outcome, inEffect }: ListedChange): Change {
 
 export const listChanges = defineOperation({
   name: 'list_changes',
-  title: 'History of changes',
+  title: 'History',
   method: 'GET',
   path: '/guides/{productId}/changes',
   scope: 'read',
   stability: 'beta',
   since: SINCE_HISTORY,
   example: historyExamples.list_changes,
-  description: "The guide's history, newest first: who changed which records, no bodies. Gives undo_changes its ids.",
+  description: 'Changes to the guide, newest first: who, which records. Ids for undo_changes.',
   input: z.strictObject({
     productId: productIdSchema,
-    recordId: idSchema('Only changes that touched this record').optional(),
-    since: z.number().int().min(0).optional().describe('Unix ms: changes from then on'),
+    recordId: z.string().min(1).max(100).optional().describe('Of one record'),
+    since: z.number().int().min(0).optional().describe('Unix ms'),
     ...pageInputShape(CHANGES_PAGE),
   }),
   output: z.object({ productId: z.string(), changes: z.array(changeSchema), ...pageOutputShape }),
@@ -78,7 +78,7 @@ export const listChanges = defineOperation({
 
 export const undoChangesOperation = defineOperation({
   name: 'undo_changes',
-  title: 'Undo changes',
+  title: 'Undo',
   method: 'POST',
   path: '/guides/{productId}/changes/undo',
   scope: 'write',
@@ -88,8 +88,8 @@ export const undoChangesOperation = defineOperation({
   annotations: { idempotent: false },
   errors: ['stale_editor'],
   description:
-    'Undoes changes at once: created records go, changed ones get their earlier state. Undo the answered ' +
-    'changeId to redo. stale_editor: later changes touched the same records; add their ids. Deletes are final.',
+    'Reverts changes at once (created records go); undo its changeId to redo. stale_editor: add the later ' +
+    'changeIds named. Deletes are final.',
   input: z.strictObject({
     productId: productIdSchema,
     changeIds: z.array(changeIdSchema).min(1).max(UNDO_MOST),
