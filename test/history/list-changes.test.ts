@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
 import { assertError, assertOk } from '../helpers/answers.ts';
-import { type Api, describeOverTransports } from '../helpers/api.ts';
+import { type Api, apiFor, describeOverTransports } from '../helpers/api.ts';
 import { newGuide, times } from '../helpers/fixtures.ts';
 
 /**
@@ -77,6 +77,23 @@ await describeOverTransports(
         all.body.changes.map((c: any) => c.changeId),
       );
       assert.equal(new Set(seen).size, seen.length);
+    });
+
+    it('names the key that wrote a change by the name the creator gave it', async () => {
+      const { key } = await suite.h.keys.create({
+        creatorId: suite.h.alice.creatorId,
+        name: 'Laptop',
+        scope: 'write',
+        publish: false,
+      });
+      const laptop = apiFor(suite.h, t, key);
+      try {
+        assertOk(await laptop.call('update_spot', { spotId, name: 'Lake Bled, from the laptop' }));
+      } finally {
+        await laptop.close();
+      }
+      const [change] = (await api.call('list_changes', { productId, limit: 1 })).body.changes;
+      assert.deepEqual(change.by, { kind: 'key', name: 'Laptop' });
     });
 
     it('refuses a cursor of another list and a limit past the most', async () => {
