@@ -6,7 +6,7 @@ import { productIdSchema } from '../../shared/id-fields.ts';
 import { type Change, changeIdSchema, changeSchema } from './change.schema.ts';
 import type { ChangeFilters, ChangesStore, ListedChange } from './change.store.ts';
 import { historyExamples } from './examples.ts';
-import { UNDO_OPERATION, undoChanges } from './undo.ts';
+import { undoableOutcome, undoChanges } from './undo.ts';
 
 /** The first revision of the service that has the history (issue 29). */
 export const SINCE_HISTORY = '2026-11-27';
@@ -41,7 +41,7 @@ function presentChange({ row, by, outcome, inEffect }: ListedChange): Change {
     records: outcome.records.slice(0, RECORDS_SHOWN),
     recordCount: outcome.records.length,
     summary: outcome.summary,
-    undoable: inEffect && (!outcome.deletes || row.operation === UNDO_OPERATION),
+    undoable: inEffect && undoableOutcome(row.operation, outcome.deletes),
   };
   if (!inEffect && row.undone_by !== null) change.undoneBy = row.undone_by;
   return change;

@@ -5,6 +5,19 @@ import type { ChangesStore } from './change.store.ts';
 /** The name undo changes carry in the history: undoing one is a redo. */
 export const UNDO_OPERATION = 'undo_changes';
 
+/**
+ * Writes whose deletions an undo may take back: they delete only what they themselves brought or
+ * what a release did not hold, never a record the creator deleted. restore_release (the releases
+ * half of issue 29) belongs here: it runs as one write, so it is one change, and undoing it gives
+ * back the working copy it replaced.
+ */
+export const REVERSIBLE_DELETES: ReadonlySet<string> = new Set([UNDO_OPERATION]);
+
+/** Whether a change may be undone as far as what it did goes (it must also still be in effect). */
+export function undoableOutcome(operation: string, deletes: boolean): boolean {
+  return !deletes || REVERSIBLE_DELETES.has(operation);
+}
+
 type Checked = Awaited<ReturnType<ChangesStore['byIds']>>[number];
 
 /**
@@ -61,7 +74,7 @@ async function requireUndoable(store: ChangesStore, guideId: string, changeIds: 
         `change ${change.id} is undone already (by ${change.undone_by}); undo ${change.undone_by} to bring it back.`,
       );
     }
-    if (outcomes.get(change.id)?.deletes && change.operation !== UNDO_OPERATION) {
+    if (!undoableOutcome(change.operation, outcomes.get(change.id)?.deletes ?? false)) {
       throw refuse(
         'changeIds',
         `change ${change.id} (${change.operation}) deleted records, and deleting is permanent: it cannot be undone. ` +
