@@ -102,6 +102,46 @@ await describeOverTransports(
     });
   },
   (suite) => {
+    it("names a change an assistant made through OAuth by the assistant's client name", async () => {
+      const api = suite.apis.rest;
+      const productId = await newGuide(api, 'Assistant history');
+      const db = suite.h.store.db;
+      // The grant as the studio records it when the creator connects an assistant; its changes carry its id.
+      await db
+        .insertInto('assistant_authorizations')
+        .values({
+          grant_id: 'grant_history_test',
+          creator_id: suite.h.alice.creatorId,
+          client_id: 'client_history_test',
+          client_name: 'Trip Planner',
+          scopes: 'read write',
+          resource: 'http://127.0.0.1/mcp',
+          granted_at: suite.h.clock.now(),
+          last_used_at: null,
+          revoked_at: null,
+        })
+        .execute();
+      await db
+        .insertInto('changes')
+        .values({
+          id: 'chg_byassistant0001',
+          guide_id: productId,
+          seq: 1,
+          at: suite.h.clock.now(),
+          operation: 'update_guide',
+          by_id: 'grant_history_test',
+          undone_by: null,
+        })
+        .execute();
+      await db
+        .updateTable('guides')
+        .set((eb) => ({ revision: eb('revision', '+', 1) }))
+        .where('id', '=', productId)
+        .execute();
+      const [change] = (await api.call('list_changes', { productId })).body.changes;
+      assert.deepEqual(change.by, { kind: 'assistant', name: 'Trip Planner' });
+    });
+
     it('answers a default page under 64 KB on a guide with 10,000 changes, naming at most 10 records a change', async () => {
       const api = suite.apis.rest;
       const productId = await newGuide(api, 'Long history');
