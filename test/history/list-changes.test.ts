@@ -3,6 +3,16 @@ import { before, it } from 'node:test';
 import { assertError, assertOk } from '../helpers/answers.ts';
 import { type Api, apiFor, describeOverTransports } from '../helpers/api.ts';
 import { newGuide, times } from '../helpers/fixtures.ts';
+import type { Harness } from '../helpers/harness.ts';
+
+/** As a write would: the guide's revision moves, so the page kept for the last one is not served. */
+async function movedOn(h: Harness, productId: string): Promise<void> {
+  await h.store.db
+    .updateTable('guides')
+    .set((eb) => ({ revision: eb('revision', '+', 1) }))
+    .where('id', '=', productId)
+    .execute();
+}
 
 /**
  * The history as list_changes reads it: newest first, who made each change, the records touched,
@@ -133,11 +143,7 @@ await describeOverTransports(
           undone_by: null,
         })
         .execute();
-      await db
-        .updateTable('guides')
-        .set((eb) => ({ revision: eb('revision', '+', 1) }))
-        .where('id', '=', productId)
-        .execute();
+      await movedOn(suite.h, productId);
       const [change] = (await api.call('list_changes', { productId })).body.changes;
       assert.deepEqual(change.by, { kind: 'assistant', name: 'Trip Planner' });
     });
@@ -189,12 +195,7 @@ await describeOverTransports(
             .execute();
         }
       });
-      // As a write would, so the page kept for the guide's revision is not served.
-      await db
-        .updateTable('guides')
-        .set((eb) => ({ revision: eb('revision', '+', 1) }))
-        .where('id', '=', productId)
-        .execute();
+      await movedOn(suite.h, productId);
       const page = await api.call('list_changes', { productId });
       assertOk(page);
       assert.equal(page.body.total, 10_000);
