@@ -259,6 +259,21 @@ for (const { dialect, skip } of await testDialects()) {
       );
     });
 
+    test("its writes are in the guide's history and undone, redone, with no line of its own", async () => {
+      const api = apiFor(h, 'rest', h.alice.writeKey);
+      const productId = await newGuide(api, 'Noted history');
+      const spotId = await newSpot(api, productId, 'lake');
+      const note = await addNote(api, productId, spotId, 'Ferry at nine');
+      const [change] = (await api.call('list_changes', { productId, limit: 1 })).body.changes;
+      assert.equal(change.operation, 'create_throwaway_note');
+      assert.deepEqual(change.records, [{ kind: 'throwaway_notes', id: note.noteId }]);
+      const undo = await api.call('undo_changes', { productId, changeIds: [change.changeId] });
+      assertOk(undo);
+      assert.deepEqual(await notedSpots(api, productId), []);
+      assertOk(await api.call('undo_changes', { productId, changeIds: [undo.body.changeId] }));
+      assert.deepEqual(await notedSpots(api, productId), [spotId]);
+    });
+
     test('is in the OpenAPI document under its own tag, with its examples', async () => {
       const doc = await rest(h.baseUrl, undefined, 'GET', '/openapi.json');
       assert.equal(doc.status, 200);

@@ -8,6 +8,7 @@ import type { Caches } from './caches.ts';
 import type { Clock } from './clock.ts';
 import type { CursorSeal } from './cursor-seal.ts';
 import type { GuideAccess, OwnedGuide } from './guide-access.ts';
+import { closeChange, openChange } from './history.ts';
 import { plainHttpWarnings } from './link-warnings.ts';
 import type { Log } from './log.ts';
 import type { AnyOperation, CallContext, OperationContext, Upload, Urls } from './operation.ts';
@@ -123,11 +124,23 @@ async function run(
     try {
       result = await retryingStalePlans(() => {
         committed.length = 0;
-        return runtime.db
-          .transaction()
-          .execute((trx) =>
-            operation.handler(input, contextOn(runtime, base, { db: trx, writes: true, committed }), prepared),
+        return runtime.db.transaction().execute(async (trx) => {
+          // Every write is one change in its guide's history, recorded in its own transaction.
+          const change = await openChange(trx, runtime.dialect);
+          const opened = new Map<string, Promise<OwnedGuide>>();
+          const answer = await operation.handler(
+            input,
+            contextOn(runtime, base, { db: trx, writes: true, committed, opened }),
+            prepared,
           );
+          await closeChange(trx, runtime.dialect, change, {
+            operation: operation.name,
+            principal: call.principal,
+            at: runtime.clock.now(),
+            guideId: (await opened.values().next().value)?.id,
+          });
+          return answer;
+        });
       });
     } catch (err) {
       if (operation.discard)
@@ -148,10 +161,20 @@ function scopeOn(runtime: Runtime, db: Kysely<Database>): StoreScope {
 function contextOn(
   runtime: Runtime,
   base: CallContext,
-  { db, writes, committed }: { db: Kysely<Database>; writes: boolean; committed: Array<() => Promise<unknown>> },
+  {
+    db,
+    writes,
+    committed,
+    opened = new Map(),
+  }: {
+    db: Kysely<Database>;
+    writes: boolean;
+    committed: Array<() => Promise<unknown>>;
+    /** The guides the call opened, by the id it gave (the write's history is its first one's). */
+    opened?: Map<string, Promise<OwnedGuide>>;
+  },
 ): OperationContext {
   const { creatorId } = base.principal;
-  const opened = new Map<string, Promise<OwnedGuide>>();
   const ctx: OperationContext = {
     ...base,
     stores: runtime.stores(scopeOn(runtime, db)),

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Migration } from 'kysely/migration';
 import type { Caches } from './caches.ts';
 import type { GuidePartReaders } from './guide-contents.ts';
+import type { HistoryTables } from './history.ts';
 import type { AnyOperation, OperationContext, Urls } from './operation.ts';
 import type { ReferenceKind, ReferenceTargets } from './references.ts';
 import type { ServiceSettings, Services } from './services.ts';
@@ -94,6 +95,11 @@ export interface Resource {
   usesStores?: readonly (keyof Stores)[];
   /** The references its records hold to other resources' records (see HeldReference). */
   references?: readonly HeldReference[];
+  /**
+   * What its tables' history needs beyond what the schema says (core/history.ts): record kinds,
+   * rows that are parts of a record, stamps, tables that are not guide content. None is needed.
+   */
+  history?: HistoryTables;
   migrations?: Record<string, Migration>;
   services?: (settings: ServiceSettings) => Partial<Services>;
   /** Its caches, built empty once per app (see core/caches.ts). */

@@ -49,7 +49,9 @@ export interface Stores {}
 
 /**
  * What a store may be built from besides its scope: the call's other stores, for one that reads
- * through them (the whole-guide reader), and the app's caches, for one that keeps what it read.
+ * through them (the whole-guide reader), the app's caches, for one that keeps what it read, and
+ * what every resource says about its tables' history (merged in by core/history.ts), for the one
+ * that undoes changes.
  */
 export interface StoreContext {
   stores: Stores;
@@ -63,7 +65,11 @@ export type StoreFactories = { readonly [K in keyof Stores]: (scope: StoreScope,
  * Stores built on first use, once per call: a call that reads one table builds one store. The
  * getters are defined once per app on a prototype, so a call pays for an object, not a Proxy.
  */
-export function lazyStores(factories: StoreFactories, caches: Caches): (scope: StoreScope) => Stores {
+export function lazyStores(
+  factories: StoreFactories,
+  caches: Caches,
+  history: StoreContext['history'] = {},
+): (scope: StoreScope) => Stores {
   class CallStores {
     readonly scope: StoreScope;
     constructor(scope: StoreScope) {
@@ -74,7 +80,7 @@ export function lazyStores(factories: StoreFactories, caches: Caches): (scope: S
   for (const [name, build] of Object.entries(factories) as [string, Factory][]) {
     Object.defineProperty(CallStores.prototype, name, {
       get(this: CallStores) {
-        const store = build(this.scope, { stores: this as unknown as Stores, caches });
+        const store = build(this.scope, { stores: this as unknown as Stores, caches, history });
         Object.defineProperty(this, name, { value: store });
         return store;
       },

@@ -8,7 +8,7 @@ import { NodeSqliteAdapter } from './node-sqlite-adapter.ts';
 import { ObservedDialect } from './observed-dialect.ts';
 import type { CoordinationLog } from './pg-coordination.ts';
 import type { StoreDeadlines } from './pg-deadlines.ts';
-import type { OpenedStore, Readiness, Store } from './store-interface.ts';
+import type { Dialect, OpenedStore, Readiness, Store } from './store-interface.ts';
 import { StoreProbe } from './store-probe.ts';
 import type { Database } from './tables.ts';
 
@@ -30,11 +30,23 @@ export interface StoreOptions {
   deadlines?: StoreDeadlines;
 }
 
+/** What keeps the schema whole around migrations (the history triggers): work before and after them. */
+export interface SchemaUpkeep {
+  /** Runs only when migrations are about to run. */
+  beforeMigrating(db: Kysely<Database>, dialect: Dialect): Promise<void>;
+  /** Runs at every open, once the schema is up to date. */
+  afterMigrating(db: Kysely<Database>, dialect: Dialect): Promise<void>;
+}
+
 /**
  * Opens the store and brings its schema up to date with the migrations given: the foundation's
  * and every resource's (src/store.ts gathers them), run in the order of their names.
  */
-export async function openDatabase(options: StoreOptions, migrations: Record<string, Migration>): Promise<Store> {
+export async function openDatabase(
+  options: StoreOptions,
+  migrations: Record<string, Migration>,
+  upkeep?: SchemaUpkeep,
+): Promise<Store> {
   const { databaseUrl, deadlines } = options;
   if (databaseUrl) {
     // pg and its client are loaded only for a PostgreSQL store.
@@ -50,7 +62,7 @@ export async function openDatabase(options: StoreOptions, migrations: Record<str
     const opened = open(deadlines);
     const migrating = deadlines ? open(undefined) : opened;
     try {
-      await migrate(await migratorOf(migrating, migrations));
+      await migrateKeepingUp(migrating, await migratorOf(migrating, migrations), upkeep);
     } finally {
       if (migrating !== opened) await migrating.close();
     }
@@ -59,9 +71,16 @@ export async function openDatabase(options: StoreOptions, migrations: Record<str
   }
   const opened = openSqlite(options.dataDir, deadlines);
   const migrator = await migratorOf(opened, migrations);
-  await migrate(migrator);
+  await migrateKeepingUp(opened, migrator, upkeep);
   const adapter = directReaders.get(opened.db) as NodeSqliteAdapter;
   return { ...opened, readiness: async () => (await writable(adapter)) ?? readinessOf(migrator) };
+}
+
+/** Runs the migrations still to run, with the upkeep's work before them (if any run) and after. */
+async function migrateKeepingUp(opened: OpenedStore, migrator: Migrator, upkeep: SchemaUpkeep | undefined) {
+  if (upkeep && (await readinessOf(migrator)).ready === false) await upkeep.beforeMigrating(opened.db, opened.dialect);
+  await migrate(migrator);
+  await upkeep?.afterMigrating(opened.db, opened.dialect);
 }
 
 async function migratorOf(opened: OpenedStore, migrations: Record<string, Migration>): Promise<Migrator> {

@@ -2,6 +2,7 @@ import type { Migration } from 'kysely/migration';
 import type { Caches } from '../core/caches.ts';
 import type { GuideAccess } from '../core/guide-access.ts';
 import { GuideContentsReader, type GuidePartReaders } from '../core/guide-contents.ts';
+import type { HistoryTables } from '../core/history.ts';
 import type { OperationContext } from '../core/operation.ts';
 import { type ReferenceKind, type ReferenceStep, stepsByKind } from '../core/references.ts';
 import { Registry } from '../core/registry.ts';
@@ -13,6 +14,7 @@ import { authoringResource } from './authoring/index.ts';
 import { chaptersResource } from './chapters/index.ts';
 import { facilitiesResource } from './facilities/index.ts';
 import { guideAccess, guidesResource } from './guides/index.ts';
+import { historyResource } from './history/index.ts';
 import { itinerariesResource } from './itineraries/index.ts';
 import { linksResource } from './links/index.ts';
 import { mediaResource } from './media/index.ts';
@@ -41,6 +43,7 @@ export const resources: readonly Resource[] = [
   linksResource,
   salesPageResource,
   previewResource,
+  historyResource,
 ];
 
 /**
@@ -98,7 +101,13 @@ export function createStores(
       guideContents: (_scope, { stores }) => new GuideContentsReader(stores, parts),
     } as StoreFactories,
     caches,
+    historyTables(extra),
   );
+}
+
+/** What every resource says about its tables' history (core/history.ts), by table. */
+export function historyTables(extra: readonly Resource[] = []): HistoryTables {
+  return Object.assign({}, ...withExtra(extra).map((r) => r.history ?? {}));
 }
 
 /** Every resource's declared references, by the kind of record they point at. */

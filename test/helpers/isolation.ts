@@ -146,6 +146,16 @@ const SEEDS: Array<[string, (h: Harness, key: string, owned: OwnedIds) => Promis
       return body.mediaId as string;
     },
   ],
+  [
+    // A change of the guide's own name: the last seed, so no later one touches the guide and undoing it (undo_changes' example) succeeds.
+    'changeId',
+    async (h, key, owned) => {
+      const renamed = await rest(h.baseUrl, key, 'PATCH', `/guides/${owned.productId}`, { name: 'Owned, renamed' });
+      assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
+      const history = await rest(h.baseUrl, key, 'GET', `/guides/${owned.productId}/changes?limit=1`);
+      return history.body.changes[0].changeId as string;
+    },
+  ],
 ];
 
 async function createdId(answer: Promise<HttpAnswer>, field: string): Promise<string> {

@@ -50,7 +50,9 @@ describe('tool results: text an assistant reads', () => {
       if (op.readOnly && op.method === 'GET') {
         const viaRest = await restApi.call(op.name, input);
         assert.equal(viaRest.status, 200, `${op.name}: ${JSON.stringify(viaRest.body)}`);
-        assert.equal(text, JSON.stringify(viaRest.body), `${op.name}: the text is REST's body`);
+        // A cursor is sealed afresh at every issue (a new nonce each time): the same page, another seal.
+        const unsealed = (json: string) => json.replace(/"nextCursor":"[^"]+"/, '"nextCursor":"…"');
+        assert.equal(unsealed(text), unsealed(JSON.stringify(viaRest.body)), `${op.name}: the text is REST's body`);
         compared.push(op.name);
       }
       return answer;

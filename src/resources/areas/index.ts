@@ -35,6 +35,13 @@ export const areasResource: Resource = {
     description: 'Areas (parks, islands, regions) whose rules, fees and notices apply to their spots',
   },
   operations: areaOperations,
+  history: {
+    areas: {
+      kind: 'area',
+      beforeRemoving: (row, ctx) =>
+        ctx.deleteReferencesTo('area', { guideId: String(row.guide_id), areaId: String(row.id) }),
+    },
+  },
   stores: { areas: (s) => new AreasStore(s) },
   usesStores: ['spots'],
   guideParts: { areas: (stores, guide) => stores.areas.listForGuide(guide.id) },

@@ -25,7 +25,7 @@ export const playbookTopics = [
   { topic: 'links', heading: 'Links', about: 'the link report, check_links, set_link_verified' },
   { topic: 'limits', heading: 'Limits', about: 'sizes, counts and rate limits' },
   { topic: 'errors', heading: 'Errors and what to do', about: 'each error code and what to do next' },
-  { topic: 'editing', heading: 'Practical tips', about: 'what PATCH and PUT change, what clears, warnings' },
+  { topic: 'editing', heading: 'Practical tips', about: 'what PATCH and PUT change, what clears, warnings, undo' },
 ] as const;
 
 export type PlaybookTopic = (typeof playbookTopics)[number]['topic'];

@@ -28,6 +28,10 @@ declare module '../../core/guide-contents.ts' {
 export const chaptersResource: Resource = {
   tag: { name: 'chapters', description: 'Chapters and collections: the order, intro and pages a reader follows' },
   operations: chapterOperations,
+  history: {
+    chapters: { kind: 'chapter' },
+    chapter_members: { kind: 'chapter', idColumn: 'chapter_id', part: true },
+  },
   stores: { chapters: (scope) => new ChaptersStore(scope) },
   usesStores: ['media', 'spots'],
   references: [

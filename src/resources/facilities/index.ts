@@ -34,6 +34,18 @@ declare module '../../core/guide-contents.ts' {
 export const facilitiesResource: Resource = {
   tag: { name: 'facilities', description: 'Places that serve spots: huts, cable cars, activities, food, parking' },
   operations: facilityOperations,
+  history: {
+    facilities: {
+      kind: 'facility',
+      beforeRemoving: (row, ctx) =>
+        ctx.deleteReferencesTo('facility', {
+          guideId: String(row.guide_id),
+          facilityId: String(row.id),
+          name: String(row.name),
+        }),
+    },
+    facility_spots: { kind: 'facility', idColumn: 'facility_id', part: true },
+  },
   stores: { facilities: (s) => new FacilitiesStore(s) },
   usesStores: ['spots'],
   guideParts: { places: (stores, guide) => stores.facilities.listForGuide(guide.id) },

@@ -32,6 +32,24 @@ const PATHS_ONLY = { publicUrl: '', studioUrl: '' };
 export const guidesResource: Resource = {
   tag: { name: 'guides', description: 'Guides (products of type map): create, shape, region and price' },
   operations: guideOperations,
+  // The guide's own fields are history; its stamps and sale state (the studio's, the publisher's) are not.
+  history: {
+    guides: {
+      kind: 'guide',
+      unrecorded: [
+        'updated_at',
+        'last_api_write_at',
+        'revision',
+        'status',
+        'published_at',
+        'visible_on_store',
+        'store_review_status',
+        'store_review_note',
+      ],
+    },
+    guide_prices: { kind: 'guide', idColumn: 'guide_id', part: true },
+    purchases: 'untracked',
+  },
   stores: { guides: (s, { caches }) => new GuidesStore(s, caches.guideViews) },
   caches: () => ({ guideViews: new GuideViewCache() }),
   usesStores: ['creators'],

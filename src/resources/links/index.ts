@@ -35,6 +35,8 @@ declare module '../../core/guide-contents.ts' {
 export const linksResource: Resource = {
   tag: { name: 'links', description: 'The web links a guide holds: their report, checks and verification' },
   operations: linkOperations,
+  // A link check is what was found on the web, not what the creator wrote.
+  history: { link_checks: 'untracked' },
   stores: { links: (scope) => new LinksStore(scope) },
   // Every record of a guide that can hold a link comes through guideContents.
   usesStores: ['guideContents', 'guides'],

@@ -43,6 +43,13 @@ declare module '../../core/guide-contents.ts' {
 export const mediaResource: Resource = {
   tag: { name: 'media', description: 'Photos of spots, areas and places: uploads, credits and order' },
   operations: mediaOperations,
+  history: {
+    media: {
+      kind: 'photo',
+      beforeRemoving: (row, ctx) =>
+        ctx.deleteReferencesTo('photo', { guideId: String(row.guide_id), mediaId: String(row.id) }),
+    },
+  },
   stores: { media: (scope) => new MediaStore(scope) },
   // The guide names its thumbnail; a release may still show a file a photo no longer names.
   usesStores: ['guides', 'releases'],

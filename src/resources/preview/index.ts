@@ -21,6 +21,7 @@ declare module '../../db/tables.ts' {
 export const previewResource: Resource = {
   tag: { name: 'preview', description: 'The working copy as buyers would see it after the next publish' },
   operations: previewOperations,
+  history: { preview_links: 'untracked' },
   stores: { previewLinks: (scope) => new PreviewLinksStore(scope) },
   migrations: { '0021-preview-links': { up }, '0026-preview-link-makers': linkMakers },
 };

@@ -26,6 +26,7 @@ declare module '../../core/guide-contents.ts' {
 export const propertiesResource: Resource = {
   tag: { name: 'properties', description: 'Custom spot properties of a guide' },
   operations: propertyOperations,
+  history: { property_defs: { kind: 'property' } },
   stores: { properties: (s) => new PropertiesStore(s) },
   usesStores: ['guides', 'spots'],
   guideParts: { properties: (stores, guide) => stores.properties.listForGuide(guide.id) },

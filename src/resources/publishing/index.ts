@@ -34,6 +34,8 @@ export const publishingResource: Resource = {
     description: 'What to check before publishing (stale facts, readiness) and publishing itself',
   },
   operations: [...publishingOperations, ...publishOperations],
+  // What was published is not the working copy: releases are kept by their own rules.
+  history: { releases: 'untracked', release_files: 'untracked' },
   stores: { releases: (scope, { caches }) => new ReleasesStore(scope, caches.releaseAddresses) },
   caches: () => ({ releaseAddresses: new ReleaseAddressCache() }),
   // The whole guide comes through guideContents (readiness, the snapshot); stale notices read the dated facts.

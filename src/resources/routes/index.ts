@@ -59,6 +59,16 @@ export const routesResource: Resource = {
     description: 'Routes and hikes (with their GPX tracks), the spots they link and the facilities on them',
   },
   operations: [...routeOperations, ...connectionOperations, ...hikeOperations],
+  // Routes and hikes share one table and one id space: both are `route` in the history.
+  history: {
+    routes: {
+      kind: 'route',
+      beforeRemoving: (row, ctx) =>
+        ctx.deleteReferencesTo('route', { guideId: String(row.guide_id), routeId: String(row.id) }),
+    },
+    route_spots: { kind: 'route', idColumn: 'route_id', part: true },
+    route_facilities: { kind: 'route', idColumn: 'route_id', part: true },
+  },
   stores: { routes: (scope) => new RoutesStore(scope) },
   usesStores: ['spots'],
   migrations: routeMigrations,

@@ -37,6 +37,7 @@ declare module '../../core/guide-contents.ts' {
 export const salesPageResource: Resource = {
   tag: { name: 'sales-page', description: 'The sales page buyers see: its draft and what it shows' },
   operations: salesPageOperations,
+  history: { sales_pages: { kind: 'salesPage', idColumn: 'guide_id' } },
   stores: { salesPage: (scope) => new SalesPageStore(scope) },
   usesStores: ['media', 'releases', 'spots'],
   references: [

@@ -33,6 +33,17 @@ declare module '../../core/guide-contents.ts' {
 export const spotsResource: Resource = {
   tag: { name: 'spots', description: 'Spots: the places a guide describes' },
   operations: spotOperations,
+  history: {
+    spots: {
+      kind: 'spot',
+      beforeRemoving: (row, ctx) =>
+        ctx.deleteReferencesTo('spot', {
+          guideId: String(row.guide_id),
+          spotId: String(row.id),
+          spotKey: String(row.spot_key),
+        }),
+    },
+  },
   stores: { spots: (s) => new SpotsStore(s) },
   usesStores: ['areas', 'chapters', 'guides', 'properties'],
   references: [

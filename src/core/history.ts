@@ -1,0 +1,104 @@
+import { type Kysely, sql } from 'kysely';
+import type { Dialect } from '../db/store-interface.ts';
+import type { Database } from '../db/tables.ts';
+import type { Principal } from './auth.ts';
+import { newId } from './new-id.ts';
+import type { OperationContext } from './operation.ts';
+
+/**
+ * The history of a guide's changes (docs/decisions/history.md). Database triggers on every table
+ * that holds a guide's content keep, per change, each touched row's first state (its before-image:
+ * null when the change created it); `invoke` opens a change at the start of every write's
+ * transaction and closes it before commit, so an operation records its history without a line of
+ * its own, and a failed write leaves none.
+ */
+
+/** What a resource may say about one of its tables' history, beside its references (`Resource.history`). */
+export interface TableHistory {
+  /** The kind of record its rows are or belong to, as list_changes names it. Default: the table's name. */
+  kind?: string;
+  /** The key column holding that record's id. Default: `id`, else the first key column. */
+  idColumn?: string;
+  /** Its rows are part of another record (members, links): adding or removing one changes that record. */
+  part?: boolean;
+  /** Columns every write moves (stamps, publication state): not compared, not recorded, never put back. */
+  unrecorded?: readonly string[];
+  /** What removing a created record asks first, when an undo takes it out: its references, as its delete does. */
+  beforeRemoving?: (row: Readonly<Record<string, unknown>>, ctx: OperationContext) => Promise<void>;
+}
+
+/** A table's history as the resources declare it, or `untracked`: rows that are not guide content. */
+export type HistoryTables = Readonly<Record<string, TableHistory | 'untracked'>>;
+
+// Merged in here, not named in stores.ts: a table's history names the operation context, which names the stores.
+declare module './stores.ts' {
+  interface StoreContext {
+    /** What every resource says about its tables' history, for the store that undoes changes. */
+    history: HistoryTables;
+  }
+}
+
+/** The setting (PostgreSQL) that tells the triggers which change the transaction's writes belong to. */
+export const CURRENT_CHANGE_SETTING = 'creator_api.change';
+
+/** Opens a change for this transaction's writes: the triggers record rows under its id from here on. */
+export async function openChange(db: Kysely<Database>, dialect: Dialect): Promise<string> {
+  const id = newId('chg');
+  if (dialect === 'postgres') await sql`select set_config(${CURRENT_CHANGE_SETTING}, ${id}, true)`.execute(db);
+  else await sql`insert into change_current (id) values (${id})`.execute(db);
+  return id;
+}
+
+/** The change this transaction's writes are recorded under (what an undo marks the undone ones with). */
+export async function currentChange(db: Kysely<Database>, dialect: Dialect): Promise<string> {
+  const { rows } =
+    dialect === 'postgres'
+      ? await sql<{ id: string }>`select current_setting(${CURRENT_CHANGE_SETTING}, true) as id`.execute(db)
+      : await sql<{ id: string }>`select id from change_current`.execute(db);
+  const id = rows[0]?.id;
+  if (!id) throw new Error('no change is open: history is written inside a write operation only');
+  return id;
+}
+
+export interface ClosingChange {
+  operation: string;
+  principal: Principal;
+  at: number;
+  /** The guide the write opened; none: the change is not kept (nothing of an existing guide changed). */
+  guideId: string | undefined;
+}
+
+/**
+ * Closes the change before commit, in one statement: kept under its guide, next in the guide's
+ * history, when it touched any row; forgotten when it touched none, when the write opened no guide
+ * (a guide created, a profile) or when its guide is gone. What it did is read from its rows when
+ * listed (change.answer.ts), so a write pays for no summary.
+ */
+export async function closeChange(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  id: string,
+  closing: ClosingChange,
+): Promise<void> {
+  if (dialect === 'sqlite') await sql`delete from change_current`.execute(db);
+  // Rows the triggers kept for a change not kept would fail its deferred foreign key at commit.
+  const forget = sql`delete from change_rows where change_id = ${id}`;
+  if (closing.guideId === undefined) {
+    await forget.execute(db);
+    return;
+  }
+  const keep = sql`
+    insert into changes (id, guide_id, seq, at, operation, by_id)
+    select ${id}, g.id, coalesce((select max(c.seq) from changes c where c.guide_id = g.id), 0) + 1,
+      ${closing.at}, ${closing.operation}, ${closing.principal.keyId}
+    from guides g
+    where g.id = ${closing.guideId} and exists (select 1 from change_rows r where r.change_id = ${id})`;
+  if (dialect === 'postgres') {
+    // One round trip: the rows are forgotten in the same statement when the change is not kept.
+    await sql`with kept as (${keep} returning id)
+      delete from change_rows where change_id = ${id} and not exists (select 1 from kept)`.execute(db);
+    return;
+  }
+  const kept = await keep.execute(db);
+  if (Number(kept.numAffectedRows ?? 0) === 0) await forget.execute(db);
+}

@@ -1,0 +1,232 @@
+import { createHash } from 'node:crypto';
+import { type Kysely, sql } from 'kysely';
+import { CURRENT_CHANGE_SETTING, type HistoryTables } from '../core/history.ts';
+import type { Dialect } from './store-interface.ts';
+import type { Database } from './tables.ts';
+
+/**
+ * The triggers that keep a guide's history (docs/decisions/history.md). Which tables hold a guide's
+ * content is read from the schema, not listed: `guides`, every table with a `guide_id` column, and
+ * every table whose foreign key points at one of those (members, links), except the tables a
+ * resource declares `untracked` (releases, purchases, link checks…). Run after every migration,
+ * at each start: a table a later migration adds is tracked, and a table whose columns changed gets
+ * triggers that record them all.
+ */
+
+/** A tracked table as its triggers see it. */
+export interface TrackedTable {
+  name: string;
+  columns: string[];
+  keyColumns: string[];
+  kind: string;
+  idColumn: string;
+  unrecorded: string[];
+}
+
+interface Column {
+  tbl: string;
+  name: string;
+  /** Its place in the primary key, from 1; 0 when not in it. */
+  pk: number;
+}
+
+interface ForeignKey {
+  tbl: string;
+  target: string;
+}
+
+/** The tables holding guide content in the store's schema, with what their triggers need. */
+export async function trackedTables(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  declared: HistoryTables,
+): Promise<TrackedTable[]> {
+  const { columns, foreignKeys } = dialect === 'postgres' ? await postgresCatalog(db) : await sqliteCatalog(db);
+  const byTable = new Map<string, Column[]>();
+  for (const column of columns) byTable.set(column.tbl, [...(byTable.get(column.tbl) ?? []), column]);
+  const content = new Set(
+    [...byTable].filter(([t, cs]) => t === 'guides' || cs.some((c) => c.name === 'guide_id')).map(([t]) => t),
+  );
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const fk of foreignKeys) {
+      if (content.has(fk.target) && !content.has(fk.tbl)) {
+        content.add(fk.tbl);
+        grew = true;
+      }
+    }
+  }
+  const tracked: TrackedTable[] = [];
+  for (const name of [...content].sort()) {
+    const declaration = declared[name];
+    if (declaration === 'untracked') continue;
+    const tableColumns = byTable.get(name) ?? [];
+    const keyColumns = tableColumns
+      .filter((c) => c.pk > 0)
+      .sort((a, b) => a.pk - b.pk)
+      .map((c) => c.name);
+    if (keyColumns.length === 0) throw new Error(`history: table ${name} holds guide content but has no primary key`);
+    const idColumn = declaration?.idColumn ?? (keyColumns.includes('id') ? 'id' : (keyColumns[0] as string));
+    tracked.push({
+      name,
+      columns: tableColumns.map((c) => c.name),
+      keyColumns,
+      kind: declaration?.kind ?? name,
+      idColumn,
+      unrecorded: [...(declaration?.unrecorded ?? [])],
+    });
+  }
+  return tracked;
+}
+
+async function sqliteCatalog(db: Kysely<Database>): Promise<{ columns: Column[]; foreignKeys: ForeignKey[] }> {
+  const { rows: columns } = await sql<Column>`
+    select m.name as tbl, c.name as name, c.pk as pk
+    from sqlite_master m, pragma_table_info(m.name) c
+    where m.type = 'table' and m.name not like 'sqlite_%' order by m.name, c.cid`.execute(db);
+  const { rows: foreignKeys } = await sql<ForeignKey>`
+    select m.name as tbl, f."table" as target
+    from sqlite_master m, pragma_foreign_key_list(m.name) f where m.type = 'table'`.execute(db);
+  return { columns, foreignKeys };
+}
+
+async function postgresCatalog(db: Kysely<Database>): Promise<{ columns: Column[]; foreignKeys: ForeignKey[] }> {
+  const { rows: columns } = await sql<Column>`
+    select c.relname as tbl, a.attname as name,
+      coalesce((select u.ord from unnest(i.indkey) with ordinality u(attnum, ord) where u.attnum = a.attnum), 0)::int as pk
+    from pg_class c
+    join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+    left join pg_index i on i.indrelid = c.oid and i.indisprimary
+    where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r'
+    order by c.relname, a.attnum`.execute(db);
+  const { rows: foreignKeys } = await sql<ForeignKey>`
+    select c.relname as tbl, t.relname as target
+    from pg_constraint k join pg_class c on c.oid = k.conrelid join pg_class t on t.oid = k.confrelid
+    where k.contype = 'f' and c.relnamespace = current_schema()::regnamespace`.execute(db);
+  return { columns, foreignKeys };
+}
+
+/** Brings the history triggers in line with the tables: creates what is missing, drops what is stale. */
+export async function syncHistoryTriggers(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  declared: HistoryTables,
+): Promise<void> {
+  if (dialect === 'postgres') {
+    // Instances starting together on one schema take turns.
+    await db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtext(current_schema() || ' history triggers'))`.execute(trx);
+      await sql.raw(POSTGRES_FUNCTION).execute(trx);
+      await syncTriggers(trx, dialect, await trackedTables(trx, dialect, declared));
+    });
+  } else {
+    await db
+      .transaction()
+      .execute(async (trx) => syncTriggers(trx, dialect, await trackedTables(trx, dialect, declared)));
+  }
+}
+
+/**
+ * Takes the embedded store's history triggers away before migrations run: each names its table's
+ * columns, so a migration that rebuilds a table or drops a column would trip over them. They are
+ * made again once the migrations have run (syncHistoryTriggers). PostgreSQL's name no column.
+ */
+export async function dropHistoryTriggers(db: Kysely<Database>, dialect: Dialect): Promise<void> {
+  if (dialect === 'postgres') return;
+  const { rows } = await sql<{ name: string }>`
+    select name from sqlite_master where type = 'trigger' and name like 'history!_%' escape '!'`.execute(db);
+  for (const { name } of rows) await sql.raw(`drop trigger ${name}`).execute(db);
+}
+
+async function syncTriggers(db: Kysely<Database>, dialect: Dialect, tables: readonly TrackedTable[]): Promise<void> {
+  const wanted = new Map<string, { table: string; statement: string }>();
+  for (const table of tables) {
+    const statements = dialect === 'postgres' ? [postgresTrigger(table)] : sqliteTriggers(table);
+    for (const statement of statements) {
+      const name = `history_${createHash('sha256').update(statement).digest('hex').slice(0, 16)}`;
+      wanted.set(name, { table: table.name, statement: statement.replace('$NAME', name) });
+    }
+  }
+  const { rows: existing } =
+    dialect === 'postgres'
+      ? await sql<{ name: string; tbl: string }>`
+          select t.tgname as name, c.relname as tbl from pg_trigger t join pg_class c on c.oid = t.tgrelid
+          where c.relnamespace = current_schema()::regnamespace and t.tgname like 'history!_%' escape '!'`.execute(db)
+      : await sql<{ name: string; tbl: string }>`
+          select name, tbl_name as tbl from sqlite_master where type = 'trigger' and name like 'history!_%' escape '!'`.execute(
+          db,
+        );
+  for (const { name, tbl } of existing) {
+    if (wanted.has(name)) wanted.delete(name);
+    else await sql.raw(dialect === 'postgres' ? `drop trigger ${name} on ${tbl}` : `drop trigger ${name}`).execute(db);
+  }
+  for (const { statement } of wanted.values()) await sql.raw(statement).execute(db);
+}
+
+/**
+ * One function serves every table: the trigger's arguments name the key columns, the record kind,
+ * the id column and the columns not recorded. Only a change's first image of a row is kept; `gone`
+ * follows whether the row still stands.
+ */
+const POSTGRES_FUNCTION = `
+create or replace function history_record_row() returns trigger language plpgsql as $$
+declare
+  v_change text := current_setting('${CURRENT_CHANGE_SETTING}', true);
+  v_unrecorded text[] := string_to_array(TG_ARGV[3], ',');
+  v_old jsonb;
+  v_new jsonb;
+  v_source jsonb;
+  v_key jsonb;
+begin
+  if v_change is null or v_change = '' then return null; end if;
+  if TG_OP <> 'INSERT' then v_old := to_jsonb(OLD) - v_unrecorded; end if;
+  if TG_OP <> 'DELETE' then v_new := to_jsonb(NEW) - v_unrecorded; end if;
+  if TG_OP = 'UPDATE' and v_old = v_new then return null; end if;
+  v_source := coalesce(v_old, v_new);
+  select jsonb_object_agg(k, v_source -> k) into v_key from unnest(string_to_array(TG_ARGV[0], ',')) k;
+  insert into change_rows (change_id, tbl, row_key, kind, record_id, before, gone)
+  values (v_change, TG_TABLE_NAME, v_key::text, TG_ARGV[1], v_source ->> TG_ARGV[2], v_old::text,
+    case when TG_OP = 'DELETE' then 1 else 0 end)
+  on conflict on constraint change_rows_row do update set gone = excluded.gone;
+  return null;
+end $$`;
+
+function postgresTrigger(table: TrackedTable): string {
+  const args = [table.keyColumns.join(','), table.kind, table.idColumn, table.unrecorded.join(',')];
+  return (
+    `create trigger $NAME after insert or update or delete on ${quote(table.name)} for each row ` +
+    `execute function history_record_row(${args.map(literal).join(', ')})`
+  );
+}
+
+/** SQLite has no row-to-JSON: each table's triggers name its columns, and are made again when they change. */
+function sqliteTriggers(table: TrackedTable): string[] {
+  const recorded = table.columns.filter((c) => !table.unrecorded.includes(c));
+  const image = (row: 'OLD' | 'NEW', columns: readonly string[]) =>
+    `json_object(${columns.map((c) => `${literal(c)}, ${row}.${quote(c)}`).join(', ')})`;
+  const record = (row: 'OLD' | 'NEW', before: string, gone: 0 | 1, onConflict: string) =>
+    `insert into change_rows (change_id, tbl, row_key, kind, record_id, before, gone) ` +
+    `select id, ${literal(table.name)}, ${image(row, table.keyColumns)}, ${literal(table.kind)}, ` +
+    `cast(${row}.${quote(table.idColumn)} as text), ${before}, ${gone} from change_current where true ${onConflict}; `;
+  const changed = recorded.map((c) => `OLD.${quote(c)} is not NEW.${quote(c)}`).join(' or ');
+  const on = `on ${quote(table.name)} when exists (select 1 from change_current)`;
+  return [
+    `create trigger $NAME after insert ${on} begin ` +
+      record('NEW', 'null', 0, 'on conflict (change_id, tbl, row_key) do update set gone = 0') +
+      'end',
+    `create trigger $NAME after update ${on} and (${changed || 'false'}) begin ` +
+      record('OLD', image('OLD', recorded), 0, 'on conflict do nothing') +
+      'end',
+    `create trigger $NAME after delete ${on} begin ` +
+      record('OLD', image('OLD', recorded), 1, 'on conflict (change_id, tbl, row_key) do update set gone = 1') +
+      'end',
+  ];
+}
+
+function quote(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+function literal(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}

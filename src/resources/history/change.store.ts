@@ -1,0 +1,235 @@
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { currentChange, type HistoryTables } from '../../core/history.ts';
+import type { PageRequest } from '../../core/paging.ts';
+import { ScopedStore, type StoreScope } from '../../core/stores.ts';
+import { type ChangeOutcome, outcomeOf, type TouchedRecord } from './change.answer.ts';
+import type { ChangeRowsTable, ChangesTable } from './change.tables.ts';
+
+export interface ChangeFilters {
+  recordId?: string | undefined;
+  since?: number | undefined;
+}
+
+/** A change as list_changes reads it: its row, who wrote it, what it did and whether it stands. */
+export interface ListedChange {
+  row: ChangesTable;
+  by: { kind: 'key' | 'assistant' | 'studio'; name: string };
+  outcome: ChangeOutcome;
+  inEffect: boolean;
+}
+
+type ChangeRow = Pick<ChangesTable, 'id' | 'seq' | 'operation' | 'undone_by'>;
+
+/** Rows and keys as the history keeps them: plain JSON objects. */
+type Values = Record<string, unknown>;
+
+/**
+ * The guide's history as written by the triggers and `invoke` (core/history.ts), read newest first,
+ * and the row-level writes that put a change's before-images back.
+ */
+export class ChangesStore extends ScopedStore {
+  /** What every resource says about its tables' history: what an undo asks before removing a record. */
+  readonly tables: HistoryTables;
+
+  constructor(scope: StoreScope, tables: HistoryTables) {
+    super(scope);
+    this.tables = tables;
+  }
+
+  private get anyDb(): Kysely<Record<string, Values>> {
+    return this.db as unknown as Kysely<Record<string, Values>>;
+  }
+
+  async page(guideId: string, filters: ChangeFilters, request: PageRequest): Promise<ListedChange[]> {
+    const after = request.after?.[0];
+    let query = this.filtered(guideId, filters)
+      .leftJoin('api_keys', 'api_keys.id', 'changes.by_id')
+      .leftJoin('assistant_authorizations', 'assistant_authorizations.grant_id', 'changes.by_id')
+      .selectAll('changes')
+      .select(['api_keys.name as key_name', 'api_keys.hint as key_hint', 'assistant_authorizations.client_name'])
+      .orderBy('changes.seq', 'desc')
+      .limit(request.limit + 1);
+    if (typeof after === 'number') query = query.where('changes.seq', '<', after);
+    const rows = await query.execute();
+    const outcomes = await this.outcomes(rows.map((r) => r.id));
+    const effect = await this.inEffect(rows);
+    return rows.map(({ key_name, key_hint, client_name, ...row }) => ({
+      row: { ...row, seq: Number(row.seq), at: Number(row.at) },
+      by: authorOf(row.by_id, key_name, key_hint, client_name),
+      outcome: outcomes.get(row.id) ?? outcomeOf([], this.tables),
+      inEffect: effect.get(row.id) ?? true,
+    }));
+  }
+
+  async count(guideId: string, filters: ChangeFilters): Promise<number> {
+    const row = await this.filtered(guideId, filters)
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  private filtered(guideId: string, { recordId, since }: ChangeFilters) {
+    let query = this.db.selectFrom('changes').where('changes.guide_id', '=', guideId);
+    if (since !== undefined) query = query.where('changes.at', '>=', since);
+    if (recordId !== undefined) {
+      query = query.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('change_rows')
+            .select('change_rows.id')
+            .whereRef('change_rows.change_id', '=', 'changes.id')
+            .where('change_rows.record_id', '=', recordId),
+        ),
+      );
+    }
+    return query;
+  }
+
+  /** What each change did, read from the rows it touched (one row a record and table). */
+  async outcomes(ids: readonly string[]): Promise<Map<string, ChangeOutcome>> {
+    const byChange = new Map<string, TouchedRecord[]>();
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('change_rows')
+      .select(['change_id', 'tbl', 'kind', 'record_id'])
+      .select((eb) => [
+        eb.fn.min('id').as('first'),
+        eb.fn.max(sql<number>`case when before is null then 1 else 0 end`).as('created'),
+        eb.fn.max('gone').as('gone'),
+      ])
+      .where('change_id', 'in', ids)
+      .groupBy(['change_id', 'tbl', 'kind', 'record_id'])
+      .orderBy('first')
+      .execute();
+    for (const row of rows) {
+      const touched = { ...row, created: Number(row.created), gone: Number(row.gone) };
+      byChange.set(row.change_id, [...(byChange.get(row.change_id) ?? []), touched]);
+    }
+    return new Map([...byChange].map(([id, touched]) => [id, outcomeOf(touched, this.tables)]));
+  }
+
+  /** The guide's changes by id; ids of no change of this guide are left out. */
+  async byIds(guideId: string, ids: readonly string[]): Promise<ChangeRow[]> {
+    const rows = await this.db
+      .selectFrom('changes')
+      .select(['id', 'seq', 'operation', 'undone_by'])
+      .where('guide_id', '=', guideId)
+      .where('id', 'in', ids)
+      .execute();
+    return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
+  }
+
+  /**
+   * Whether each change's effect stands: it was never undone, or the undo that took it back was
+   * itself undone (a redo), and so on along the chain.
+   */
+  async inEffect(changes: readonly Pick<ChangeRow, 'id' | 'undone_by'>[]): Promise<Map<string, boolean>> {
+    const undoneBy = new Map(changes.map((c) => [c.id, c.undone_by]));
+    let missing = [...new Set(changes.map((c) => c.undone_by).filter((id): id is string => id !== null))];
+    while (missing.length > 0) {
+      const rows = await this.db.selectFrom('changes').select(['id', 'undone_by']).where('id', 'in', missing).execute();
+      for (const row of rows) undoneBy.set(row.id, row.undone_by);
+      missing = rows.map((r) => r.undone_by).filter((id): id is string => id !== null && !undoneBy.has(id));
+    }
+    const stands = (id: string, depth = 0): boolean => {
+      const by = undoneBy.get(id);
+      return by === null || by === undefined || depth > 1000 || !stands(by, depth + 1);
+    };
+    return new Map(changes.map((c) => [c.id, stands(c.id)]));
+  }
+
+  /** Later changes of the guide that touched a record one of these changes touched. */
+  async laterTouching(changeIds: readonly string[]): Promise<ChangeRow[]> {
+    const rows = await this.db
+      .selectFrom('change_rows as mine')
+      .innerJoin('changes as m', 'm.id', 'mine.change_id')
+      .innerJoin('change_rows as theirs', (join) =>
+        join.onRef('theirs.record_id', '=', 'mine.record_id').onRef('theirs.kind', '=', 'mine.kind'),
+      )
+      .innerJoin('changes as later', 'later.id', 'theirs.change_id')
+      .select(['later.id', 'later.seq', 'later.operation', 'later.undone_by'])
+      .distinct()
+      .where('mine.change_id', 'in', changeIds)
+      .whereRef('later.guide_id', '=', 'm.guide_id')
+      .whereRef('later.seq', '>', 'm.seq')
+      .where('later.id', 'not in', changeIds)
+      .execute();
+    return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
+  }
+
+  /** The changes an undo undid (while it stands). */
+  async undoneBy(undoIds: readonly string[]): Promise<ChangeRow[]> {
+    if (undoIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('changes')
+      .select(['id', 'seq', 'operation', 'undone_by'])
+      .where('undone_by', 'in', undoIds)
+      .execute();
+    return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
+  }
+
+  /** The rows a change touched, last first: the order an undo puts them back in. */
+  rowsOf(changeId: string): Promise<Pick<ChangeRowsTable, 'tbl' | 'row_key' | 'before'>[]> {
+    return this.db
+      .selectFrom('change_rows')
+      .select(['tbl', 'row_key', 'before'])
+      .where('change_id', '=', changeId)
+      .orderBy('id', 'desc')
+      .execute();
+  }
+
+  /** The change this write is recorded under. */
+  current(): Promise<string> {
+    return currentChange(this.db, this.dialect);
+  }
+
+  async markUndone(ids: readonly string[], by: string): Promise<void> {
+    await this.db.updateTable('changes').set({ undone_by: by }).where('id', 'in', ids).execute();
+  }
+
+  async readRow(table: string, key: Values): Promise<Values | undefined> {
+    const { rows } = await sql<Values>`select * from ${sql.table(table)} where ${whereKey(key)}`.execute(this.anyDb);
+    return rows[0];
+  }
+
+  async deleteRow(table: string, key: Values): Promise<void> {
+    await sql`delete from ${sql.table(table)} where ${whereKey(key)}`.execute(this.anyDb);
+  }
+
+  /** Puts a row back as it was: updated where it stands, inserted where it went. */
+  async putBack(table: string, key: Values, before: Values): Promise<void> {
+    const columns = Object.keys(before).filter((c) => !(c in key));
+    if (columns.length > 0) {
+      const assignments = sql.join(columns.map((c) => sql`${sql.ref(c)} = ${before[c]}`));
+      const updated = await sql`update ${sql.table(table)} set ${assignments} where ${whereKey(key)}`.execute(
+        this.anyDb,
+      );
+      if (Number(updated.numAffectedRows ?? 0) > 0) return;
+    } else if (await this.readRow(table, key)) {
+      return;
+    }
+    const all = Object.keys(before);
+    await sql`insert into ${sql.table(table)} (${sql.join(all.map((c) => sql.ref(c)))})
+      values (${sql.join(all.map((c) => before[c]))})`.execute(this.anyDb);
+  }
+}
+
+function whereKey(key: Values): RawBuilder<unknown> {
+  return sql.join(
+    Object.entries(key).map(([column, value]) => sql`${sql.ref(column)} = ${value}`),
+    sql` and `,
+  );
+}
+
+/** Who wrote a change, as a creator knows it: the key's name, or the connected assistant's. */
+function authorOf(
+  byId: string | null,
+  keyName: string | null,
+  keyHint: string | null,
+  clientName: string | null,
+): ListedChange['by'] {
+  if (byId === null) return { kind: 'studio', name: 'the studio' };
+  if (clientName !== null) return { kind: 'assistant', name: clientName };
+  if (keyHint !== null) return { kind: 'key', name: keyName ?? `key ending ${keyHint}` };
+  return { kind: byId.startsWith('key_') ? 'key' : 'assistant', name: 'no longer connected' };
+}

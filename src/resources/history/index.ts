@@ -1,0 +1,32 @@
+import type { Resource } from '../../core/resource.ts';
+import { up } from './change.migration.ts';
+import { historyOperations } from './change.operations.ts';
+import { ChangesStore } from './change.store.ts';
+import type { ChangeCurrentTable, ChangeRowsTable, ChangesTable } from './change.tables.ts';
+
+declare module '../../core/stores.ts' {
+  interface Stores {
+    changes: ChangesStore;
+  }
+}
+
+declare module '../../db/tables.ts' {
+  interface Database {
+    changes: ChangesTable;
+    change_rows: ChangeRowsTable;
+    change_current: ChangeCurrentTable;
+  }
+}
+
+/** The history of a guide's changes and their undo (core/history.ts records them on every write). */
+export const historyResource: Resource = {
+  tag: {
+    name: 'history',
+    description: 'What was changed in a guide, by whom, and undoing it',
+  },
+  operations: historyOperations,
+  stores: { changes: (scope, { history }) => new ChangesStore(scope, history) },
+  migrations: { '0030-history': { up } },
+  // Its own tables hold no guide content: recording them would record the record.
+  history: { changes: 'untracked', change_rows: 'untracked', change_current: 'untracked' },
+};
