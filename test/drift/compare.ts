@@ -195,7 +195,11 @@ for (const { dialect, skip } of await testDialects()) {
 
     it('invents no operation: every registry operation is named in the specification', () => {
       // Operations an issue asked for beyond the specification, each with the issue that did.
-      const askedFor = new Set(['create_preview_link' /* issue 20: the studio's preview */]);
+      const askedFor = new Set([
+        'create_preview_link' /* issue 20: the studio's preview */,
+        'list_changes' /* issue 29: the history of changes */,
+        'undo_changes' /* issue 29: undo and redo */,
+      ]);
       const invented = h.app.registry.operations
         .map((op) => op.name)
         .filter((n) => !specOps.has(n) && !askedFor.has(n));

@@ -27,7 +27,7 @@ function schemaOf(databaseUrl: string): string {
 
 /**
  * Every row of one PostgreSQL schema into another migrated alike (its migration records aside),
- * foreign keys unchecked while the tables fill in whatever order.
+ * foreign keys unchecked while the tables fill in whatever order; identity columns carry on.
  */
 async function copyRows(from: string, to: string): Promise<void> {
   const client = new pg.Client({ connectionString: POSTGRES_URL });
@@ -42,6 +42,17 @@ async function copyRows(from: string, to: string): Promise<void> {
     await client.query('set local session_replication_role = replica');
     await client.query(`truncate ${rows.map((t) => `${to}."${t.name}"`).join(', ')}`);
     for (const { name } of rows) await client.query(`insert into ${to}."${name}" select * from ${from}."${name}"`);
+    // Identity columns go on from the copied rows, as a restored backup's do.
+    const identities = await client.query<{ tbl: string; col: string }>(
+      `select table_name as tbl, column_name as col from information_schema.columns
+       where table_schema = $1 and is_identity = 'YES'`,
+      [to],
+    );
+    for (const { tbl, col } of identities.rows) {
+      await client.query(
+        `select setval(pg_get_serial_sequence('${to}."${tbl}"', '${col}'), coalesce(max("${col}"), 0) + 1, false) from ${to}."${tbl}"`,
+      );
+    }
     await client.query('commit');
   } finally {
     await client.end();
