@@ -111,6 +111,36 @@ export async function privatePostgres(): Promise<PrivatePostgres> {
   return cluster;
 }
 
+/**
+ * The one process of a server the test started for itself: stopped (thawed first, so a frozen one
+ * dies too), frozen and thawed; a run cut short (a test's timeout, Ctrl-C) kills it.
+ */
+class OwnProcess {
+  child: ChildProcess | undefined;
+
+  constructor() {
+    process.once('exit', () => this.child?.kill('SIGKILL'));
+  }
+
+  async stop(): Promise<void> {
+    const running = this.child;
+    this.child = undefined;
+    if (!running || running.exitCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGCONT');
+    running.kill('SIGKILL');
+    await exited;
+  }
+
+  freeze(): void {
+    this.child?.kill('SIGSTOP');
+  }
+
+  thaw(): void {
+    this.child?.kill('SIGCONT');
+  }
+}
+
 export interface PrivateRedis {
   url: string;
   start(): Promise<void>;
@@ -122,7 +152,7 @@ export interface PrivateRedis {
 /** A redis-server of the test's own on a free loopback port, saving nothing. */
 export async function privateRedis(): Promise<PrivateRedis> {
   const port = await freePort();
-  let child: ChildProcess | undefined;
+  const own = new OwnProcess();
   const answers = () =>
     new Promise<boolean>((resolve) => {
       const socket = connect(port, '127.0.0.1');
@@ -136,7 +166,7 @@ export async function privateRedis(): Promise<PrivateRedis> {
   const redis: PrivateRedis = {
     url: `redis://127.0.0.1:${port}`,
     async start() {
-      child = spawn(
+      own.child = spawn(
         'redis-server',
         ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
         {
@@ -145,21 +175,11 @@ export async function privateRedis(): Promise<PrivateRedis> {
       );
       await until('redis-server answers', answers);
     },
-    async stop() {
-      const running = child;
-      child = undefined;
-      if (!running || running.exitCode !== null) return;
-      const exited = new Promise((resolve) => running.once('exit', resolve));
-      running.kill('SIGCONT');
-      running.kill('SIGKILL');
-      await exited;
-    },
-    freeze: () => child?.kill('SIGSTOP'),
-    thaw: () => child?.kill('SIGCONT'),
+    stop: () => own.stop(),
+    freeze: () => own.freeze(),
+    thaw: () => own.thaw(),
   };
   await redis.start();
-  // A run cut short must not leave a server (a frozen one included) behind.
-  process.once('exit', () => child?.kill('SIGKILL'));
   return redis;
 }
 
@@ -186,7 +206,7 @@ export async function privateS3(makeBucket: (endpoint: string) => Promise<void>)
     const app = buildApp({ logger: false });
     await app.listen({ host: '127.0.0.1', port: Number(process.argv[1]) });
     process.stdout.write('listening\\n');`;
-  let child: ChildProcess | undefined;
+  const own = new OwnProcess();
   const s3: PrivateS3 = {
     endpoint,
     async start() {
@@ -194,26 +214,17 @@ export async function privateS3(makeBucket: (endpoint: string) => Promise<void>)
         cwd: root,
         stdio: ['ignore', 'pipe', 'inherit'],
       });
-      child = started;
+      own.child = started;
       await new Promise<void>((resolve, reject) => {
         started.stdout?.once('data', () => resolve());
         started.once('exit', (code) => reject(new Error(`the S3 server exited (${code})`)));
       });
       await makeBucket(endpoint);
     },
-    async stop() {
-      const running = child;
-      child = undefined;
-      if (!running || running.exitCode !== null) return;
-      const exited = new Promise((resolve) => running.once('exit', resolve));
-      running.kill('SIGCONT');
-      running.kill('SIGKILL');
-      await exited;
-    },
-    freeze: () => child?.kill('SIGSTOP'),
-    thaw: () => child?.kill('SIGCONT'),
+    stop: () => own.stop(),
+    freeze: () => own.freeze(),
+    thaw: () => own.thaw(),
   };
   await s3.start();
-  process.once('exit', () => child?.kill('SIGKILL'));
   return s3;
 }
