@@ -1,4 +1,4 @@
-import type { Position } from '../../shared/tracks/index.ts';
+import type { Position } from '../../shared/tracks/track.schema.ts';
 
 /**
  * What a file of places becomes before anything is written (issue 30): one reader per format
