@@ -13,6 +13,7 @@ import { areasResource } from './areas/index.ts';
 import { authoringResource } from './authoring/index.ts';
 import { chaptersResource } from './chapters/index.ts';
 import { facilitiesResource } from './facilities/index.ts';
+import { filesResource } from './files/index.ts';
 import { guideAccess, guidesResource } from './guides/index.ts';
 import { historyResource } from './history/index.ts';
 import { itinerariesResource } from './itineraries/index.ts';
@@ -44,6 +45,7 @@ export const resources: readonly Resource[] = [
   salesPageResource,
   previewResource,
   historyResource,
+  filesResource,
 ];
 
 /**
