@@ -11,6 +11,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { systemClock } from '../src/core/clock.ts';
 import { KeyStore } from '../src/core/keys.ts';
+import { dropHistoryTriggers } from '../src/db/history-triggers.ts';
 import { loadObservability } from '../src/observability/index.ts';
 import { CreatorsStore } from '../src/resources/profile/creator.store.ts';
 import { openStore } from '../src/store.ts';
@@ -22,9 +23,13 @@ const store = await openStore({
   dataDir: config.dataDir,
   preparedStatements: config.databasePreparedStatements,
 });
+// The history bench's baseline: the same writes recording nothing (bench/history-cost.ts).
+const withoutHistory = process.env.BENCH_WITHOUT_HISTORY === '1';
+if (withoutHistory) await dropHistoryTriggers(store.db, store.dialect);
 const app = buildApp({
   config,
   store,
+  withoutHistory,
   clock: systemClock,
   logger: pino({ level: 'silent' }),
   // METRICS_PORT or an OTLP endpoint in the bench's environment measure what they cost.

@@ -22,7 +22,9 @@
  *                         the paging bench (bench/paging-scale.ts: walks of a 2,000- and a 4,000-spot guide,
  *                         then another creator's get_guide beside 50 walkers), `mixed` the mixed load on SQLite
  *                         and PostgreSQL (bench/mixed-load.ts), `tracing` REST get_guide with tracing sampled
- *                         at 0 against tracing never configured (bench/tracing-cost.ts); they run last. `startup` runs first, alone:
+ *                         at 0 against tracing never configured (bench/tracing-cost.ts), `history` three
+ *                         writes with history against the same writes without it (bench/history-cost.ts);
+ *                         they run last. `startup` runs first, alone:
  *                         the app's import CPU and `npm start`'s time to its banner against a bare
  *                         Fastify server's (bench/startup.ts)
  *   BENCH_STARTUP_RUNS    runs of each startup measurement, medians reported (default 5)
@@ -37,6 +39,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshPostgresSchema } from '../test/helpers/dialects.ts';
 import { type BenchContext, fixtureOf } from './context.ts';
+import { benchHistoryCost, HISTORY_COST_GOAL } from './history-cost.ts';
 import { benchHostileUploads, SETTLE_MARGIN_MB } from './hostile-uploads.ts';
 import { type Child, npmStartEnv, startChild } from './ipc.ts';
 import { type LoadSettings, type Measurement, newTally, probe, runLoad, summarize } from './load.ts';
@@ -79,7 +82,7 @@ function onlyNames(): string[] {
 }
 
 /** BENCH_ONLY names of the benches that run apart from the table (startup before it, the others after), each on servers of its own. */
-const SEPARATE_BENCHES = ['startup', 'upload', 'publish', 'paging', 'mixed', 'tracing'];
+const SEPARATE_BENCHES = ['startup', 'upload', 'publish', 'paging', 'mixed', 'tracing', 'history'];
 
 /** Whether a separate bench runs: always without BENCH_ONLY, else when named. */
 function runs(name: string): boolean {
@@ -318,6 +321,12 @@ async function main(): Promise<number> {
       const t = await benchTracingCost(startApp, settings);
       process.stdout.write(`\n${t.lines.join('\n')}\n`);
       below ||= t.ratio < UNSAMPLED_GOAL;
+    }
+    if (runs('history')) {
+      log('history: three writes recording their changes, beside a server started without history');
+      const hc = await benchHistoryCost(startApp, settings);
+      process.stdout.write(`\n${hc.lines.join('\n')}\n`);
+      below ||= hc.worst > HISTORY_COST_GOAL;
     }
     let mixedErrors = false;
     if (runs('mixed')) {

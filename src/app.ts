@@ -70,6 +70,12 @@ export interface AppDeps {
    * throwaway resource); the store must have been opened with them too (`openStore`).
    */
   resources?: readonly Resource[];
+  /**
+   * Benchmarks only: writes open no change in the history, so `npm run bench` can put a write
+   * beside the same write with history (the store's triggers dropped too: dropHistoryTriggers).
+   * Never a setting: a deployment always keeps its history.
+   */
+  withoutHistory?: boolean;
 }
 
 export interface App {
@@ -132,6 +138,7 @@ export function buildApp(deps: AppDeps): App {
     cursors: new CursorSeal(async () =>
       Buffer.from(await keptSecret(store.db, 'cursor-key', newCursorKey), 'base64url'),
     ),
+    history: !deps.withoutHistory,
   };
   const stopSweeping = scheduleOrphanSweep(store, runtime.services.blobs, logger, config.mediaSweepStartMs);
   const keys = new KeyStore(store.db, clock, { cacheMs: config.authCacheMs, revocations: store.coordination });

@@ -41,6 +41,8 @@ export interface Runtime {
   coordination: Pick<Coordination, 'exclusive'>;
   /** Opens the cursor a call sends and seals the one it answers (see core/cursor-seal.ts). */
   cursors: CursorSeal;
+  /** Whether writes are recorded in their guide's history: always, but in a benchmark measuring its cost. */
+  history: boolean;
 }
 
 export interface Call {
@@ -126,19 +128,21 @@ async function run(
         committed.length = 0;
         return runtime.db.transaction().execute(async (trx) => {
           // Every write is one change in its guide's history, recorded in its own transaction.
-          const change = await openChange(trx, runtime.dialect);
+          const change = runtime.history ? await openChange(trx, runtime.dialect) : undefined;
           const opened = new Map<string, Promise<OwnedGuide>>();
           const answer = await operation.handler(
             input,
             contextOn(runtime, base, { db: trx, writes: true, committed, opened }),
             prepared,
           );
-          await closeChange(trx, runtime.dialect, change, {
-            operation: operation.name,
-            principal: call.principal,
-            at: runtime.clock.now(),
-            guideId: (await opened.values().next().value)?.id,
-          });
+          if (change !== undefined) {
+            await closeChange(trx, runtime.dialect, change, {
+              operation: operation.name,
+              principal: call.principal,
+              at: runtime.clock.now(),
+              guideId: (await opened.values().next().value)?.id,
+            });
+          }
           return answer;
         });
       });
