@@ -101,9 +101,12 @@ for (const { dialect, skip } of await testDialects()) {
         3,
         'the 31-minute pause splits the assistant in two sessions, the laptop has its own',
       );
-      assert.match(sessions[0] as string, /Key Laptop[\s\S]*1 change[\s\S]*Created spot Belém Tower/);
-      assert.match(sessions[1] as string, /Key Trip assistant[\s\S]*1 change[\s\S]*Created spot Jerónimos Monastery/);
-      assert.match(sessions[2] as string, /Key Trip assistant[\s\S]*2 changes/);
+      assert.match(sessions[0] as string, /Laptop \(API key\)[\s\S]*1 change[\s\S]*Created spot Belém Tower/);
+      assert.match(
+        sessions[1] as string,
+        /Trip assistant \(API key\)[\s\S]*1 change[\s\S]*Created spot Jerónimos Monastery/,
+      );
+      assert.match(sessions[2] as string, /Trip assistant \(API key\)[\s\S]*2 changes/);
       const last = sessions[2] as string;
       assert.ok(
         last.indexOf('Updated spot Lisbon Cathedral') < last.indexOf('Created spot Lisbon Cathedral'),

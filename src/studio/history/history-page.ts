@@ -36,8 +36,8 @@ function changeItem(productId: string, csrf: string, change: Change, names: Read
 
 function whoWords(by: Change['by']): string {
   if (by.kind === 'studio') return 'You, in the studio';
-  if (by.kind === 'assistant') return `Assistant ${by.name}`;
-  return `Key ${by.name}`;
+  if (by.kind === 'assistant') return `${by.name} (assistant)`;
+  return `${by.name} (API key)`;
 }
 
 /** One session: who, when, its changes, and an Undo of all of it that can be undone. */
@@ -55,7 +55,7 @@ function sessionCard(productId: string, csrf: string, session: Change[], names: 
 <h3>${whoWords(newest.by)}</h3>
 <p class="muted">${count}, ${span}</p>
 ${groupUndo}
-<ul>${session.map((c) => changeItem(productId, csrf, c, names))}</ul>
+<ul class="changes">${session.map((c) => changeItem(productId, csrf, c, names))}</ul>
 </section>`;
 }
 
