@@ -173,7 +173,7 @@ for (const { dialect, skip } of await testDialects()) {
 
       const after = await alice.get(done.location as string);
       assert.match(after.text, /Undone\. The undo is a change too/);
-      assert.match(sessionsIn(after.text)[0] as string, /You, in the studio[\s\S]*Undid changes/);
+      assert.match(sessionsIn(after.text)[0] as string, /You, in the studio[\s\S]*Undid changes: spot Belém Tower/);
       assert.match(entryOf(after.text, changes[0].changeId), /Undone already/);
     });
 

@@ -58,16 +58,24 @@ export function kindWords(kind: string): string {
   return KINDS[kind] ?? kind;
 }
 
-/** A record as the page names it: its name when it has one, else its kind and id. */
+/** Whether the operation's words already say the kind ("Updated spot", "Reordered properties"). */
+function saysKind(said: string, kind: string): boolean {
+  const plural = kind.endsWith('y') ? `${kind.slice(0, -1)}ies` : `${kind}s`;
+  return said.split(' ').some((word) => word === kind || word === plural);
+}
+
+/** A record as the page names it: by name, with its kind unless the operation said it; else by kind and id. */
 function recordWords(record: RecordRef, names: ReadonlyMap<string, string>, said: string): string {
   if (record.kind === 'guide' || record.kind === 'salesPage') return kindWords(record.kind);
   const name = names.get(refKey(record)) ?? record.id;
   const kind = kindWords(record.kind);
-  // "Updated spot Lisbon Cathedral", not "Updated spot spot Lisbon Cathedral".
-  return said.split(' ').some((word) => word === kind || word === `${kind}s`) ? name : `${kind} ${name}`;
+  return saysKind(said, kind) ? name : `${kind} ${name}`;
 }
 
-/** A change in plain words: what the operation did and the records it touched. */
+/**
+ * A change in plain words: what the operation did and the records it touched, as "Updated spot
+ * Lisbon Cathedral" or "Undid changes: spot Lisbon Cathedral, chapter Old town".
+ */
 export function changeWords(
   change: Pick<Change, 'operation' | 'records' | 'recordCount'>,
   names: ReadonlyMap<string, string>,
@@ -76,7 +84,9 @@ export function changeWords(
   const records = change.records.map((r) => recordWords(r, names, said));
   const more = change.recordCount - change.records.length;
   if (more > 0) records.push(`${more} more`);
-  return records.length === 0 ? said : `${said} ${records.join(', ')}`;
+  if (records.length === 0) return said;
+  const first = change.records[0] as RecordRef;
+  return `${said}${saysKind(said, kindWords(first.kind)) ? ' ' : ': '}${records.join(', ')}`;
 }
 
 /** Why a change has no Undo button, in words; undefined when it can be undone. */
