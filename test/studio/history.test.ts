@@ -229,12 +229,15 @@ for (const { dialect, skip } of await testDialects()) {
       const { productId, tower, changes } = await sessionsGuide();
       assert.equal((await bob.get(historyOf(productId))).status, 404);
       const bobPage = await bob.get('/studio/guides');
-      const stranger = await bob.post(`${historyOf(productId)}/undo`, {
-        _csrf: csrfOf(bobPage.text),
-        changeId: changes[0].changeId,
-        confirm: 'yes',
-      });
-      assert.equal(stranger.status, 404);
+      for (const confirm of ['', 'yes']) {
+        const stranger = await bob.post(`${historyOf(productId)}/undo`, {
+          _csrf: csrfOf(bobPage.text),
+          changeId: changes[0].changeId,
+          confirm,
+        });
+        assert.equal(stranger.status, 404);
+        assert.doesNotMatch(stranger.text, /Belém Tower/, 'the confirm step shows nothing of it either');
+      }
       // Alice's change ids through Bob's own guide: as unknown as made-up ones.
       const bobApi = apiFor(h, 'rest', h.bob.writeKey);
       try {
@@ -288,6 +291,22 @@ for (const { dialect, skip } of await testDialects()) {
       const spot = await spotOf(assistant, cathedral);
       assert.equal(spot.name, 'Lisbon Cathedral');
       assert.equal(spot.description ?? null, null);
+    });
+
+    it('offers no undo together when a later change that blocks it deleted records', async () => {
+      const { productId, cathedral, changes } = await sessionsGuide();
+      assertOk(await laptop.call('delete_spot', { spotId: cathedral }));
+      const [deletion] = await changesOf(assistant, productId);
+      const page = await alice.get(historyOf(productId));
+      const refused = await alice.post(`${historyOf(productId)}/undo`, {
+        _csrf: csrfOf(page.text),
+        changeId: changes[2].changeId,
+        confirm: 'yes',
+      });
+      assert.equal(refused.status, 409);
+      assert.match(entryOf(refused.text, deletion.changeId), /Deleted spot Lisbon Cathedral/);
+      assert.match(refused.text, /deleting is permanent, so what you chose cannot be undone any more/);
+      assert.deepEqual(formIds(refused.text), [], 'no button that could only be refused');
     });
 
     it('says why a change that deleted records cannot be undone, and offers no Undo for it', async () => {

@@ -33,3 +33,4 @@ export const historyResource: Resource = {
 
 export { listChanges, undoChangesOperation } from './change.operations.ts';
 export type { Change } from './change.schema.ts';
+export { undoableOutcome } from './undo.ts';

@@ -3,8 +3,11 @@ import { html, type Markup } from '../../resources/sales-page/index.ts';
 import { csrfField, dateTime } from '../web/page.ts';
 import { changeWords, sessionsOf, whyNotUndoable } from './change-words.ts';
 
-/** A change as the confirm and refusal pages describe it (no who or when: what it did). */
-export type Described = Pick<Change, 'changeId' | 'operation' | 'records' | 'recordCount'>;
+/** A change as the confirm and refusal pages describe it (no who or when: what it did, and whether it can go). */
+export type Described = Pick<Change, 'changeId' | 'operation' | 'records' | 'recordCount'> & {
+  /** false when it deleted records (deleting is permanent). */
+  reversible: boolean;
+};
 
 export function historyPath(productId: string): string {
   return `/studio/guides/${encodeURIComponent(productId)}/history`;

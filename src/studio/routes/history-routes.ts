@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { studioPrincipal } from '../../core/auth.ts';
 import { ApiError } from '../../core/errors.ts';
 import { invoke } from '../../core/invoke.ts';
-import { type Change, listChanges, undoChangesOperation } from '../../resources/history/index.ts';
+import { type Change, listChanges, undoableOutcome, undoChangesOperation } from '../../resources/history/index.ts';
 import { html, type Markup } from '../../resources/sales-page/index.ts';
 import { requireSignedIn, type SignedIn, type StudioDeps, signedInLayout, studioStores } from '../context.ts';
 import { changesSection, type Described, describedList, historyPath, undoForm } from '../history/history-page.ts';
@@ -48,12 +48,14 @@ export function registerHistoryRoutes(app: FastifyInstance, deps: StudioDeps): v
     return rows
       .sort((a, b) => b.seq - a.seq)
       .map((row) => {
-        const records = outcomes.get(row.id)?.records ?? [];
+        const outcome = outcomes.get(row.id);
+        const records = outcome?.records ?? [];
         return {
           changeId: row.id,
           operation: row.operation,
           records: records.slice(0, RECORDS_SHOWN),
           recordCount: records.length,
+          reversible: undoableOutcome(row.operation, outcome?.deletes ?? false),
         };
       });
   }
@@ -146,12 +148,16 @@ ${back}`;
           productId,
           later.flatMap((c) => c.records),
         );
+        // A later change that deleted records cannot be undone, so neither can what it builds on.
+        const offer = later.every((c) => c.reversible)
+          ? html`<p>You can undo them together with what you chose:</p>
+${describedList(changes, named)}
+<div class="actions">${undoForm(productId, who.csrf, [...laterIds, ...ids], 'Undo them all together', true)}</div>`
+          : html`<p>Some of them deleted records, and deleting is permanent, so what you chose cannot be undone any more. Restoring a release brings back what that release held.</p>`;
         const body = html`<h1>Later changes touched the same records</h1>
 ${message('error', 'These later changes edited the same records. Undoing without them would silently take them back too, so nothing was undone:')}
 ${describedList(later, laterNamed)}
-<p>You can undo them together with what you chose:</p>
-${describedList(changes, named)}
-<div class="actions">${undoForm(productId, who.csrf, [...laterIds, ...ids], 'Undo them all together', true)}</div>
+${offer}
 ${back}`;
         return sendHistory(reply, who, 'Later changes', body, 409);
       }
