@@ -87,6 +87,12 @@ for (const { dialect, skip } of await testDialects()) {
 
     const historyOf = (productId: string) => `/studio/guides/${productId}/history`;
 
+    /** Alice sends the confirm step's form, as its "Yes, undo" button does, with a token of the History page. */
+    async function confirmUndo(productId: string, changeId: string) {
+      const page = await alice.get(historyOf(productId));
+      return alice.post(`${historyOf(productId)}/undo`, { _csrf: csrfOf(page.text), changeId, confirm: 'yes' });
+    }
+
     it('lists the changes newest first, grouped by session of the same writer, with who and what in words', async () => {
       const { productId, changes } = await sessionsGuide();
       const guides = await alice.get('/studio/guides');
@@ -268,12 +274,7 @@ for (const { dialect, skip } of await testDialects()) {
       h.clock.advance(MINUTE);
       assertOk(await laptop.call('update_spot', { spotId: cathedral, name: 'Sé de Lisboa' }));
       const [later] = await changesOf(assistant, productId);
-      const page = await alice.get(historyOf(productId));
-      const refused = await alice.post(`${historyOf(productId)}/undo`, {
-        _csrf: csrfOf(page.text),
-        changeId: changes[2].changeId,
-        confirm: 'yes',
-      });
+      const refused = await confirmUndo(productId, changes[2].changeId);
       assert.equal(refused.status, 409);
       assert.match(refused.text, /Later changes touched the same records/);
       assert.match(refused.text, /Undoing without them would silently take them back too, so nothing was undone/);
@@ -297,12 +298,7 @@ for (const { dialect, skip } of await testDialects()) {
       const { productId, cathedral, changes } = await sessionsGuide();
       assertOk(await laptop.call('delete_spot', { spotId: cathedral }));
       const [deletion] = await changesOf(assistant, productId);
-      const page = await alice.get(historyOf(productId));
-      const refused = await alice.post(`${historyOf(productId)}/undo`, {
-        _csrf: csrfOf(page.text),
-        changeId: changes[2].changeId,
-        confirm: 'yes',
-      });
+      const refused = await confirmUndo(productId, changes[2].changeId);
       assert.equal(refused.status, 409);
       assert.match(entryOf(refused.text, deletion.changeId), /Deleted spot Lisbon Cathedral/);
       assert.match(refused.text, /deleting is permanent, so what you chose cannot be undone any more/);
