@@ -13,6 +13,16 @@ export interface Principal {
   scope: KeyScope;
   publish: boolean;
   role: Role;
+  /**
+   * The signed-in creator acting in the studio, not a key or an assistant: the history names the
+   * studio as who (its `keyId` only counts the studio's calls for the rate limits).
+   */
+  studio?: true;
+}
+
+/** The studio acting for its signed-in creator: writes as the creator may, publishing aside. */
+export function studioPrincipal(creatorId: string): Principal {
+  return { keyId: `studio_${creatorId}`, creatorId, scope: 'write', publish: false, role: 'owner', studio: true };
 }
 
 const KEY_PREFIX = 'sk_service_';

@@ -90,7 +90,7 @@ export async function closeChange(
   const keep = sql`
     insert into changes (id, guide_id, seq, at, operation, by_id)
     select ${id}, g.id, coalesce((select max(c.seq) from changes c where c.guide_id = g.id), 0) + 1,
-      ${closing.at}, ${closing.operation}, ${closing.principal.keyId}
+      ${closing.at}, ${closing.operation}, ${closing.principal.studio ? null : closing.principal.keyId}
     from guides g
     where g.id = ${closing.guideId} and exists (select 1 from change_rows r where r.change_id = ${id})`;
   if (dialect === 'postgres') {

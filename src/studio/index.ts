@@ -11,6 +11,7 @@ import { registerAgreementRoutes } from './routes/agreement-routes.ts';
 import { registerAssistantRoutes } from './routes/assistant-routes.ts';
 import { registerEmailRoutes } from './routes/email-routes.ts';
 import { registerGuideRoutes } from './routes/guide-routes.ts';
+import { registerHistoryRoutes } from './routes/history-routes.ts';
 import { registerKeyRoutes } from './routes/key-routes.ts';
 import { registerPreviewRoutes } from './routes/preview-routes.ts';
 import { sendPage } from './web/page.ts';
@@ -73,6 +74,7 @@ export function registerStudio(app: FastifyInstance, deps: StudioDeps): void {
       registerKeyRoutes(scope, deps);
       registerAgreementRoutes(scope, deps);
       registerGuideRoutes(scope, deps);
+      registerHistoryRoutes(scope, deps);
       registerPreviewRoutes(scope, deps);
       registerAssistantRoutes(scope, deps);
     },

@@ -57,8 +57,19 @@ export class StudioBrowser {
     return { status: res.status, headers: res.headers, text: await res.text(), location: res.headers.get('location') };
   }
 
-  /** Posts a form; `headers` replaces the browser's own (Origin, Sec-Fetch-Site) when given. */
-  async post(path: string, fields: Record<string, string>, headers?: Record<string, string>): Promise<PageAnswer> {
+  /**
+   * Posts a form (a list sends its field once per value); `headers` replaces the browser's own
+   * (Origin, Sec-Fetch-Site) when given.
+   */
+  async post(
+    path: string,
+    fields: Record<string, string | readonly string[]>,
+    headers?: Record<string, string>,
+  ): Promise<PageAnswer> {
+    const body = new URLSearchParams();
+    for (const [name, value] of Object.entries(fields)) {
+      for (const one of typeof value === 'string' ? [value] : value) body.append(name, one);
+    }
     const res = await this.fetch(this.origin + path, {
       method: 'POST',
       redirect: 'manual',
@@ -67,7 +78,7 @@ export class StudioBrowser {
         'content-type': 'application/x-www-form-urlencoded',
         ...(headers ?? { origin: this.origin, 'sec-fetch-site': 'same-origin' }),
       },
-      body: new URLSearchParams(fields).toString(),
+      body: body.toString(),
     });
     this.keep(res.headers);
     return { status: res.status, headers: res.headers, text: await res.text(), location: res.headers.get('location') };

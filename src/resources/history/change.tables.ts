@@ -8,7 +8,7 @@ export interface ChangesTable {
   seq: number;
   at: number;
   operation: string;
-  /** The key or the assistant's OAuth grant that wrote it: named when listed, and what groups a session. */
+  /** The key or the assistant's OAuth grant that wrote it (null: the studio): named when listed, and what groups a session. */
   by_id: string | null;
   /** The change that undid it, while that one stands. */
   undone_by: string | null;

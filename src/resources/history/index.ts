@@ -30,3 +30,7 @@ export const historyResource: Resource = {
   // Its own tables hold no guide content: recording them would record the record.
   history: { changes: 'untracked', change_rows: 'untracked', change_current: 'untracked' },
 };
+
+export { listChanges, undoChangesOperation } from './change.operations.ts';
+export type { Change } from './change.schema.ts';
+export { undoableOutcome } from './undo.ts';

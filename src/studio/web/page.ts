@@ -40,6 +40,11 @@ th,td{text-align:left;padding:.5rem;border-bottom:1px solid #ece9e1;vertical-ali
 .tag.warn{background:#fbeaea}
 .agreement{white-space:pre-wrap;background:#fff;border:1px solid #e0ddd4;border-radius:.6rem;padding:1rem}
 ul.findings li{margin:.25rem 0}
+.card>h3:first-child{margin-top:0}
+ul.changes{padding-left:1.2rem}
+ul.changes li{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.25rem 1rem;margin:.4rem 0}
+ul.changes li p{margin:0}
+ul.changes .actions{margin-top:0}
 @media (max-width:40rem){
   table.stack thead{display:none}
   table.stack tr{display:block;border-bottom:1px solid #e0ddd4;padding:.5rem 0}

@@ -63,3 +63,11 @@ export function field(body: unknown, name: string): string {
   const value = (body as Record<string, unknown>)[name];
   return typeof value === 'string' ? value : '';
 }
+
+/** A form field that may be sent several times (one per checked box or hidden id), as texts. */
+export function fieldList(body: unknown, name: string): string[] {
+  if (typeof body !== 'object' || body === null || !Object.hasOwn(body, name)) return [];
+  const value = (body as Record<string, unknown>)[name];
+  const values = Array.isArray(value) ? value : [value];
+  return values.filter((v): v is string => typeof v === 'string');
+}

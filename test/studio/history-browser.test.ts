@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { AccountsStore } from '../../src/studio/accounts/accounts.store.ts';
+import { hashPassword } from '../../src/studio/accounts/passwords.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
+import { type Api, apiFor } from '../helpers/api.ts';
+import { type BrowserPage, browserSkip, useBrowser } from '../helpers/browser.ts';
+import { testDialects } from '../helpers/dialects.ts';
+import { newGuide } from '../helpers/fixtures.ts';
+import type { Harness } from '../helpers/harness.ts';
+
+const PASSWORD = 'a long studio password';
+
+async function signIn(h: Harness, page: Page): Promise<void> {
+  const accounts = new AccountsStore({ db: h.store.db, clock: h.clock, dialect: h.store.dialect });
+  await accounts.setPassword(h.alice.creatorId, await hashPassword(PASSWORD));
+  const alice = await h.creators.find(h.alice.creatorId);
+  assert.ok(alice);
+  await page.goto(`${h.origin}/studio/sign-in`);
+  await page.getByLabel('Email').fill(alice.email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL('**/studio/guides');
+}
+
+async function changesOf(api: Api, productId: string): Promise<any[]> {
+  const a = await api.call('list_changes', { productId });
+  assertOk(a);
+  return a.body.changes;
+}
+
+/** The page of a blocked undo answers 409, which Chromium logs; nothing else may show. */
+const BLOCKED = 'console: Failed to load resource: the server responded with a status of 409 (Conflict)';
+
+function clean(b: BrowserPage, where: string): void {
+  assert.deepEqual(b.outside, [], `${where}: nothing asked of another host`);
+  assert.deepEqual(
+    b.errors.filter((e) => e !== BLOCKED),
+    [],
+    `${where}: no console errors (a refused style or a CSP report shows here)`,
+  );
+}
+
+for (const { dialect, skip } of await testDialects()) {
+  describe(`the History page in Chromium (${dialect})`, { skip: skip || browserSkip() }, () => {
+    const suite = useBrowser({ dialect });
+
+    it('opens from the guides page, undoes a change and a session after confirming, and explains a blocked undo', async () => {
+      const { h, browser } = suite;
+      const { key } = await h.keys.create({
+        creatorId: h.alice.creatorId,
+        name: 'Trip assistant',
+        scope: 'write',
+        publish: false,
+      });
+      const api = apiFor(h, 'rest', key);
+      const b = await browser.newPage();
+      const { page } = b;
+      try {
+        const productId = await newGuide(api, 'Lisbon in a weekend');
+        const cathedral = (await api.call('create_spot', { productId, name: 'Lisbon Cathedral' })).body.spotId;
+        assertOk(await api.call('update_spot', { spotId: cathedral, description: 'The oldest church.' }));
+        h.clock.advance(40 * 60 * 1000);
+        const tower = (await api.call('create_spot', { productId, name: 'Belém Tower' })).body.spotId;
+        const [towerMade, described, cathedralMade] = await changesOf(api, productId);
+
+        await signIn(h, page);
+        await page.locator(`[data-guide-id="${productId}"]`).getByRole('link', { name: 'History' }).click();
+        await page.getByRole('heading', { name: 'History of Lisbon in a weekend' }).waitFor();
+        assert.equal(await page.locator('[data-session]').count(), 2);
+        assert.ok(await page.getByText('Updated spot Lisbon Cathedral').isVisible());
+        await b.screenshot(`studio-history-${dialect}`);
+        // On a phone nothing is wider than the screen.
+        await page.setViewportSize({ width: 390, height: 844 });
+        const widths = await page.evaluate(() => {
+          const w = globalThis as any;
+          return [w.document.scrollingElement.scrollWidth as number, w.innerWidth as number];
+        });
+        assert.ok((widths[0] as number) <= (widths[1] as number), `fits a phone: ${widths}`);
+        await b.screenshot(`studio-history-phone-${dialect}`);
+
+        // One change: the button leads to a confirm page, and only its button undoes.
+        await page.locator(`li[data-change-id="${towerMade.changeId}"]`).getByRole('button', { name: 'Undo' }).click();
+        await page.getByRole('heading', { name: 'Undo this change?' }).waitFor();
+        assertOk(await api.call('get_spot', { spotId: tower }));
+        await page.getByRole('button', { name: 'Yes, undo' }).click();
+        await page.getByText('Undone. The undo is a change too').waitFor();
+        assertError(await api.call('get_spot', { spotId: tower }), 'not_found');
+        assert.deepEqual((await changesOf(api, productId))[0].by, { kind: 'studio', name: 'the studio' });
+
+        // The older session's first change alone: its later edit of the same spot blocks it.
+        await page
+          .locator(`li[data-change-id="${cathedralMade.changeId}"]`)
+          .getByRole('button', { name: 'Undo' })
+          .click();
+        await page.getByRole('button', { name: 'Yes, undo' }).click();
+        await page.getByRole('heading', { name: 'Later changes touched the same records' }).waitFor();
+        assert.ok(await page.locator(`li[data-change-id="${described.changeId}"]`).isVisible());
+        assertOk(await api.call('get_spot', { spotId: cathedral }));
+        await page.getByRole('button', { name: 'Undo them all together' }).click();
+        await page.getByText('Undone. The undo is a change too').waitFor();
+        assertError(await api.call('get_spot', { spotId: cathedral }), 'not_found');
+
+        // A whole session: both undos of the studio are one session; undoing it is a redo of both.
+        await page.getByRole('button', { name: 'Undo this session (2)' }).click();
+        await page.getByRole('heading', { name: 'Undo these 2 changes?' }).waitFor();
+        await page.getByRole('button', { name: 'Yes, undo' }).click();
+        await page.getByText('Undone. The undo is a change too').waitFor();
+        assert.equal((await api.call('get_spot', { spotId: tower })).body.name, 'Belém Tower');
+        assert.equal((await api.call('get_spot', { spotId: cathedral })).body.description, 'The oldest church.');
+        clean(b, 'history');
+      } finally {
+        await page.context().close();
+        await api.close();
+      }
+    });
+  });
+}
