@@ -1,5 +1,7 @@
+import type { ExpressionBuilder } from 'kysely';
 import { newId } from '../../core/new-id.ts';
 import { ScopedStore, type StoreScope } from '../../core/stores.ts';
+import type { Database } from '../../db/tables.ts';
 import { mediaKeysInJson } from '../media/index.ts';
 import type { ReleaseAddressCache } from './release-addresses.ts';
 import type { RowHashes, SerializedSnapshot, Snapshot } from './snapshot.ts';
@@ -135,6 +137,38 @@ export class ReleasesStore extends ScopedStore {
       for (const row of rows) named.add(row.blob_key);
     }
     return named;
+  }
+
+  /**
+   * Deletes every guide's releases but its newest `kept` (RELEASES_KEPT), so never the live one,
+   * with the files each names (release_files); the rows that hang on a release go with it by their
+   * foreign keys. One transaction: a release never stands without the record of its files, which
+   * keeps them from the sweep. Answers how many releases went.
+   */
+  async dropAllButNewest(kept: number): Promise<number> {
+    if (!Number.isInteger(kept) || kept < 1)
+      throw new Error(`releases kept must be a whole number from 1, not ${kept}`);
+    return this.db.transaction().execute(async (trx) => {
+      const beyond = (eb: ExpressionBuilder<Database, 'releases'>) =>
+        eb(
+          'releases.number',
+          '<=',
+          eb(
+            eb
+              .selectFrom('releases as newer')
+              .select((n) => n.fn.max('newer.number').as('n'))
+              .whereRef('newer.guide_id', '=', 'releases.guide_id'),
+            '-',
+            kept,
+          ),
+        );
+      await trx
+        .deleteFrom('release_files')
+        .where('release_id', 'in', (eb) => eb.selectFrom('releases').select('releases.id').where(beyond))
+        .execute();
+      const result = await trx.deleteFrom('releases').where(beyond).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    });
   }
 
   /**
