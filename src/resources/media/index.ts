@@ -89,6 +89,7 @@ export {
 export { copyBlobs, lazyLocalBlobStore, mediaRoot, openBlobStore, probeBlobStore } from './open-blob-store.ts';
 export { ORPHAN_MIN_AGE_MS, scheduleOrphanSweep, sweepOrphanFiles, sweepOrphanFilesAlone } from './orphan-sweep.ts';
 export { type Pruned, pruneRetention } from './retention.ts';
+export { servedFileQuery } from './served-files.ts';
 export {
   clearGuideThumbnail,
   discardThumbnail,

@@ -26,7 +26,7 @@ export function isPostgres(db: { getExecutor(): { adapter: unknown } }): boolean
  * the working copy, so its files are among those. Parameters: the key once per rendition, the
  * served path, the key.
  */
-const servedQuery = prepared<{ served: number | boolean }>('a file /media serves', (db) => {
+export function servedFileQuery(db: Kysely<Database>) {
   const postgres = isPostgres(db);
   return db.selectNoFrom((eb) =>
     eb
@@ -54,7 +54,9 @@ const servedQuery = prepared<{ served: number | boolean }>('a file /media serves
       ])
       .as('served'),
   );
-});
+}
+
+const servedQuery = prepared<{ served: number | boolean }>('a file /media serves', servedFileQuery);
 
 export async function isServedFile(db: Kysely<Database>, key: string, path: string): Promise<boolean> {
   const [row] = await servedQuery(db, ...RENDITIONS.map(() => key), path, key);
