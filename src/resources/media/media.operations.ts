@@ -160,9 +160,10 @@ export const deleteMedia = defineOperation({
   stability: 'stable',
   since: STABLE_SINCE,
   description:
-    'Deletes a photo for good with its stored files; confirm with the creator first. It is taken out of every place ' +
-    'that shows it: the store thumbnail made from it, chapter page blocks, the sales page draft (hero, gallery); ' +
-    'warnings say which draft fields lost it. The live sales page shows it until the next publish.',
+    'Deletes a photo (no undo); confirm with the creator first. It is taken out of every place that shows it: ' +
+    'the store thumbnail made from it, chapter page blocks, the sales page draft (hero, gallery); warnings say ' +
+    'which draft fields lost it. Buyers see it until the next publish; its files go once no kept release or ' +
+    'history entry names them.',
   input: z.strictObject({ mediaId: mediaIdSchema }),
   output: z.object({ ok: z.literal(true), mediaId: z.string(), deleted: z.literal(true) }),
   example: mediaExamples.delete_media,
