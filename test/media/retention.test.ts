@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { CompiledQuery, type Kysely, sql } from 'kysely';
+import { loadConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/tables.ts';
 import { createStores } from '../../src/resources/index.ts';
 import { pruneRetention, servedFileQuery, sweepOrphanFilesAlone } from '../../src/resources/media/index.ts';
@@ -208,3 +209,15 @@ for (const { dialect, blobStore, skip, name } of await testSetups()) {
     });
   });
 }
+
+describe('retention settings', () => {
+  it('keep every release and 90 days of history by default; refuse none kept', () => {
+    assert.deepEqual(loadConfig({}).retention, { releasesKept: undefined, historyDays: 90 });
+    assert.deepEqual(loadConfig({ RELEASES_KEPT: '3', HISTORY_KEPT_DAYS: '7' }).retention, {
+      releasesKept: 3,
+      historyDays: 7,
+    });
+    assert.throws(() => loadConfig({ RELEASES_KEPT: '0' }), /RELEASES_KEPT/);
+    assert.throws(() => loadConfig({ HISTORY_KEPT_DAYS: '0' }), /HISTORY_KEPT_DAYS/);
+  });
+});
