@@ -25,7 +25,7 @@ export interface HashedRelease extends ReleaseInfo {
 
 const INFO = ['number', 'created_at', 'key_id', 'content_hash'] as const;
 
-/** Rows of release_files written or asked for per statement: far under either dialect's parameter limit. */
+/** Rows of release_files written per statement: far under either dialect's parameter limit. */
 const KEYS_PER_STATEMENT = 500;
 
 function infoOf(row: { number: number; created_at: number; key_id: string | null; content_hash: string }): ReleaseInfo {
@@ -37,7 +37,7 @@ function infoOf(row: { number: number; created_at: number; key_id: string | null
   };
 }
 
-/** Releases are written once and never changed; all SQL about them lives here. */
+/** Releases are written once and never changed, only deleted past RELEASES_KEPT; all SQL about them lives here. */
 export class ReleasesStore extends ScopedStore {
   /** The app's guides at sales-page addresses (`Caches.releaseAddresses`). */
   private readonly addresses: ReleaseAddressCache;
@@ -122,21 +122,6 @@ export class ReleasesStore extends ScopedStore {
         .execute();
     }
     return { number, publishedAt: now, keyId, contentHash: snapshot.hash };
-  }
-
-  /** Which of these photo files some release names: those stay while the release does. */
-  async namedFiles(keys: readonly string[]): Promise<Set<string>> {
-    const named = new Set<string>();
-    for (let at = 0; at < keys.length; at += KEYS_PER_STATEMENT) {
-      const rows = await this.db
-        .selectFrom('release_files')
-        .select('blob_key')
-        .distinct()
-        .where('blob_key', 'in', keys.slice(at, at + KEYS_PER_STATEMENT))
-        .execute();
-      for (const row of rows) named.add(row.blob_key);
-    }
-    return named;
   }
 
   /**
