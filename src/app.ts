@@ -23,6 +23,7 @@ import {
   guides,
   heldReferences,
   probeBlobStore,
+  pruneRetention,
   publicFiles,
   publicPages,
   scheduleOrphanSweep,
@@ -140,7 +141,10 @@ export function buildApp(deps: AppDeps): App {
     ),
     history: !deps.withoutHistory,
   };
-  const stopSweeping = scheduleOrphanSweep(store, runtime.services.blobs, logger, config.mediaSweepStartMs);
+  const sweepStores = runtime.stores({ db: store.db, clock, dialect: store.dialect });
+  const stopSweeping = scheduleOrphanSweep(store, runtime.services.blobs, logger, config.mediaSweepStartMs, () =>
+    pruneRetention(sweepStores, config.retention, clock.now()),
+  );
   const keys = new KeyStore(store.db, clock, { cacheMs: config.authCacheMs, revocations: store.coordination });
   const oauth = new OAuthServer(runtime, deps.clientMetadataGuard);
   const authenticate = authenticator(keys, new AuthFailureLimits(config.authFailuresPerMinute, redis), oauth);
@@ -217,7 +221,7 @@ export function buildApp(deps: AppDeps): App {
 
   registerCors(fastify, config.corsOrigins);
   registerDocsPage(fastify, runtime.urls);
-  registerPublicFiles(fastify, publicFiles(extra), runtime.services);
+  registerPublicFiles(fastify, publicFiles(extra), runtime);
   registerPublicPages(fastify, publicPages(extra), runtime);
   registerOAuthRoutes(fastify, oauth, runtime.rateLimits);
   challengeOnRefusal(fastify, oauth);

@@ -3,6 +3,14 @@ import type { RateLimitSettings } from './core/rate-limit.ts';
 import type { BucketSettings } from './core/services.ts';
 import type { StoreDeadlines } from './db/pg-deadlines.ts';
 
+/** How much of a guide's past the sweep keeps. */
+export interface Retention {
+  /** RELEASES_KEPT: the newest releases kept per guide (the live one always among them); undefined: all. */
+  releasesKept: number | undefined;
+  /** HISTORY_KEPT_DAYS: days a history entry is kept, and with it the files its before-images name. */
+  historyDays: number;
+}
+
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const optionalText = z
   .string()
@@ -89,6 +97,8 @@ const envSchema = z.object({
   MCP_ALLOWED_HOSTS: optionalText,
   SHUTDOWN_GRACE_MS: positiveInt(10000),
   MEDIA_SWEEP_START_MS: positiveInt(60_000),
+  RELEASES_KEPT: optionalText.pipe(z.coerce.number<string>().int().min(1).max(1_000_000).optional()),
+  HISTORY_KEPT_DAYS: z.coerce.number().int().min(1).max(36_500).default(90),
   AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: positiveInt(30),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
@@ -223,6 +233,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** How long after the start the first sweep of files no record names runs (then every six hours). */
   mediaSweepStartMs: number;
+  /** What the sweep keeps of what a guide was: releases and history entries (orphan-sweep.ts). */
+  retention: Retention;
   /** How long an authenticated key is trusted before the store is read again (0: every request). */
   authCacheMs: number;
   /** Origins whose browser pages may call the REST API (CORS); empty: CORS off. `*`: any. */
@@ -299,6 +311,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : ['localhost', '127.0.0.1', '[::1]', e.HOST],
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     mediaSweepStartMs: e.MEDIA_SWEEP_START_MS,
+    retention: { releasesKept: e.RELEASES_KEPT, historyDays: e.HISTORY_KEPT_DAYS },
     authCacheMs: e.AUTH_CACHE_MS,
     authFailuresPerMinute: e.RATE_LIMIT_AUTH_FAILURES_PER_MINUTE,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,

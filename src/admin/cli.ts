@@ -44,9 +44,9 @@ async function withStudio(action: (ctx: StudioContext) => Promise<unknown>): Pro
       import('./studio.store.ts'),
       import('./go-live.ts'),
     ]);
-  const { copyBlobs, lazyLocalBlobStore, mediaRoot, openBlobStore, sweepOrphanFilesAlone } = await import(
-    '../resources/media/index.ts'
-  );
+  const { copyBlobs, lazyLocalBlobStore, mediaRoot, openBlobStore, pruneRetention, sweepOrphanFilesAlone } =
+    await import('../resources/media/index.ts');
+  const { createStores } = await import('../resources/index.ts');
   const [{ AccountsStore }, { SessionsStore }, { AgreementStore }, { createMailer }, { readFile }, { text }] =
     await Promise.all([
       import('../studio/accounts/accounts.store.ts'),
@@ -72,7 +72,11 @@ async function withStudio(action: (ctx: StudioContext) => Promise<unknown>): Pro
       sweepOrphanFiles: async (before) => {
         const blobs = openBlobStore(config);
         try {
-          return await sweepOrphanFilesAlone(store, blobs, before);
+          // What the schedule runs: retention first, then the files only what it removed named.
+          const stores = createStores()(scope);
+          return await sweepOrphanFilesAlone(store, blobs, before, () =>
+            pruneRetention(stores, config.retention, systemClock.now()),
+          );
         } finally {
           blobs.close?.();
         }

@@ -296,7 +296,8 @@ export const commands: Record<string, Command> = {
   },
 
   'media sweep': {
-    usage: 'media sweep [--older-than-minutes N]   # files no row or release names (default: 60 minutes old)',
+    usage:
+      'media sweep [--older-than-minutes N]   # releases and history past retention, then files nothing names (default: 60 minutes old)',
     options: { 'older-than-minutes': { type: 'string' } },
     prepare(flags) {
       const raw = flags['older-than-minutes'];

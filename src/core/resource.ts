@@ -18,12 +18,18 @@ export interface PublicFile {
   stream: Readable;
 }
 
+/** What a public file is opened with: the services (where files live) and the stores, outside any transaction. */
+export interface PublicFileReader {
+  services: Services;
+  stores: Stores;
+}
+
 /** Files anyone may read without a key, outside /api/v1 (the photos buyers see), by unguessable name. */
 export interface PublicFiles {
   /** The URL path they live under, such as `/media`. */
   prefix: string;
   /** The file a name (the last path segment) stands for, or undefined: 404. */
-  open(name: string, services: Services): Promise<PublicFile | undefined>;
+  open(name: string, reader: PublicFileReader): Promise<PublicFile | undefined>;
 }
 
 /** An HTML page as a public route serves it: the same Buffer for as long as its content stands. */

@@ -121,4 +121,4 @@ export function heldReferences(
 
 export const guides: GuideAccess = guideAccess;
 
-export { probeBlobStore, scheduleOrphanSweep } from './media/index.ts';
+export { probeBlobStore, pruneRetention, scheduleOrphanSweep } from './media/index.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../core/errors.ts';
+import type { Runtime } from '../core/invoke.ts';
 import type { PublicFiles } from '../core/resource.ts';
-import type { Services } from '../core/services.ts';
 import { sendError } from './http-errors.ts';
 
 /** A name is written once and never rewritten, so what it names may be cached for good. */
@@ -20,12 +20,17 @@ export function matches(ifNoneMatch: string | undefined, etag: string): boolean 
  * Files served to anyone without a key (the photos buyers see), under each resource's prefix: by
  * unguessable names, cached for good, with an ETag so a revalidation costs a 304.
  */
-export function registerPublicFiles(app: FastifyInstance, all: readonly PublicFiles[], services: Services): void {
+export function registerPublicFiles(app: FastifyInstance, all: readonly PublicFiles[], runtime: Runtime): void {
+  // Files are only read, outside any transaction: one set of stores on the shared connection serves every request.
+  const reader = {
+    services: runtime.services,
+    stores: runtime.stores({ db: runtime.db, clock: runtime.clock, dialect: runtime.dialect }),
+  };
   for (const files of all) {
     app.get(`${files.prefix}/:name`, { config: { transport: 'file' } }, async (request, reply) => {
       const { name } = request.params as { name: string };
       try {
-        const file = await files.open(name, services);
+        const file = await files.open(name, reader);
         if (!file) throw new ApiError('not_found', `No file ${files.prefix}/${name}.`);
         reply.header('ETag', file.etag).header('Cache-Control', FOREVER);
         if (matches(request.headers['if-none-match'], file.etag)) {

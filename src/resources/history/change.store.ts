@@ -178,6 +178,20 @@ export class ChangesStore extends ScopedStore {
       .execute();
   }
 
+  /**
+   * Removes the history entries written before `at` (HISTORY_KEPT_DAYS), with their rows, in one
+   * transaction; answers how many went. An undo is always later than what it undid, so a change
+   * kept never names an undo removed.
+   */
+  async dropBefore(at: number): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const old = trx.selectFrom('changes').select('changes.id').where('changes.at', '<', at);
+      await trx.deleteFrom('change_rows').where('change_id', 'in', old).execute();
+      const result = await trx.deleteFrom('changes').where('at', '<', at).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    });
+  }
+
   /** The change this write is recorded under. */
   current(): Promise<string> {
     return currentChange(this.db, this.dialect);

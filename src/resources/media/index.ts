@@ -7,6 +7,8 @@ import { MediaStore } from './media.store.ts';
 import type { MediaTable } from './media.tables.ts';
 import { MEDIA_PREFIX, openMediaFile } from './media-files.ts';
 import { openBlobStore } from './open-blob-store.ts';
+import * as retentionMigration from './retention.migration.ts';
+import { ServedFileCache } from './served-files.ts';
 
 declare module '../../core/stores.ts' {
   interface Stores {
@@ -23,6 +25,13 @@ declare module '../../db/tables.ts' {
 declare module '../../core/references.ts' {
   interface ReferenceTargets {
     photo: { guideId: string; mediaId: string };
+  }
+}
+
+declare module '../../core/caches.ts' {
+  interface Caches {
+    /** Whether /media serves a file, while the embedded store commits nothing (served-files.ts). */
+    servedFiles: ServedFileCache;
   }
 }
 
@@ -50,13 +59,18 @@ export const mediaResource: Resource = {
         ctx.deleteReferencesTo('photo', { guideId: String(row.guide_id), mediaId: String(row.id) }),
     },
   },
-  stores: { media: (scope) => new MediaStore(scope) },
-  // The guide names its thumbnail; a release may still show a file a photo no longer names.
-  usesStores: ['guides', 'releases'],
+  stores: { media: (scope, { caches }) => new MediaStore(scope, caches.servedFiles) },
+  caches: () => ({ servedFiles: new ServedFileCache() }),
+  // The guide names its thumbnail; retention (retention.ts) prunes releases and history.
+  usesStores: ['changes', 'guides', 'releases'],
   guideParts: { photos: (stores, guide) => stores.media.listForGuide(guide.id) },
-  migrations: { '0006-media': { up } },
+  migrations: { '0006-media': { up }, '0032-retention': retentionMigration },
   services: (settings) => ({ blobs: openBlobStore(settings) }),
-  publicFiles: { prefix: MEDIA_PREFIX, open: (name, services) => openMediaFile(services.blobs, name) },
+  publicFiles: {
+    prefix: MEDIA_PREFIX,
+    open: (name, { services, stores }) =>
+      openMediaFile(services.blobs, name, (key, path) => stores.media.isServed(key, path)),
+  },
 };
 
 export type { BlobStore } from './blob-store.ts';
@@ -74,6 +88,8 @@ export {
 } from './media-files.ts';
 export { copyBlobs, lazyLocalBlobStore, mediaRoot, openBlobStore, probeBlobStore } from './open-blob-store.ts';
 export { ORPHAN_MIN_AGE_MS, scheduleOrphanSweep, sweepOrphanFiles, sweepOrphanFilesAlone } from './orphan-sweep.ts';
+export { type Pruned, pruneRetention } from './retention.ts';
+export { servedFileQuery } from './served-files.ts';
 export {
   clearGuideThumbnail,
   discardThumbnail,

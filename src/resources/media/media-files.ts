@@ -140,13 +140,22 @@ export function deleteFiles(blobs: BlobStore, files: StoredFiles): Promise<void>
   return deleteBlobs(blobs, keysOf(files));
 }
 
-/** A served name (`<key>.<ext>`) to its file; the extension must be the stored type's. */
-export async function openMediaFile(blobs: BlobStore, name: string): Promise<PublicFile | undefined> {
-  const key = keyOfMediaPath(`${MEDIA_PREFIX}/${name}`);
-  if (key === undefined) return undefined;
+/**
+ * A served name (`<key>.<ext>`) to its file, while `served` says something buyers or the creator
+ * may see names it (MediaStore.isServed); the extension must be the stored type's. A file kept
+ * only for an older release or the history is stored, not served.
+ */
+export async function openMediaFile(
+  blobs: BlobStore,
+  name: string,
+  served: (key: string, path: string) => Promise<boolean>,
+): Promise<PublicFile | undefined> {
+  const path = `${MEDIA_PREFIX}/${name}`;
+  const key = keyOfMediaPath(path);
+  if (key === undefined || !(await served(key, path))) return undefined;
   const blob = await blobs.open(key);
   if (!blob) return undefined;
-  if (mediaPath(blob) !== `${MEDIA_PREFIX}/${name}`) {
+  if (mediaPath(blob) !== path) {
     blob.stream.destroy();
     return undefined;
   }

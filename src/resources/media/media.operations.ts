@@ -7,7 +7,6 @@ import { pageInputShape, pageOutputShape, viewField } from '../../core/paging.ts
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/id-fields.ts';
 import { mediaExamples } from './examples.ts';
-import { forgetFiles } from './forget-files.ts';
 import {
   applyMeta,
   type CompactMedia,
@@ -19,7 +18,6 @@ import {
   spotIdSchema,
 } from './media.schema.ts';
 import type { MediaRecord } from './media.store.ts';
-import { keysOf } from './media-files.ts';
 import { compactMedia, publicMedia } from './media-records.ts';
 import { uploadMedia, uploadMediaBatch } from './media-upload.operations.ts';
 import { applyRecut, discardThumbnail, prepareRecut } from './thumbnail.ts';
@@ -162,9 +160,10 @@ export const deleteMedia = defineOperation({
   stability: 'stable',
   since: STABLE_SINCE,
   description:
-    'Deletes a photo for good with its stored files; confirm with the creator first. It is taken out of every place ' +
-    'that shows it: the store thumbnail made from it, chapter page blocks, the sales page draft (hero, gallery); ' +
-    'warnings say which draft fields lost it. The live sales page shows it until the next publish.',
+    'Deletes a photo (no undo); confirm with the creator first. It is taken out of every place that shows it: ' +
+    'the store thumbnail made from it, chapter page blocks, the sales page draft (hero, gallery); warnings say ' +
+    'which draft fields lost it. Buyers see it until the next publish; its files go once no kept release or ' +
+    'history entry names them.',
   input: z.strictObject({ mediaId: mediaIdSchema }),
   output: z.object({ ok: z.literal(true), mediaId: z.string(), deleted: z.literal(true) }),
   example: mediaExamples.delete_media,
@@ -172,8 +171,7 @@ export const deleteMedia = defineOperation({
     const photo = await openOwned(ctx, ctx.stores.media, input.mediaId);
     await ctx.deleteReferencesTo('photo', photo);
     await ctx.stores.media.delete(photo.mediaId);
-    // Files go once the row is gone for good (no row ever names a missing file), unless a release shows them.
-    await forgetFiles(ctx, keysOf(photo.files));
+    // Its files stay while a release or the history names them (an undo of an undo may bring it back); the sweep removes them after.
     return { ok: true as const, mediaId: photo.mediaId, deleted: true as const };
   },
 });

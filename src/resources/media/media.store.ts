@@ -3,12 +3,13 @@ import { notFound } from '../../core/errors.ts';
 import type { OwnedRecords } from '../../core/guide-records.ts';
 import { newId } from '../../core/new-id.ts';
 import type { PageRequest } from '../../core/paging.ts';
-import { ScopedStore } from '../../core/stores.ts';
+import { ScopedStore, type StoreScope } from '../../core/stores.ts';
 import { keysetPage } from '../../db/keyset.ts';
 import type { Database } from '../../db/tables.ts';
 import type { MediaMeta } from './media.schema.ts';
 import type { MediaTable } from './media.tables.ts';
 import type { StoredFiles } from './media-files.ts';
+import type { ServedFileCache } from './served-files.ts';
 
 /** The photos' order: their position, then upload, then the id, which is unique. */
 export const MEDIA_ORDER = ['media.position', 'media.created_at', 'media.id'] as const;
@@ -68,6 +69,22 @@ function toRecord(row: Row): MediaRecord {
 
 /** Photos and stored images. All SQL about them lives here. */
 export class MediaStore extends ScopedStore implements OwnedRecords<MediaRecord> {
+  /** The app's answers of whether /media serves a file (`Caches.servedFiles`). */
+  private readonly served: ServedFileCache;
+
+  constructor(scope: StoreScope, served: ServedFileCache) {
+    super(scope);
+    this.served = served;
+  }
+
+  /**
+   * Whether `/media` serves the file at this key and served path: the live release, a working copy
+   * or a thumbnail names it (a file kept only for an older release or the history is not served).
+   */
+  isServed(key: string, path: string): Promise<boolean> {
+    return this.served.isServed(this.db, key, path);
+  }
+
   private selectMedia() {
     return this.db
       .selectFrom('media')

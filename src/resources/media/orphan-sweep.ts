@@ -3,6 +3,7 @@ import type { Coordination } from '../../db/coordination.ts';
 import type { Database } from '../../db/tables.ts';
 import { type BlobStore, deleteBlobs } from './blob-store.ts';
 import { keyOfMediaPath, keysOf, type StoredFiles } from './media-files.ts';
+import type { Pruned } from './retention.ts';
 
 /**
  * Files are written before the row that names them (uploads render and store in `prepare`, outside
@@ -13,23 +14,51 @@ import { keyOfMediaPath, keysOf, type StoredFiles } from './media-files.ts';
  */
 export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
 
-/** Every blob key a row names: photos and stored images, guide thumbnails, and every release's files. */
+/** The photo files a row of each table names: a working copy's row and a history before-image of one alike. */
+const FILES_NAMED_BY: Readonly<Record<string, (row: Readonly<Record<string, unknown>>) => string[]>> = {
+  media: (row) => (typeof row.files === 'string' ? keysOf(JSON.parse(row.files) as StoredFiles) : []),
+  guides: (row) => {
+    const key = typeof row.thumbnail_url === 'string' ? keyOfMediaPath(row.thumbnail_url) : undefined;
+    return key === undefined ? [] : [key];
+  },
+};
+
+/** Before-images read per statement: memory stays bounded by a page, not by the history's size. */
+const BEFORE_IMAGES_PER_PAGE = 1000;
+
+/**
+ * Every blob key a row names: photos and stored images, guide thumbnails, every release's files,
+ * and every before-image the history keeps of those rows (an undo or redo puts such a row back, and
+ * must not name a missing file: docs/decisions/history.md, Retention).
+ */
 async function namedKeys(db: Kysely<Database>): Promise<Set<string>> {
   const named = new Set<string>();
-  for (const row of await db.selectFrom('media').select('files').execute()) {
-    for (const key of keysOf(JSON.parse(row.files) as StoredFiles)) named.add(key);
-  }
+  const add = (table: string, row: Readonly<Record<string, unknown>>) => {
+    for (const key of FILES_NAMED_BY[table]?.(row) ?? []) named.add(key);
+  };
+  for (const row of await db.selectFrom('media').select('files').execute()) add('media', row);
   for (const row of await db
     .selectFrom('guides')
     .select('thumbnail_url')
     .where('thumbnail_url', 'is not', null)
-    .execute()) {
-    const key = keyOfMediaPath(row.thumbnail_url as string);
-    if (key !== undefined) named.add(key);
-  }
+    .execute())
+    add('guides', row);
   for (const row of await db.selectFrom('release_files').select('blob_key').distinct().execute())
     named.add(row.blob_key);
-  return named;
+  for (let after = -1; ; ) {
+    const page = await db
+      .selectFrom('change_rows')
+      .select(['id', 'tbl', 'before'])
+      .where('tbl', 'in', Object.keys(FILES_NAMED_BY))
+      .where('before', 'is not', null)
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(BEFORE_IMAGES_PER_PAGE)
+      .execute();
+    for (const row of page) add(row.tbl, JSON.parse(row.before as string) as Record<string, unknown>);
+    if (page.length < BEFORE_IMAGES_PER_PAGE) return named;
+    after = Number(page[page.length - 1]?.id);
+  }
 }
 
 export interface SweepResult {
@@ -39,10 +68,12 @@ export interface SweepResult {
   leftovers: number;
   /** Files no row names (or temporary ones) but young enough to belong to a write in progress. */
   young: number;
+  /** What retention removed first, when the sweep applied it (releases past RELEASES_KEPT, old history). */
+  pruned?: Pruned;
 }
 
 /**
- * Removes the files that no row and no release names, written before `before` (ms): what a crash
+ * Removes the files that no row, release or kept history entry names, written before `before` (ms): what a crash
  * between a file's write and its row's commit left behind; and the temporary files of writes a crash
  * cut short, last changed before it. The files are listed before the rows are read, so a file whose
  * row commits in between is seen as named.
@@ -66,14 +97,21 @@ export interface SweepSkipped {
 
 /**
  * One sweep, unless another runs now on any instance on the store or in the admin command line:
- * two at once would list every file twice and race to delete the same ones.
+ * two at once would list every file twice and race to delete the same ones. `prune` (retention:
+ * pruneRetention) runs first, under the same guard, so that the files only what it removed named
+ * go in this very sweep, and two instances never prune at once either.
  */
 export async function sweepOrphanFilesAlone(
   store: { db: Kysely<Database>; coordination: Pick<Coordination, 'exclusive'> },
   blobs: BlobStore,
   before: number,
+  prune?: () => Promise<Pruned>,
 ): Promise<SweepResult | SweepSkipped> {
-  const outcome = await store.coordination.exclusive('orphan sweep', () => sweepOrphanFiles(store.db, blobs, before));
+  const outcome = await store.coordination.exclusive('orphan sweep', async () => {
+    const pruned = await prune?.();
+    const result = await sweepOrphanFiles(store.db, blobs, before);
+    return pruned === undefined ? result : { ...result, pruned };
+  });
   return outcome.ran ? outcome.value : { skipped: true, reason: 'another sweep of this store is running now' };
 }
 
@@ -96,16 +134,20 @@ export function scheduleOrphanSweep(
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void },
   /** MEDIA_SWEEP_START_MS: not at once, so the start itself loads nothing for it (a bucket's SDK). */
   firstAfterMs: number,
+  /** Retention, applied at each sweep before the files are listed. */
+  prune?: () => Promise<Pruned>,
 ): () => void {
   let stopped = false;
   /** Sweeps once; answers when to sweep next. */
   const sweep = () =>
-    sweepOrphanFilesAlone(store, blobs, Date.now() - ORPHAN_MIN_AGE_MS).then(
+    sweepOrphanFilesAlone(store, blobs, Date.now() - ORPHAN_MIN_AGE_MS, prune).then(
       (result) => {
         if ('skipped' in result) {
           log.info({}, `no sweep of files no row names: ${result.reason}`);
           return SWEEP_EVERY_MS;
         }
+        if (result.pruned && result.pruned.releases + result.pruned.changes > 0)
+          log.info(result.pruned, 'removed releases and history entries past their retention');
         if (result.removed.length > 0 || result.leftovers > 0)
           log.info({ removed: result.removed.length, leftovers: result.leftovers }, 'removed files no row names');
         return result.young > 0 ? YOUNG_AGAIN_MS : SWEEP_EVERY_MS;

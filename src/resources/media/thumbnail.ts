@@ -1,9 +1,8 @@
 import { notFound } from '../../core/errors.ts';
 import type { OperationContext, PrepareContext } from '../../core/operation.ts';
 import { type BlobStore, deleteBlobs, newBlobKey } from './blob-store.ts';
-import { forgetFiles } from './forget-files.ts';
 import { thumbnail4x5 } from './image-pipeline.ts';
-import { keyOfMediaPath, mediaPath } from './media-files.ts';
+import { mediaPath } from './media-files.ts';
 
 /** A 4:5 store thumbnail rendered and stored, waiting for the guide to name it. */
 export interface PreparedThumbnail {
@@ -38,12 +37,6 @@ export async function discardThumbnail(blobs: BlobStore, prepared: PreparedThumb
   if (prepared) await deleteBlobs(blobs, [prepared.key]);
 }
 
-/** The old thumbnail's file goes once the guide no longer names it, unless a release shows it. */
-async function dropThumbnailFile(ctx: OperationContext, path: string): Promise<void> {
-  const key = keyOfMediaPath(path);
-  if (key !== undefined) await forgetFiles(ctx, [key]);
-}
-
 /** Names the prepared thumbnail on the guide; the photo must still be the guide's. */
 export async function setGuideThumbnail(
   ctx: OperationContext,
@@ -51,9 +44,8 @@ export async function setGuideThumbnail(
   prepared: PreparedThumbnail,
 ): Promise<void> {
   if (!(await ctx.stores.media.photoOf(guideId, prepared.mediaId))) throw notFound('photo', prepared.mediaId);
-  const old = await ctx.stores.guides.thumbnailOf(guideId);
+  // The old file stays while a release or the history names it; the sweep removes it after.
   await ctx.stores.guides.update(guideId, { thumbnail: { mediaId: prepared.mediaId, url: prepared.path } });
-  if (old) await dropThumbnailFile(ctx, old.url);
 }
 
 /**
@@ -86,10 +78,9 @@ export async function applyRecut(ctx: OperationContext, guideId: string, recut: 
   }
 }
 
-/** Removes the guide's thumbnail (only when made from `fromMediaId`, if given) and, after commit, its file. */
+/** Removes the guide's thumbnail (only when made from `fromMediaId`, if given); the sweep removes its file later. */
 export async function clearGuideThumbnail(ctx: OperationContext, guideId: string, fromMediaId?: string): Promise<void> {
   const old = await ctx.stores.guides.thumbnailOf(guideId);
   if (!old || (fromMediaId !== undefined && old.mediaId !== fromMediaId)) return;
   await ctx.stores.guides.update(guideId, { thumbnail: null });
-  await dropThumbnailFile(ctx, old.url);
 }

@@ -1,5 +1,7 @@
+import type { ExpressionBuilder } from 'kysely';
 import { newId } from '../../core/new-id.ts';
 import { ScopedStore, type StoreScope } from '../../core/stores.ts';
+import type { Database } from '../../db/tables.ts';
 import { mediaKeysInJson } from '../media/index.ts';
 import type { ReleaseAddressCache } from './release-addresses.ts';
 import type { RowHashes, SerializedSnapshot, Snapshot } from './snapshot.ts';
@@ -23,7 +25,7 @@ export interface HashedRelease extends ReleaseInfo {
 
 const INFO = ['number', 'created_at', 'key_id', 'content_hash'] as const;
 
-/** Rows of release_files written or asked for per statement: far under either dialect's parameter limit. */
+/** Rows of release_files written per statement: far under either dialect's parameter limit. */
 const KEYS_PER_STATEMENT = 500;
 
 function infoOf(row: { number: number; created_at: number; key_id: string | null; content_hash: string }): ReleaseInfo {
@@ -35,7 +37,7 @@ function infoOf(row: { number: number; created_at: number; key_id: string | null
   };
 }
 
-/** Releases are written once and never changed; all SQL about them lives here. */
+/** Releases are written once and never changed, only deleted past RELEASES_KEPT; all SQL about them lives here. */
 export class ReleasesStore extends ScopedStore {
   /** The app's guides at sales-page addresses (`Caches.releaseAddresses`). */
   private readonly addresses: ReleaseAddressCache;
@@ -122,19 +124,36 @@ export class ReleasesStore extends ScopedStore {
     return { number, publishedAt: now, keyId, contentHash: snapshot.hash };
   }
 
-  /** Which of these photo files some release names: those stay while the release does. */
-  async namedFiles(keys: readonly string[]): Promise<Set<string>> {
-    const named = new Set<string>();
-    for (let at = 0; at < keys.length; at += KEYS_PER_STATEMENT) {
-      const rows = await this.db
-        .selectFrom('release_files')
-        .select('blob_key')
-        .distinct()
-        .where('blob_key', 'in', keys.slice(at, at + KEYS_PER_STATEMENT))
+  /**
+   * Deletes every guide's releases but its newest `kept` (RELEASES_KEPT), so never the live one,
+   * with the files each names (release_files); the rows that hang on a release go with it by their
+   * foreign keys. One transaction: a release never stands without the record of its files, which
+   * keeps them from the sweep. Answers how many releases went.
+   */
+  async dropAllButNewest(kept: number): Promise<number> {
+    if (!Number.isInteger(kept) || kept < 1)
+      throw new Error(`releases kept must be a whole number from 1, not ${kept}`);
+    return this.db.transaction().execute(async (trx) => {
+      const beyond = (eb: ExpressionBuilder<Database, 'releases'>) =>
+        eb(
+          'releases.number',
+          '<=',
+          eb(
+            eb
+              .selectFrom('releases as newer')
+              .select((n) => n.fn.max('newer.number').as('n'))
+              .whereRef('newer.guide_id', '=', 'releases.guide_id'),
+            '-',
+            kept,
+          ),
+        );
+      await trx
+        .deleteFrom('release_files')
+        .where('release_id', 'in', (eb) => eb.selectFrom('releases').select('releases.id').where(beyond))
         .execute();
-      for (const row of rows) named.add(row.blob_key);
-    }
-    return named;
+      const result = await trx.deleteFrom('releases').where(beyond).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    });
   }
 
   /**

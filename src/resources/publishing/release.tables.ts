@@ -1,6 +1,7 @@
 /**
  * One release: an immutable snapshot of what buyers see of a guide, numbered 1, 2, 3… per guide.
- * Rows are only ever inserted; the newest number is the current release.
+ * Rows are inserted, and deleted only past RELEASES_KEPT (never the newest); the newest number is
+ * the current release.
  */
 export interface ReleasesTable {
   id: string;
@@ -24,8 +25,8 @@ export interface ReleasesTable {
 
 /**
  * The photo files a release names, one row per blob key: a file stays as long as a release names
- * it, whatever happens to the rows of the working copy (releases are immutable; buyers keep seeing
- * them). Written with the release, never changed.
+ * it, whatever happens to the rows of the working copy (releases are immutable, and a kept one may
+ * be restored). Written with the release, deleted with it.
  */
 export interface ReleaseFilesTable {
   release_id: string;
