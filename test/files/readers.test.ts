@@ -84,6 +84,17 @@ describe('KML reader: shapes of KML', () => {
     ]);
   });
 
+  it('keeps the text of sloppy markup: a cell outside any row, entities, no script', () => {
+    const file = readKml(
+      kml(
+        placemark(
+          `<description><![CDATA[<td>Loose cell</td> &amp; more<script>alert(1)</script><br>Last]]></description>`,
+        ),
+      ),
+    );
+    assert.equal(file.features[0]?.description, 'Loose cell & more\nLast');
+  });
+
   it('keeps a description without markup exactly as written', () => {
     const file = readKml(
       kml(placemark(`<name>Plain</name><description>Note: no HTML here.\nTwo lines.</description>${point('1,2')}`)),

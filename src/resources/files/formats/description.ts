@@ -67,7 +67,9 @@ function htmlParts(html: string): Part[] {
     line = '';
   };
   const endCell = () => {
-    if (cell !== undefined) row?.push(squash(cell));
+    // A cell outside any row (sloppy markup) is text like any other.
+    if (cell !== undefined && row !== undefined) row.push(squash(cell));
+    else if (cell !== undefined) line += ` ${cell} `;
     cell = undefined;
   };
   const endRow = () => {

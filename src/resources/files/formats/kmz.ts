@@ -110,7 +110,7 @@ function inflate(bytes: Uint8Array, kml: UnzipFileInfo): Uint8Array {
       unzip.push(bytes.subarray(at, at + CHUNK_BYTES), at + CHUNK_BYTES >= bytes.length);
     }
   });
-  if (!complete) throw refuseContent(`holds ${kml.name}, which ends before its data does.`);
+  if (!complete) throw refuseContent(`holds ${kml.name}, which could not be read to its end.`);
   return Buffer.concat(chunks, total);
 }
 
