@@ -188,6 +188,13 @@ describe('GPX input', () => {
     assertGpxRefused(external, /not well-formed XML.*entity/i);
   });
 
+  it('refuses at once a number that would make a backtracking pattern crawl, and nesting past the stack', () => {
+    const started = performance.now();
+    assertGpxRefused(gpx(trk(seg(`<trkpt lat="${'1'.repeat(200_000)}x" lon="2"/>`, pt(1, 2)))), /is not a number/);
+    assertGpxRefused(gpx(`${'<x>'.repeat(300_000)}${'</x>'.repeat(300_000)}`), /nests elements more than 64 deep/);
+    assert.ok(performance.now() - started < 2000, 'both refused in one pass over the text');
+  });
+
   it('reads a document with a DOCTYPE but no entity reference as any other', () => {
     const text = `<?xml version="1.0"?>\n<!DOCTYPE gpx [<!ENTITY lol "lol">]>\n${gpx(trk(seg(pt(1, 2), pt(3, 4))), '')}`;
     assert.equal(parseGpx(text, PATH).points.length, 2);

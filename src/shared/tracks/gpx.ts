@@ -1,5 +1,6 @@
-import { parseXml, type XmlDocument, type XmlElement, XmlError } from '@rgrove/parse-xml';
+import type { XmlElement } from '@rgrove/parse-xml';
 import { refuse } from '../../core/errors.ts';
+import { childElements, localName, readXml, xmlDecimal } from '../xml.ts';
 import { INPUT_POINTS_MAX, type Position, pointProblem } from './track.schema.ts';
 import { haversineMeters } from './track-figures.ts';
 
@@ -10,91 +11,96 @@ export interface GpxLine {
 }
 
 /** A point as read, before elevations are settled. */
-interface RawPoint {
+export interface RawPoint {
   lon: number;
   lat: number;
   ele: number | undefined;
 }
 
-// A decimal number as GPX writes it (xsd:decimal, with an exponent tolerated); `Number()` alone
-// would also take "", "0x1F" and "Infinity".
-const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-
-/** An element's local name: GPX is namespaced, and some writers use a prefix (`gpx:trkpt`). */
-function localName(element: XmlElement): string {
-  return element.name.slice(element.name.indexOf(':') + 1);
-}
-
-function childElements(element: XmlElement, name: string): XmlElement[] {
-  return element.children.filter((c): c is XmlElement => c.type === 'element' && localName(c as XmlElement) === name);
-}
-
-function readDocument(text: string, path: string): XmlDocument {
-  try {
-    // Custom entities (a DTD's, as in "billion laughs") are never expanded: a reference to one
-    // is an error, and external DTDs are never loaded.
-    return parseXml(text);
-  } catch (err) {
-    if (!(err instanceof XmlError)) throw err;
-    const reason = err.message.split('\n')[0]!.replace(/ \(line \d+, column \d+\)$/, '');
-    throw refuse(path, `is not well-formed XML at line ${err.line}, column ${err.column}: ${reason}.`);
-  }
-}
+/** Reads one more point of a file's lines, refusing the file past INPUT_POINTS_MAX points in all. */
+export type PointReader = (element: XmlElement, where: string) => RawPoint;
 
 /**
- * The lines of a GPX document in document order: the points of every trk/trkseg, or, when there
- * is no track point at all, of every rte. Waypoints (wpt) are places, not the line: ignored.
+ * The <gpx> root of a text, or a refusal at `path`: malformed XML (see readXml for entities and
+ * depth) or another root.
  */
-function readPoints(gpx: XmlElement, path: string): { points: RawPoint[]; warnings: string[] } {
-  const points: RawPoint[] = [];
-  const warnings: string[] = [];
-  const read = (element: XmlElement, where: string) => {
-    if (points.length >= INPUT_POINTS_MAX) {
+export function readGpxRoot(text: string, path: string): XmlElement {
+  const root = readXml(text, path);
+  if (root === null || localName(root) !== 'gpx') {
+    throw refuse(path, `is not a GPX document: its root element is <${root?.name ?? ''}>, not <gpx>.`);
+  }
+  return root;
+}
+
+/** A PointReader for one file: the cap counts every line's points, as one track or several. */
+export function gpxPointReader(path: string): PointReader {
+  let count = 0;
+  return (element, where) => {
+    if (count >= INPUT_POINTS_MAX) {
       throw refuse(
         path,
         `has more than ${INPUT_POINTS_MAX.toLocaleString('en')} points; split the hike or thin the file.`,
       );
     }
-    points.push(readPoint(element, where, path));
+    count += 1;
+    return readGpxPoint(element, where, path);
   };
-  const tracks = childElements(gpx, 'trk');
-  let tracksWithPoints = 0;
-  for (const [t, trk] of tracks.entries()) {
-    const before = points.length;
-    for (const [s, seg] of childElements(trk, 'trkseg').entries()) {
-      for (const [p, pt] of childElements(seg, 'trkpt').entries()) {
-        read(pt, `track ${t + 1}, segment ${s + 1}, point ${p + 1}`);
-      }
+}
+
+/** The points of one <trk>, its segments joined in order; `t` is its index among the file's tracks. */
+export function gpxTrackPoints(trk: XmlElement, t: number, read: PointReader): RawPoint[] {
+  const points: RawPoint[] = [];
+  for (const [s, seg] of childElements(trk, 'trkseg').entries()) {
+    for (const [p, pt] of childElements(seg, 'trkpt').entries()) {
+      points.push(read(pt, `track ${t + 1}, segment ${s + 1}, point ${p + 1}`));
     }
-    if (points.length > before) tracksWithPoints += 1;
   }
+  return points;
+}
+
+/** The points of one <rte>; `r` is its index among the file's routes. */
+export function gpxRoutePoints(rte: XmlElement, r: number, read: PointReader): RawPoint[] {
+  return childElements(rte, 'rtept').map((pt, p) => read(pt, `route ${r + 1}, point ${p + 1}`));
+}
+
+/**
+ * The line of a GPX document in document order: the points of every trk/trkseg, or, when there
+ * is no track point at all, of every rte. Waypoints (wpt) are places, not the line: ignored.
+ */
+function readPoints(gpx: XmlElement, path: string): { points: RawPoint[]; warnings: string[] } {
+  const read = gpxPointReader(path);
+  const warnings: string[] = [];
+  const tracks = childElements(gpx, 'trk').map((trk, t) => gpxTrackPoints(trk, t, read));
+  const tracksWithPoints = tracks.filter((points) => points.length > 0).length;
   if (tracksWithPoints > 1) {
     warnings.push(
       `The GPX has ${tracksWithPoints} tracks; they were joined in file order into one line. If they are ` +
         'separate hikes, send each as its own hike.',
     );
   }
-  if (points.length > 0) return { points, warnings };
-  const routes = childElements(gpx, 'rte');
-  for (const [r, rte] of routes.entries()) {
-    for (const [p, pt] of childElements(rte, 'rtept').entries()) read(pt, `route ${r + 1}, point ${p + 1}`);
-  }
+  if (tracksWithPoints > 0) return { points: tracks.flat(), warnings };
+  const routes = childElements(gpx, 'rte').map((rte, r) => gpxRoutePoints(rte, r, read));
+  const points = routes.flat();
   if (routes.length > 1 && points.length > 0) {
     warnings.push(`The GPX has ${routes.length} routes and no track; the routes were joined in file order.`);
   }
   return { points, warnings };
 }
 
-function readPoint(element: XmlElement, where: string, path: string): RawPoint {
+/**
+ * One point (trkpt, rtept or wpt): lat and lon attributes and an optional <ele>, each a decimal
+ * number in range, or a refusal at `path` saying where in the file (`where`) and what is wrong.
+ */
+export function readGpxPoint(element: XmlElement, where: string, path: string): RawPoint {
   const number = (raw: string | undefined, what: string): number => {
-    const value = raw?.trim();
-    if (value === undefined || !DECIMAL.test(value)) {
+    const value = xmlDecimal(raw);
+    if (value === undefined) {
       throw refuse(
         path,
         `${where}: ${what} ${raw === undefined ? 'is missing' : `${JSON.stringify(raw)} is not a number`}.`,
       );
     }
-    return Number(value);
+    return value;
   };
   const lat = number(element.attributes.lat, 'the lat attribute');
   const lon = number(element.attributes.lon, 'the lon attribute');
@@ -110,7 +116,7 @@ function readPoint(element: XmlElement, where: string, path: string): RawPoint {
  * interpolated along the ground between their neighbours, or the nearest one's at either end, so
  * the line keeps one arity and its profile has no holes.
  */
-function settleElevations(raw: readonly RawPoint[], warnings: string[]): Position[] {
+export function settleElevations(raw: readonly RawPoint[], warnings: string[]): Position[] {
   const missing = raw.filter((p) => p.ele === undefined).length;
   if (missing === raw.length) return raw.map((p) => [p.lon, p.lat]);
   if (missing > 0) {
@@ -149,11 +155,7 @@ function settleElevations(raw: readonly RawPoint[], warnings: string[]): Positio
  * refused with invalid_request at `path`, saying where in the file the problem is.
  */
 export function parseGpx(text: string, path: string): GpxLine {
-  const root = readDocument(text, path).root;
-  if (root === null || localName(root) !== 'gpx') {
-    throw refuse(path, `is not a GPX document: its root element is <${root?.name ?? ''}>, not <gpx>.`);
-  }
-  const { points, warnings } = readPoints(root, path);
+  const { points, warnings } = readPoints(readGpxRoot(text, path), path);
   if (points.length < 2) {
     throw refuse(
       path,
