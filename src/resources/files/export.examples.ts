@@ -9,7 +9,6 @@ export const exportExamples = {
       from: 'live',
       url: 'https://api.example.com/downloads/3q2-7wAAAAC2Xj8pM1yQeU0RZ2hN4vOa8mBfTtK9cLsWdEgHrJxYqPzUo',
       fileName: 'lisbon-miradouros.gpx',
-      contentType: 'application/gpx+xml',
       byteSize: 48213,
       counts: { spots: 42, areas: 0, routes: 2, hikes: 3 },
       leftOut: ['1 spot without a position (a waypoint needs one)'],

@@ -12,7 +12,7 @@ export const SINCE_FILES = '2026-11-27';
 
 export const exportGuide = defineOperation({
   name: 'export_guide',
-  title: 'Export guide',
+  title: 'Export',
   method: 'GET',
   path: '/guides/{productId}/export',
   scope: 'read',
@@ -20,17 +20,12 @@ export const exportGuide = defineOperation({
   since: SINCE_FILES,
   example: exportExamples.export_guide,
   description:
-    'A 15-minute download address for the guide as a file map apps open (geojson, kml, gpx) and what the file holds; ' +
-    'never the file itself. Give the address to the creator only: anyone holding it can download.',
+    'A 15-minute link to the guide as a map file (live: what buyers have) and counts, not the file. ' +
+    'Anyone with it can download: give it to the creator only.',
   input: z.strictObject({
     productId: productIdSchema,
-    format: z
-      .enum(exportFormats)
-      .describe('geojson or kml: spots, areas, routes and hikes; gpx: spots as waypoints, routes and hikes as tracks'),
-    from: z
-      .enum(exportSources)
-      .optional()
-      .describe('working (default): the working copy, notes for reviewers included; live: what buyers have now'),
+    format: z.enum(exportFormats),
+    from: z.enum(exportSources).optional(),
   }),
   output: z.object({
     productId: z.string(),
@@ -38,7 +33,6 @@ export const exportGuide = defineOperation({
     from: z.enum(exportSources),
     url: z.string().describe('GET it without a key until expiresAt'),
     fileName: z.string(),
-    contentType: z.string(),
     byteSize: z.number().describe('The file as written now'),
     counts: z.object({ spots: z.number(), areas: z.number(), routes: z.number(), hikes: z.number() }),
     leftOut: z.array(z.string()).describe('What the format cannot hold, if anything'),
@@ -61,7 +55,6 @@ export const exportGuide = defineOperation({
       from,
       url: downloadUrl(ctx.urls, token),
       fileName: fileNameOf(writer, file.fileStem),
-      contentType: writer.contentType,
       byteSize: file.body.length,
       counts: file.counts,
       leftOut: file.leftOut,
