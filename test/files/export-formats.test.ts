@@ -62,6 +62,10 @@ async function seed(api: Api): Promise<Seeded> {
     ],
   });
   assertOk(spots);
+  const collection = await api.call('create_chapter', { productId, name: 'Cafés & <more>', kind: 'collection' });
+  assertOk(collection, 201);
+  const members = [{ spotKey: 'cafe' }];
+  assertOk(await api.call('set_chapter_members', { collectionId: collection.body.collectionId, members }));
   const route = await api.call('create_route', {
     productId,
     name: 'Bus & boat 🚌',
@@ -124,6 +128,7 @@ for (const { dialect, skip } of await testDialects()) {
           assert.deepEqual(spot.geometry.coordinates, [LON, LAT]);
           assert.equal(spot.properties.best_for, 'Views <wide>', 'an option as buyers read it');
           assert.equal(spot.properties.area, AREA_NAME);
+          assert.deepEqual(spot.properties.collections, ['Cafés & <more>']);
           assert.equal(spot.properties.links[0].url, 'https://example.com/menu?a=1&b=2');
           assert.equal(spot.properties.reviewNotes, 'Check the price in spring', 'the working copy holds its notes');
           const unpinned = fc.features.find((f: any) => f.properties.name === 'No pin yet');
@@ -160,6 +165,7 @@ for (const { dialect, skip } of await testDialects()) {
           assert.deepEqual(spot.geometry.coordinates, [LON, LAT]);
           assert.equal(spot.properties?.best_for, 'Views <wide>');
           assert.equal(spot.properties?.area, AREA_NAME);
+          assert.equal(spot.properties?.collections, 'Cafés & <more>');
           assert.equal(spot.properties?.links, 'Site & menu: https://example.com/menu?a=1&b=2');
           const route = features.find((f) => f.properties?.name === 'Bus & boat 🚌');
           assert.equal(route?.geometry?.type, 'LineString');
@@ -191,6 +197,7 @@ for (const { dialect, skip } of await testDialects()) {
           assert.equal(points[0]?.properties?.name, SPOT_NAME);
           assert.equal(points[0]?.properties?.desc, DESCRIPTION);
           assert.equal(points[0]?.properties?.type, AREA_NAME);
+          assert.equal(points[0]?.properties?.cmt, 'Collections: Cafés & <more>\nBest for: Views <wide>');
           assert.deepEqual(points[0].geometry.coordinates, [LON, LAT]);
           const tracks = features.filter((f) => f.geometry?.type === 'LineString');
           assert.deepEqual(

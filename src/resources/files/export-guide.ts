@@ -6,6 +6,7 @@ import type { ExportFrom, ExportRequest } from './export-formats.ts';
 type SpotRow = GuideParts['spots'][number];
 type RouteRow = GuideParts['routesWithTracks'][number];
 type PropertyRow = GuideParts['properties'][number];
+type ChapterRow = GuideParts['chapters'][number];
 
 /** A value a map file holds for a property: text, a number, or a list (a checkbox's labels). */
 export type ExportValue = string | number | boolean | string[];
@@ -32,6 +33,8 @@ export interface ExportSpot {
   links: ExportLink[];
   /** Custom property values by the property's key, options as their labels; unset ones left out. */
   properties: { key: string; label: string; value: ExportValue }[];
+  /** The names of the chapters and collections that list it, in the guide's order: its layers in a map app. */
+  collections: string[];
   /** The working copy's notes for reviewers; never in a live export (a release does not hold them). */
   reviewNotes: string | null;
 }
@@ -78,8 +81,28 @@ function readableValue(property: PropertyRow | undefined, value: unknown): Expor
   return JSON.stringify(value);
 }
 
+/** What a spot is read with beside its row: the property definitions, and the chapters listing each spot key. */
+interface SpotContext {
+  properties: ReadonlyMap<string, PropertyRow>;
+  collections: ReadonlyMap<string, string[]>;
+}
+
+/** Each spot key's chapters and collections, by name, in the guide's order. */
+function collectionsBySpot(chapters: readonly Pick<ChapterRow, 'name' | 'members' | 'order'>[]): Map<string, string[]> {
+  const bySpot = new Map<string, string[]>();
+  for (const chapter of [...chapters].sort((a, b) => a.order - b.order)) {
+    for (const member of chapter.members) {
+      if (member.spotKey === null) continue;
+      const names = bySpot.get(member.spotKey) ?? [];
+      if (!names.includes(chapter.name)) names.push(chapter.name);
+      bySpot.set(member.spotKey, names);
+    }
+  }
+  return bySpot;
+}
+
 /** Reads a spot row of either copy: a release's rows are the working rows without the reviewer-only fields. */
-function spotOf(row: Partial<SpotRow>, properties: ReadonlyMap<string, PropertyRow>): ExportSpot {
+function spotOf(row: Partial<SpotRow>, { properties, collections }: SpotContext): ExportSpot {
   const custom = row.customValues ?? {};
   return {
     id: String(row.spotId),
@@ -96,6 +119,7 @@ function spotOf(row: Partial<SpotRow>, properties: ReadonlyMap<string, PropertyR
       const value = readableValue(property, raw);
       return value === undefined ? [] : [{ key, label: property?.label ?? key, value }];
     }),
+    collections: collections.get(String(row.spotKey)) ?? [],
     reviewNotes: textOr(row.reviewNotes),
   };
 }
@@ -139,19 +163,21 @@ export async function readExportGuide(request: ExportRequest): Promise<ExportGui
     }
     const { items } = release.snapshot;
     const rows = <T>(kind: keyof typeof items) => Object.values(items[kind]) as T[];
+    const context = { properties, collections: collectionsBySpot(rows<ChapterRow>('chapter')) };
     return {
       ...guide,
       name: String(release.snapshot.guide.name ?? guide.name),
       areas: rows<Area>('area').map(areaOf),
-      spots: rows<Partial<SpotRow>>('spot').map((s) => spotOf(s, properties)),
+      spots: rows<Partial<SpotRow>>('spot').map((s) => spotOf(s, context)),
       lines: rows<RouteRow>('route').map(lineOf),
     };
   }
-  const working = await stores.guideContents.read(ref, ['spots', 'routesWithTracks']);
+  const working = await stores.guideContents.read(ref, ['spots', 'routesWithTracks', 'chapters']);
+  const context = { properties, collections: collectionsBySpot(working.chapters) };
   return {
     ...guide,
     areas: parts.guide.areas.map(areaOf),
-    spots: working.spots.filter((s) => !s.archived).map((s) => spotOf(s, properties)),
+    spots: working.spots.filter((s) => !s.archived).map((s) => spotOf(s, context)),
     lines: working.routesWithTracks.map(lineOf),
   };
 }

@@ -7,9 +7,10 @@ const GPX_NS = 'http://www.topografix.com/GPX/1/1';
 
 const isWeb = (url: string | undefined): url is string => url !== undefined && /^https?:\/\//i.test(url);
 
-/** The spot's custom properties and hours as "Label: value" lines: GPX has no field of its own for them. */
+/** The spot's collections, hours and custom properties as "Label: value" lines: GPX has no field of its own for them. */
 function comment(spot: ExportSpot): string | undefined {
   const lines = [
+    ...(spot.collections.length > 0 ? [`Collections: ${spot.collections.join(', ')}`] : []),
     ...(spot.hours ? [`Hours: ${spot.hours}`] : []),
     ...spot.properties.map((p) => `${p.label || propertyName(p.key)}: ${valueText(p.value)}`),
   ];

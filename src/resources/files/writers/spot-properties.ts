@@ -1,7 +1,18 @@
 import type { ExportGuide, ExportSpot, ExportValue } from '../export-guide.ts';
 
 /** The fields every map format names the same way; a custom property with one of these keys is renamed. */
-const FIXED = new Set(['kind', 'name', 'description', 'key', 'area', 'areaId', 'hours', 'links', 'reviewNotes']);
+const FIXED = new Set([
+  'kind',
+  'name',
+  'description',
+  'key',
+  'area',
+  'areaId',
+  'collections',
+  'hours',
+  'links',
+  'reviewNotes',
+]);
 
 /**
  * A custom property's name in a file: its key, or `property:key` when the key is one of the fixed
@@ -24,6 +35,7 @@ export function spotFields(spot: ExportSpot, areaName: string | undefined): [str
   const fields: [string, ExportValue | null | undefined][] = [
     ['key', spot.key],
     ['area', areaName],
+    ['collections', spot.collections.length === 0 ? undefined : spot.collections],
     ['hours', spot.hours],
     ...spot.properties.map((p): [string, ExportValue] => [propertyName(p.key), p.value]),
     ['reviewNotes', spot.reviewNotes],
