@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { contentDisposition } from '../../src/transports/downloads.ts';
 import { assertError, assertOk } from '../helpers/answers.ts';
 import { type Api, apiFor, noRateLimits, transports } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
@@ -157,3 +158,14 @@ for (const { dialect, skip } of await testDialects()) {
     }
   });
 }
+
+describe('the name a download is saved under', () => {
+  it('keeps any name whole in filename*, and an ASCII fallback that can neither break the header nor climb', () => {
+    const header = contentDisposition('Café "Zöe" / ..\\bar; 🏔️.kml');
+    assert.equal(
+      header,
+      `attachment; filename="Caf_ _Z_e_ _ .._bar_ ___.kml"; filename*=UTF-8''Caf%C3%A9%20%22Z%C3%B6e%22%20%2F%20..%5Cbar%3B%20%F0%9F%8F%94%EF%B8%8F.kml`,
+    );
+    assert.equal(decodeURIComponent(header.split("UTF-8''")[1] as string), 'Café "Zöe" / ..\\bar; 🏔️.kml');
+  });
+});
