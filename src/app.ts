@@ -24,6 +24,7 @@ import {
   heldReferences,
   probeBlobStore,
   pruneRetention,
+  publicDownloads,
   publicFiles,
   publicPages,
   scheduleOrphanSweep,
@@ -38,6 +39,7 @@ import { authenticator } from './transports/authenticate.ts';
 import { sendJson } from './transports/compression.ts';
 import { registerCors } from './transports/cors.ts';
 import { registerDocsPage } from './transports/docs-page.ts';
+import { registerDownloads } from './transports/downloads.ts';
 import { clientErrorHandler, RouteMethods, sendFastifyError, sendNoRoute } from './transports/http-errors.ts';
 import { parseJsonBody } from './transports/json-body.ts';
 import { registerMcp } from './transports/mcp.ts';
@@ -223,6 +225,7 @@ export function buildApp(deps: AppDeps): App {
   registerDocsPage(fastify, runtime.urls);
   registerPublicFiles(fastify, publicFiles(extra), runtime);
   registerPublicPages(fastify, publicPages(extra), runtime);
+  registerDownloads(fastify, publicDownloads(extra), runtime);
   registerOAuthRoutes(fastify, oauth, runtime.rateLimits);
   challengeOnRefusal(fastify, oauth);
   registerStudio(fastify, {

@@ -68,6 +68,24 @@ export interface PublicPages {
   notFound: Buffer;
 }
 
+/** A file made for one download (an export), whole, with the name a browser saves it under. */
+export interface Download {
+  contentType: string;
+  /** The file name offered in Content-Disposition; any characters, the transport encodes it. */
+  fileName: string;
+  body: Buffer;
+}
+
+/**
+ * Files anyone holding a short-lived address may download without a key (a guide's export), under
+ * `${prefix}/:token`. Never cached: the token is the only key, and it expires.
+ */
+export interface PublicDownloads {
+  prefix: string;
+  /** The file a token stands for while it works, or undefined: 404, the same for every failure. */
+  open(token: string, reader: PublicPageReader & { services: Services }): Promise<Download | undefined>;
+}
+
 /** The OpenAPI tag a resource's operations are listed under, and what it says about them. */
 export interface ResourceTag {
   name: string;
@@ -113,5 +131,6 @@ export interface Resource {
   /** Its parts of a whole guide (core/guide-contents.ts), each read once, whole, for any whole-guide reader. */
   guideParts?: Partial<GuidePartReaders>;
   publicFiles?: PublicFiles;
+  downloads?: PublicDownloads;
   publicPages?: readonly PublicPages[];
 }

@@ -6,7 +6,7 @@ import type { HistoryTables } from '../core/history.ts';
 import type { OperationContext } from '../core/operation.ts';
 import { type ReferenceKind, type ReferenceStep, stepsByKind } from '../core/references.ts';
 import { Registry } from '../core/registry.ts';
-import type { PublicFiles, PublicPages, Resource } from '../core/resource.ts';
+import type { PublicDownloads, PublicFiles, PublicPages, Resource } from '../core/resource.ts';
 import type { ServiceSettings, Services } from '../core/services.ts';
 import { lazyStores, type StoreFactories, type StoreScope, type Stores } from '../core/stores.ts';
 import { areasResource } from './areas/index.ts';
@@ -78,6 +78,11 @@ export function createCaches(extra: readonly Resource[] = []): Caches {
 /** Every resource's publicly served files. */
 export function publicFiles(extra: readonly Resource[] = []): PublicFiles[] {
   return withExtra(extra).flatMap((r) => (r.publicFiles ? [r.publicFiles] : []));
+}
+
+/** Every resource's files served by short-lived address. */
+export function publicDownloads(extra: readonly Resource[] = []): PublicDownloads[] {
+  return withExtra(extra).flatMap((r) => (r.downloads ? [r.downloads] : []));
 }
 
 /** Every resource's public HTML pages. */

@@ -115,7 +115,8 @@ for (const { dialect, skip } of await testDialects()) {
       h = await startServer({ dialect, env: noRateLimits });
       h.clock.set(`${TODAY}T08:00:00Z`);
       rest = apiFor(h, 'rest', h.alice.writeKey);
-      ids = await seedBigGuide(h, rest);
+      // export_guide's format too: a big guide's export answers its facts, never the file.
+      ids = { ...(await seedBigGuide(h, rest)), format: 'geojson' };
       for (const line of receivingLines) {
         mcp.set(line, await receivingClient(line, h.mcpUrl, h.alice.writeKey, received));
       }

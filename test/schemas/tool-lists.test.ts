@@ -126,9 +126,14 @@ describe("a key's tools/list holds the tools it may call", () => {
     const guide = await rest(h.baseUrl, h.alice.writeKey, 'POST', '/guides', { name: 'Read key' });
     for (const op of reads) {
       // Ids of records that may not exist: a not_found is an answer, a refused scope would not be.
-      const args = Object.fromEntries(
-        op.pathParams.map((p) => [p, p === 'productId' ? guide.body.productId : 'unknown_1']),
+      // Other required fields (export_guide's format) as the operation's example gives them.
+      const required = Object.entries(op.example?.input ?? {}).filter(
+        ([field]) => !op.pathParams.includes(field) && op.input.shape[field]?.safeParse(undefined).success === false,
       );
+      const args = Object.fromEntries([
+        ...required,
+        ...op.pathParams.map((p) => [p, p === 'productId' ? guide.body.productId : 'unknown_1']),
+      ]);
       const a = await callTool(client, op.name, args);
       if (a.isError) assert.equal(a.body.error.code, 'not_found', `${op.name}: ${JSON.stringify(a.body)}`);
     }

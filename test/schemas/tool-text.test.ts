@@ -50,8 +50,10 @@ describe('tool results: text an assistant reads', () => {
       if (op.readOnly && op.method === 'GET') {
         const viaRest = await restApi.call(op.name, input);
         assert.equal(viaRest.status, 200, `${op.name}: ${JSON.stringify(viaRest.body)}`);
-        // A cursor is sealed afresh at every issue (a new nonce each time): the same page, another seal.
-        const unsealed = (json: string) => json.replace(/"nextCursor":"[^"]+"/, '"nextCursor":"…"');
+        // A cursor and a download address are sealed afresh at every issue (a new nonce each time):
+        // the same page or file, another seal.
+        const unsealed = (json: string) =>
+          json.replace(/"nextCursor":"[^"]+"/, '"nextCursor":"…"').replace(/\/downloads\/[\w-]+"/, '/downloads/…"');
         assert.equal(unsealed(text), unsealed(JSON.stringify(viaRest.body)), `${op.name}: the text is REST's body`);
         compared.push(op.name);
       }

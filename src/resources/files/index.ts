@@ -1,4 +1,7 @@
 import type { Resource } from '../../core/resource.ts';
+import { DownloadKey, DownloadLinksStore } from './download-link.store.ts';
+import { exportDownloads } from './downloads.ts';
+import { exportOperations } from './export.operations.ts';
 
 export type {
   FileReader,
@@ -9,6 +12,19 @@ export type {
   ImportFormat,
 } from './imported-file.ts';
 
+declare module '../../core/stores.ts' {
+  interface Stores {
+    downloadLinks: DownloadLinksStore;
+  }
+}
+
+declare module '../../core/caches.ts' {
+  interface Caches {
+    /** The key download addresses are sealed with, read once per app (download-link.store.ts). */
+    downloadKey: DownloadKey;
+  }
+}
+
 /**
  * Files in and out of a guide (issue 30): places brought in from the files creators already have
  * (GeoJSON, KML/KMZ, GPX, CSV), and the guide taken out for map apps or kept whole as an archive.
@@ -18,5 +34,10 @@ export const filesResource: Resource = {
     name: 'files',
     description: 'Bringing places in from map files and spreadsheets, and taking the guide out again',
   },
-  operations: [],
+  operations: [...exportOperations],
+  stores: { downloadLinks: (scope, { caches }) => new DownloadLinksStore(scope, caches.downloadKey) },
+  caches: () => ({ downloadKey: new DownloadKey() }),
+  // An export reads the whole guide (guideContents) or its live release.
+  usesStores: ['guideContents', 'releases'],
+  downloads: exportDownloads,
 };

@@ -1,5 +1,6 @@
 import { hash, randomBytes } from 'node:crypto';
 import type { ExpressionBuilder } from 'kysely';
+import { credentialWorks } from '../../core/credential-works.ts';
 import { newId } from '../../core/new-id.ts';
 import { ScopedStore } from '../../core/stores.ts';
 import type { Database } from '../../db/tables.ts';
@@ -21,9 +22,7 @@ export interface PreviewLinkListing {
 
 /**
  * The links that work now: not expired, their guide still its creator's and not archived, the
- * creator active, and the credential that made them still working (a key neither revoked nor
- * expired, an assistant not disconnected). Asked at every use, so whichever way a credential ends
- * (the studio, the admin command line, reuse detection, an expiry) its links end with it.
+ * creator active, and the credential that made them still working (core/credential-works.ts).
  */
 function working(eb: ExpressionBuilder<Database, 'preview_links' | 'guides' | 'creators'>, now: number) {
   return eb.and([
@@ -31,23 +30,7 @@ function working(eb: ExpressionBuilder<Database, 'preview_links' | 'guides' | 'c
     eb('creators.active', '=', 1),
     eb('guides.status', '<>', 'archived'),
     eb(eb.ref('guides.creator_id'), '=', eb.ref('preview_links.creator_id')),
-    eb.or([
-      eb.exists(
-        eb
-          .selectFrom('api_keys')
-          .select('api_keys.id')
-          .whereRef('api_keys.id', '=', 'preview_links.made_by')
-          .where('api_keys.revoked_at', 'is', null)
-          .where((k) => k.or([k('api_keys.expires_at', 'is', null), k('api_keys.expires_at', '>', now)])),
-      ),
-      eb.exists(
-        eb
-          .selectFrom('assistant_authorizations')
-          .select('assistant_authorizations.grant_id')
-          .whereRef('assistant_authorizations.grant_id', '=', 'preview_links.made_by')
-          .where('assistant_authorizations.revoked_at', 'is', null),
-      ),
-    ]),
+    credentialWorks(eb.ref('preview_links.made_by'), now),
   ]);
 }
 
