@@ -1,4 +1,5 @@
 import type { Resource } from '../../core/resource.ts';
+import { importGuide } from './archive/import-guide.operations.ts';
 
 export type {
   FileReader,
@@ -18,5 +19,21 @@ export const filesResource: Resource = {
     name: 'files',
     description: 'Bringing places in from map files and spreadsheets, and taking the guide out again',
   },
-  operations: [],
+  operations: [importGuide],
+  // The archive reads a guide whole and writes a new one through each resource's own store.
+  usesStores: [
+    'areas',
+    'chapters',
+    'facilities',
+    'guideContents',
+    'guides',
+    'itineraries',
+    'media',
+    'properties',
+    'routes',
+    'salesPage',
+    'spots',
+  ],
 };
+
+export { type GuideArchive, writeGuideArchive } from './archive/archive-writer.ts';
