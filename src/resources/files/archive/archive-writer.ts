@@ -85,6 +85,8 @@ export async function writeGuideArchive(
   const parts = await ctx.stores.guideContents.read({ id: guide.id, creatorId: guide.creatorId }, ARCHIVED_PARTS);
   const records: ArchiveRecords = {
     ...parts,
+    // The store thumbnail is a cut of a photo made for the store listing, which an import does not carry.
+    guide: { ...parts.guide, thumbnailUrl: null },
     storedImages: await storedImagesOf(ctx, guide.creatorId, idsNamedIn(parts)),
   };
   const counts = {

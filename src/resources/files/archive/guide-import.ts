@@ -18,8 +18,17 @@ export class GuideImport {
   private readonly creatorId: string;
   private guideId = '';
 
-  constructor(ctx: OperationContext, records: ArchiveRecords, blobKeys: ReadonlyMap<string, string>) {
+  /** Each written file's size by its new key: a stored image's row keeps its original's. */
+  private readonly sizes: ReadonlyMap<string, number>;
+
+  constructor(
+    ctx: OperationContext,
+    records: ArchiveRecords,
+    blobKeys: ReadonlyMap<string, string>,
+    sizes: ReadonlyMap<string, number>,
+  ) {
     this.ctx = ctx;
+    this.sizes = sizes;
     this.records = records;
     this.ids = new Map(blobKeys);
     this.creatorId = ctx.principal.creatorId;
@@ -110,7 +119,12 @@ export class GuideImport {
     const media = this.ctx.stores.media;
     for (const image of this.records.storedImages) {
       const { storageId, width, height, files } = this.rewired(image);
-      const id = await media.insertBlob(this.guideId, this.creatorId, { width, height, bytes: 0, files });
+      const id = await media.insertBlob(this.guideId, this.creatorId, {
+        width,
+        height,
+        bytes: this.sizes.get(files.original.key) ?? 0,
+        files,
+      });
       this.ids.set(storageId, id);
     }
     const photos = this.records.photos.map((photo) => this.rewired(photo));
@@ -126,9 +140,12 @@ export class GuideImport {
         meta: p.meta,
       })),
     );
-    this.records.photos.forEach((photo, i) => {
-      this.ids.set(photo.mediaId, ids[i] as string);
-    });
+    for (const [i, photo] of photos.entries()) {
+      const id = ids[i] as string;
+      this.ids.set(this.records.photos[i]?.mediaId as string, id);
+      // Appended photos are numbered 1, 2, 3…: a photo moved between two keeps its own key.
+      if (photo.order !== i + 1) await media.setOrder({ ...photo, mediaId: id }, photo.order);
+    }
   }
 
   /** Places, each after the place it sits inside. */

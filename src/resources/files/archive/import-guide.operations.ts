@@ -14,6 +14,8 @@ interface PreparedImport {
   records: ArchiveRecords;
   /** Each file's key in the archive to the key it was written under. */
   blobKeys: Map<string, string>;
+  /** Each written file's size, by its new key. */
+  sizes: Map<string, number>;
 }
 
 async function deleteWritten(prepared: PreparedImport, ctx: Pick<CallContext, 'services'>): Promise<void> {
@@ -29,13 +31,15 @@ async function prepareImport(ctx: PrepareContext): Promise<PreparedImport> {
   if (!upload)
     throw refuse('archive', 'send the guide archive (a .zip from export_guide) as the body or one file part.');
   const { records, files } = readArchive(upload.bytes);
-  const prepared: PreparedImport = { records, blobKeys: new Map() };
+  const prepared: PreparedImport = { records, blobKeys: new Map(), sizes: new Map() };
   try {
     for (const file of filesOf(records)) {
       if (prepared.blobKeys.has(file.key)) continue;
       const key = newId('blob');
       prepared.blobKeys.set(file.key, key);
-      await ctx.services.blobs.put(key, files.get(archiveNameOf(file)) as Buffer, file.contentType);
+      const bytes = files.get(archiveNameOf(file)) as Buffer;
+      await ctx.services.blobs.put(key, bytes, file.contentType);
+      prepared.sizes.set(key, bytes.length);
     }
   } catch (err) {
     await deleteWritten(prepared, ctx);
@@ -74,7 +78,7 @@ export const importGuide = defineOperation({
   discard: deleteWritten,
   async handler(_input, ctx, prepared) {
     const { records } = prepared;
-    const productId = await new GuideImport(ctx, records, prepared.blobKeys).run();
+    const productId = await new GuideImport(ctx, records, prepared.blobKeys, prepared.sizes).run();
     const guide = await ctx.guide(productId);
     return {
       productId,

@@ -11,13 +11,15 @@ import type { ArchivedImage, ArchiveRecords } from './archive-format.ts';
 const ID_TOKEN =
   /(?<![A-Za-z0-9_-])(?:gd|ar|sp|fac|rt|hk|col|it|med|sto|prop|blob)_[A-Za-z0-9_-]{16}(?![A-Za-z0-9_-])/g;
 
-type StoredFiles = ArchivedImage['files'];
+type StoredFile = ArchivedImage['files'][keyof ArchivedImage['files']];
 
-/** Each photo's and stored image's files, for every rendition. */
-export function filesOf(
-  records: Pick<ArchiveRecords, 'photos' | 'storedImages'>,
-): StoredFiles[StoredFiles extends Record<infer K, unknown> ? K : never][] {
-  return [...records.photos, ...records.storedImages].flatMap((image) => Object.values(image.files));
+/** Each photo's and stored image's files, every rendition, each file once (two renditions may share one). */
+export function filesOf(records: Pick<ArchiveRecords, 'photos' | 'storedImages'>): StoredFile[] {
+  const byKey = new Map<string, StoredFile>();
+  for (const image of [...records.photos, ...records.storedImages]) {
+    for (const file of Object.values(image.files)) byKey.set(file.key, file);
+  }
+  return [...byKey.values()];
 }
 
 /** Where a stored file sits in the archive: `files/<key>.<ext>`, its name as served. */
