@@ -1,4 +1,6 @@
+import { ApiError, refuse } from '../../../core/errors.ts';
 import type { OperationContext } from '../../../core/operation.ts';
+import { storeUnavailable } from '../../../db/unavailable.ts';
 import type { ArchiveRecords } from './archive-format.ts';
 import { rewired } from './record-ids.ts';
 
@@ -44,17 +46,35 @@ export class GuideImport {
 
   /** The new guide's id, once every record is written. */
   async run(): Promise<string> {
-    await this.guide();
-    await this.properties();
-    await this.areas();
-    await this.spots();
-    await this.images();
-    await this.places();
-    await this.routes();
-    await this.chapters();
-    await this.itineraries();
-    await this.salesPage();
+    await this.stage('guide', () => this.guide());
+    await this.stage('properties', () => this.properties());
+    await this.stage('guide.areas', () => this.areas());
+    await this.stage('spots', () => this.spots());
+    await this.stage('photos', () => this.images());
+    await this.stage('places', () => this.places());
+    await this.stage('routesWithTracks', () => this.routes());
+    await this.stage('chapters', () => this.chapters());
+    await this.stage('itineraries', () => this.itineraries());
+    await this.stage('salesPage', () => this.salesPage());
     return this.guideId;
+  }
+
+  /**
+   * One part written. A record its store cannot take (a field missing or of the wrong kind, which
+   * only an archive edited by hand holds) is the archive's fault: refused naming the part, and the
+   * transaction rolls back; a database that is away stays a 503.
+   */
+  private async stage(part: string, write: () => Promise<void>): Promise<void> {
+    try {
+      await write();
+    } catch (err) {
+      if (err instanceof ApiError || storeUnavailable(err)) throw err;
+      this.ctx.log.warn({ err, part }, 'import_guide: a record of the archive could not be written');
+      throw refuse(
+        `archive records.json ${part}`,
+        'holds a record this service cannot write (a field missing or of the wrong kind). Nothing was imported.',
+      );
+    }
   }
 
   /** A draft, with a free slug of the caller's: nothing of its sale (price, store, status) comes along. */
@@ -154,7 +174,7 @@ export class GuideImport {
     while (waiting.length > 0) {
       const ready = waiting.filter((p) => p.insideId === null || this.ids.has(p.insideId));
       // The archive's check found every insideId among its places: a loop of places is all that is left.
-      if (ready.length === 0) throw new Error('places inside one another in a loop');
+      if (ready.length === 0) throw refuse('archive records.json places', 'has places inside one another in a loop.');
       for (const place of ready) {
         const { facilityId, guideId: _g, createdAt: _c, updatedAt: _u, ...state } = this.rewired(place);
         const id = await this.ctx.stores.facilities.insert(this.guideId, state, this.spotIds(state.spotKeys));

@@ -22,9 +22,9 @@ export interface ZipEntry {
 const EOCD = 0x06054b50;
 const CENTRAL = 0x02014b50;
 const LOCAL = 0x04034b50;
-const FIELD = 'archive';
-
-const bad = (sentence: string) => refuse(FIELD, `${sentence} Nothing was imported.`);
+/** A refusal naming the archive, or one entry of it. */
+const bad = (sentence: string, entry?: string) =>
+  refuse(entry === undefined ? 'archive' : `archive entry "${entry}"`, `${sentence} Nothing was imported.`);
 
 function endOfDirectory(zip: Buffer): number {
   const last = Math.max(0, zip.length - 22 - 0xffff);
@@ -48,7 +48,7 @@ export function zipEntries(zip: Buffer, maxEntries: number): ZipEntry[] {
     const nameLength = zip.readUInt16LE(at + 28);
     const skip = nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
     const name = zip.toString('utf8', at + 46, at + 46 + nameLength);
-    if (flags & 1) throw bad(`entry "${name}" is encrypted.`);
+    if (flags & 1) throw bad('is encrypted.', name);
     entries.push({
       name,
       method: zip.readUInt16LE(at + 10),
@@ -64,10 +64,10 @@ export function zipEntries(zip: Buffer, maxEntries: number): ZipEntry[] {
 /** The entry's bytes, never more than it declared: a longer or shorter one is refused. */
 export function inflateEntry(zip: Buffer, entry: ZipEntry): Buffer {
   const at = entry.localOffset;
-  if (at + 30 > zip.length || zip.readUInt32LE(at) !== LOCAL) throw bad(`entry "${entry.name}" is damaged.`);
+  if (at + 30 > zip.length || zip.readUInt32LE(at) !== LOCAL) throw bad('is damaged.', entry.name);
   const start = at + 30 + zip.readUInt16LE(at + 26) + zip.readUInt16LE(at + 28);
   const data = zip.subarray(start, start + entry.compressedSize);
-  if (data.length !== entry.compressedSize) throw bad(`entry "${entry.name}" is cut short.`);
+  if (data.length !== entry.compressedSize) throw bad('is cut short.', entry.name);
   let bytes: Buffer;
   if (entry.method === 0) bytes = data;
   else if (entry.method === 8) {
@@ -75,11 +75,11 @@ export function inflateEntry(zip: Buffer, entry: ZipEntry): Buffer {
       // One byte more than declared is enough to know it lied.
       bytes = inflateRawSync(data, { maxOutputLength: Math.max(1, entry.size + 1) });
     } catch {
-      throw bad(`entry "${entry.name}" inflates to more than the ${entry.size} bytes it declares, or is damaged.`);
+      throw bad(`inflates to more than the ${entry.size} bytes it declares, or is damaged.`, entry.name);
     }
-  } else throw bad(`entry "${entry.name}" uses compression method ${entry.method}; only stored and deflate are read.`);
+  } else throw bad(`uses compression method ${entry.method}; only stored and deflate are read.`, entry.name);
   if (bytes.length !== entry.size) {
-    throw bad(`entry "${entry.name}" holds ${bytes.length} bytes, not the ${entry.size} it declares.`);
+    throw bad(`holds ${bytes.length} bytes, not the ${entry.size} it declares.`, entry.name);
   }
   return bytes;
 }
