@@ -170,42 +170,9 @@ for (const { dialect, skip } of await testDialects()) {
 
     it('a failed import leaves nothing: a record its store cannot take, after the files were written', async () => {
       const { records, files } = await withImage();
-      // Passes every check of the archive; its spot has no name, which the spots table refuses.
-      const spot = { ...spotRecord(), name: null };
+      // Passes every check of the archive; its spot has no name (nor anything else), which the spots table refuses.
+      const spot = { spotId: 'sp_DDDDDDDDDDDDDDDD', spotKey: 'lake', name: null, order: 1 };
       await refused(makeArchive({ ...records, spots: [spot] }, files), /^archive records\.json spots: holds a record/);
     });
   });
-}
-
-/** A spot record as the whole-guide reader reads one. */
-function spotRecord() {
-  return {
-    guideId: 'gd_AAAAAAAAAAAAAAAA',
-    spotId: 'sp_DDDDDDDDDDDDDDDD',
-    productId: 'gd_AAAAAAAAAAAAAAAA',
-    spotKey: 'lake',
-    name: 'Lake',
-    description: null,
-    lat: 46.3,
-    lon: 13.9,
-    timeZone: null,
-    pins: [],
-    mapLinks: [],
-    links: [],
-    status: null,
-    fees: [],
-    schedule: null,
-    hours: null,
-    sources: [],
-    areaId: null,
-    archived: false,
-    customValues: {},
-    customNotes: {},
-    reviewNotes: null,
-    factsCheckedOn: null,
-    reviewBy: null,
-    order: 1,
-    createdAt: 0,
-    updatedAt: 0,
-  };
 }

@@ -65,10 +65,15 @@ function idPairs(a: any, b: any): Map<string, string> {
   return pairs;
 }
 
-async function archiveOf(h: Harness, key: string, productId: string): Promise<OpenedArchive> {
+/** The guide's archive as writeGuideArchive writes it, through the test-only probe. */
+async function zipOf(h: Harness, key: string, productId: string): Promise<Buffer> {
   const answer = await apiFor(h, 'rest', key).call('probe_guide_archive', { productId });
   assertOk(answer);
-  return openArchive(Buffer.from(answer.body.zip, 'base64'));
+  return Buffer.from(answer.body.zip, 'base64');
+}
+
+async function archiveOf(h: Harness, key: string, productId: string): Promise<OpenedArchive> {
+  return openArchive(await zipOf(h, key, productId));
 }
 
 /** Every example of the API that adds to a guide, played on one: the guide it made. */
@@ -178,24 +183,22 @@ for (const { dialect, blobStore, skip, name } of await testSetups()) {
 
     it('imported as a new guide of the same creator: the same guide, new ids, photos byte for byte, a draft with no price', async () => {
       const { h } = suite;
-      const zip = Buffer.from(
-        (await apiFor(h, 'rest', h.alice.readKey).call('probe_guide_archive', { productId })).body.zip,
-        'base64',
-      );
+      const zip = await zipOf(h, h.alice.readKey, productId);
       const { productId: copyId, copy } = await importAndCompare(h.alice.writeKey, zip, false);
-      const guide = (await apiFor(h, 'rest', h.alice.readKey).call('get_guide', { productId: copyId })).body;
-      assert.equal(guide.status, 'draft', 'the original was published; the copy is a draft');
-      assert.equal(guide.price, null);
+      const read = async (id: string) =>
+        (await apiFor(h, 'rest', h.alice.readKey).call('get_guide', { productId: id })).body;
+      const [was, guide] = [await read(productId), await read(copyId)];
+      assert.equal(was.status, 'published');
+      assert.notEqual(was.price, null, 'the original has a price');
+      assert.equal(guide.status, 'draft', 'the copy is a draft');
+      assert.equal(guide.price, null, 'with no price');
       assert.equal(guide.visibleOnStore, false);
       assert.notEqual(copy.records.guide.slug, original.records.guide.slug, "a free slug of the creator's");
     });
 
     it("imported into another creator's account (multipart): theirs alone, readable over MCP", async () => {
       const { h } = suite;
-      const zip = Buffer.from(
-        (await apiFor(h, 'rest', h.alice.readKey).call('probe_guide_archive', { productId })).body.zip,
-        'base64',
-      );
+      const zip = await zipOf(h, h.alice.readKey, productId);
       const { productId: bobs, copy } = await importAndCompare(h.bob.writeKey, zip, true);
       assert.equal(copy.records.guide.slug, original.records.guide.slug, 'the slug is free in his account');
       const mcp = apiFor(h, 'mcp', h.bob.readKey);

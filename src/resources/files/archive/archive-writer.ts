@@ -13,7 +13,7 @@ import {
   MANIFEST_NAME,
   RECORDS_NAME,
 } from './archive-format.ts';
-import { archiveNameOf, filesOf, idsNamedIn } from './record-ids.ts';
+import { archiveNameOf, countsOf, filesOf, idsNamedIn } from './record-ids.ts';
 
 /** A guide archive on its way out: a stream of the zip, read once, with what a download names it. */
 export interface GuideArchive {
@@ -89,18 +89,7 @@ export async function writeGuideArchive(
     guide: { ...parts.guide, thumbnailUrl: null },
     storedImages: await storedImagesOf(ctx, guide.creatorId, idsNamedIn(parts)),
   };
-  const counts = {
-    areas: records.guide.areas.length,
-    properties: records.properties.length,
-    spots: records.spots.length,
-    places: records.places.length,
-    routes: records.routesWithTracks.length,
-    chapters: records.chapters.length,
-    photos: records.photos.length,
-    storedImages: records.storedImages.length,
-    itineraries: records.itineraries.length,
-    files: filesOf(records).length,
-  };
+  const counts = countsOf(records);
   const recordBytes = Buffer.from(JSON.stringify(records));
   const exportedAt = new Date(ctx.clock.now()).toISOString();
   const blobs = ctx.services.blobs;

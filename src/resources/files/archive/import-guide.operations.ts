@@ -7,7 +7,7 @@ import { ARCHIVE_MAX_BYTES, type ArchiveRecords } from './archive-format.ts';
 import { readArchive } from './archive-reader.ts';
 import { archiveExamples } from './examples.ts';
 import { GuideImport } from './guide-import.ts';
-import { archiveNameOf, filesOf } from './record-ids.ts';
+import { archiveNameOf, countsOf, filesOf } from './record-ids.ts';
 
 /** An archive read and checked, its photo files already in the blob store under new keys. */
 interface PreparedImport {
@@ -84,17 +84,7 @@ export const importGuide = defineOperation({
       productId,
       name: guide.name,
       slug: guide.slug,
-      counts: {
-        areas: records.guide.areas.length,
-        properties: records.properties.length,
-        spots: records.spots.length,
-        places: records.places.length,
-        routes: records.routesWithTracks.length,
-        chapters: records.chapters.length,
-        photos: records.photos.length,
-        itineraries: records.itineraries.length,
-        files: prepared.blobKeys.size,
-      },
+      counts: countsOf(records),
     };
   },
 });

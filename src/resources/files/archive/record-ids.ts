@@ -22,6 +22,22 @@ export function filesOf(records: Pick<ArchiveRecords, 'photos' | 'storedImages'>
   return [...byKey.values()];
 }
 
+/** How many records of each kind, and files, an archive holds: its manifest's counts and an import's answer. */
+export function countsOf(records: ArchiveRecords): Record<string, number> {
+  return {
+    areas: records.guide.areas.length,
+    properties: records.properties.length,
+    spots: records.spots.length,
+    places: records.places.length,
+    routes: records.routesWithTracks.length,
+    chapters: records.chapters.length,
+    photos: records.photos.length,
+    storedImages: records.storedImages.length,
+    itineraries: records.itineraries.length,
+    files: filesOf(records).length,
+  };
+}
+
 /** Where a stored file sits in the archive: `files/<key>.<ext>`, its name as served. */
 export function archiveNameOf(file: { key: string; contentType: string }): string {
   return `files/${mediaPath(file).slice('/media/'.length)}`;
