@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { zipSync } from 'fflate';
 import { useServer } from '../helpers/api.ts';
-import { emptyGuideRecords, makeArchive } from '../helpers/archives.ts';
+import { emptyGuideRecords, makeArchive, spotRecord } from '../helpers/archives.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { uploadArchive } from '../helpers/example-story.ts';
 import { flat } from '../helpers/images.ts';
@@ -155,7 +155,7 @@ for (const { dialect, skip } of await testDialects()) {
 
     it('records naming ids, spot keys or files the archive does not hold', async () => {
       const { records, files } = await withImage();
-      const spot = { spotId: 'sp_DDDDDDDDDDDDDDDD', spotKey: 'lake', name: 'Lake', areaId: 'ar_ZZZZZZZZZZZZZZZZ' };
+      const spot = spotRecord({ areaId: 'ar_ZZZZZZZZZZZZZZZZ' });
       await refused(makeArchive({ ...records, spots: [spot] }, files), /records\.json: names "ar_ZZZZZZZZZZZZZZZZ"/);
       const place = { facilityId: 'fac_EEEEEEEEEEEEEEEE', insideId: null, spotKeys: ['nowhere'] };
       await refused(
@@ -170,9 +170,23 @@ for (const { dialect, skip } of await testDialects()) {
 
     it('a failed import leaves nothing: a record its store cannot take, after the files were written', async () => {
       const { records, files } = await withImage();
-      // Passes every check of the archive; its spot has no name (nor anything else), which the spots table refuses.
-      const spot = { spotId: 'sp_DDDDDDDDDDDDDDDD', spotKey: 'lake', name: null, order: 1 };
-      await refused(makeArchive({ ...records, spots: [spot] }, files), /^archive records\.json spots: holds a record/);
+      // Passes every check of the archive; its place has no name, which the places table refuses.
+      const place = { facilityId: 'fac_EEEEEEEEEEEEEEEE', kind: 'food', name: null, insideId: null, spotKeys: [] };
+      await refused(
+        makeArchive({ ...records, places: [place] }, files),
+        /^archive records\.json places: holds a record/,
+      );
+    });
+
+    it("records whose fields their resource would refuse: a latitude out of range, a spot key's format", async () => {
+      const { records, files } = await withImage();
+      const far = spotRecord({ lat: 500, lon: 13.9 });
+      await refused(makeArchive({ ...records, spots: [far] }, files), /^archive records\.json spots\[0\]\.lat: /);
+      const key = spotRecord({ spotKey: '../Lake' });
+      await refused(
+        makeArchive({ ...records, spots: [key] }, files),
+        /^archive records\.json spots\[0\]\.spotKey: must be lowercase/,
+      );
     });
   });
 }

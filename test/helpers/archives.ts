@@ -89,6 +89,29 @@ export function emptyGuideRecords(name = 'Imported guide'): Record<string, any> 
   };
 }
 
+const NULL_SPOT_FIELDS = ['description', 'lat', 'lon', 'timeZone', 'status', 'schedule', 'hours', 'areaId'];
+const UNCHECKED_SPOT_FIELDS = ['reviewNotes', 'factsCheckedOn', 'reviewBy'];
+
+/** A spot record as the whole-guide reader reads one, with nothing in it but its key and name. */
+export function spotRecord(fields: Record<string, unknown> = {}): Record<string, unknown> {
+  const nulls = Object.fromEntries([...NULL_SPOT_FIELDS, ...UNCHECKED_SPOT_FIELDS].map((f) => [f, null]));
+  const lists = Object.fromEntries(['pins', 'mapLinks', 'links', 'fees', 'sources'].map((f) => [f, []]));
+  const ids = { guideId: 'gd_AAAAAAAAAAAAAAAA', productId: 'gd_AAAAAAAAAAAAAAAA', spotId: 'sp_DDDDDDDDDDDDDDDD' };
+  const times = { order: 1, createdAt: 0, updatedAt: 0 };
+  return {
+    ...ids,
+    spotKey: 'lake',
+    name: 'Lake',
+    ...nulls,
+    ...lists,
+    archived: false,
+    customValues: {},
+    customNotes: {},
+    ...times,
+    ...fields,
+  };
+}
+
 /** The smallest archive: one empty guide (import_guide's example sends it). */
 export function minimalArchive(): Buffer {
   return makeArchive(emptyGuideRecords());

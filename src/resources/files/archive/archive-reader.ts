@@ -15,6 +15,7 @@ import {
   RECORDS_NAME,
 } from './archive-format.ts';
 import { checkHeldIds } from './record-ids.ts';
+import { checkRecordShapes } from './record-shapes.ts';
 import { inflateEntry, type ZipEntry, zipEntries } from './zip-entries.ts';
 
 /** An archive read and checked whole: what an import writes, nothing of it written yet. */
@@ -124,6 +125,7 @@ export function readArchive(zip: Buffer): ReadArchive {
   const files = checkAgainstManifest(manifest, entries, (entry) => inflateEntry(zip, entry));
   const records = readRecords(files.get(RECORDS_NAME) as Buffer);
   files.delete(RECORDS_NAME);
-  checkHeldIds(records, files, (part, sentence) => bad(part, sentence));
+  checkRecordShapes(records, bad);
+  checkHeldIds(records, files, bad);
   return { manifest, records, files };
 }
