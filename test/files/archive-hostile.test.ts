@@ -157,10 +157,17 @@ for (const { dialect, skip } of await testDialects()) {
       const { records, files } = await withImage();
       const spot = spotRecord({ areaId: 'ar_ZZZZZZZZZZZZZZZZ' });
       await refused(makeArchive({ ...records, spots: [spot] }, files), /records\.json: names "ar_ZZZZZZZZZZZZZZZZ"/);
-      const place = { facilityId: 'fac_EEEEEEEEEEEEEEEE', insideId: null, spotKeys: ['nowhere'] };
+      const route = {
+        id: 'rt_EEEEEEEEEEEEEEEE',
+        kind: 'route',
+        name: null,
+        record: {},
+        spotKeys: ['nowhere'],
+        facilities: [],
+      };
       await refused(
-        makeArchive({ ...records, places: [place] }, files),
-        /records\.json places: names the spot key "nowhere"/,
+        makeArchive({ ...records, routesWithTracks: [route] }, files),
+        /records\.json routesWithTracks: names the spot key "nowhere"/,
       );
       await refused(
         makeArchive(records, new Map()),
@@ -170,18 +177,20 @@ for (const { dialect, skip } of await testDialects()) {
 
     it('a failed import leaves nothing: a record its store cannot take, after the files were written', async () => {
       const { records, files } = await withImage();
-      // Passes every check of the archive; its place has no name, which the places table refuses.
-      const place = { facilityId: 'fac_EEEEEEEEEEEEEEEE', kind: 'food', name: null, insideId: null, spotKeys: [] };
+      // Passes every check of the archive; its chapter has no name, which the chapters table refuses.
+      const chapter = { id: 'col_EEEEEEEEEEEEEEEE', kind: 'chapter', name: null, body: [], pages: [], members: [] };
       await refused(
-        makeArchive({ ...records, places: [place] }, files),
-        /^archive records\.json places: holds a record/,
+        makeArchive({ ...records, chapters: [chapter] }, files),
+        /^archive records\.json chapters: holds a record/,
       );
     });
 
-    it("records whose fields their resource would refuse: a latitude out of range, a spot key's format", async () => {
+    it("records whose fields their resource would refuse: a latitude out of range, a spot key's format, a place's name", async () => {
       const { records, files } = await withImage();
       const far = spotRecord({ lat: 500, lon: 13.9 });
       await refused(makeArchive({ ...records, spots: [far] }, files), /^archive records\.json spots\[0\]\.lat: /);
+      const place = { facilityId: 'fac_EEEEEEEEEEEEEEEE', kind: 'food', name: 7, insideId: null, spotKeys: [] };
+      await refused(makeArchive({ ...records, places: [place] }, files), /^archive records\.json places\[0\]\./);
       const key = spotRecord({ spotKey: '../Lake' });
       await refused(
         makeArchive({ ...records, spots: [key] }, files),

@@ -26,7 +26,8 @@ export interface ReadArchive {
   files: Map<string, Buffer>;
 }
 
-const bad = (part: string, sentence: string) => refuse(`archive ${part}`, `${sentence} Nothing was imported.`);
+const bad = (part: string, sentence: string) =>
+  refuse(part === '' ? 'archive' : `archive ${part}`, `${sentence} Nothing was imported.`);
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 

@@ -2,18 +2,24 @@ import { z } from 'zod';
 import type { ApiError } from '../../../core/errors.ts';
 import { latitudeSchema, longitudeSchema } from '../../../shared/geo.ts';
 import { areaSchema } from '../../areas/index.ts';
+import { placeSchema } from '../../facilities/index.ts';
 import { propertySchema } from '../../properties/index.ts';
 import { spotKeySchema, spotSchema } from '../../spots/index.ts';
 import type { ArchiveRecords } from './archive-format.ts';
 
 /**
- * The records an archive holds in numbers (spots, areas, properties), held to their resources' own
+ * The records an archive holds in numbers (spots, places, areas, properties), held to their resources' own
  * record schemas, with the ranges and key format the write operations check: a hand-edited archive
  * cannot store a spot at latitude 500. What these schemas do not reach yet: docs/decisions/files.md.
  */
 const shapes = {
   spots: spotSchema.extend({
     spotKey: spotKeySchema,
+    name: z.string().min(1).max(120),
+    lat: latitudeSchema.nullable(),
+    lon: longitudeSchema.nullable(),
+  }),
+  places: placeSchema.extend({
     name: z.string().min(1).max(120),
     lat: latitudeSchema.nullable(),
     lon: longitudeSchema.nullable(),
@@ -37,5 +43,6 @@ function check(part: string, schema: z.ZodType, records: readonly unknown[], ref
 export function checkRecordShapes(records: ArchiveRecords, refusal: Refusal): void {
   check('guide.areas', areaSchema, records.guide.areas, refusal);
   check('spots', shapes.spots, records.spots, refusal);
+  check('places', shapes.places, records.places, refusal);
   check('properties', shapes.properties, records.properties, refusal);
 }
