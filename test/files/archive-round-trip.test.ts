@@ -154,6 +154,15 @@ for (const { dialect, blobStore, skip, name } of await testSetups()) {
       }
     });
 
+    it("another creator's guide is not found, and the live release is no archive", async () => {
+      const { h } = suite;
+      const bobs = await apiFor(h, 'rest', h.bob.readKey).call('probe_guide_archive', { productId });
+      assert.equal(bobs.status, 404, JSON.stringify(bobs.body));
+      const live = await apiFor(h, 'rest', h.alice.readKey).call('probe_guide_archive', { productId, from: 'live' });
+      assert.equal(live.status, 400, JSON.stringify(live.body));
+      assert.match(live.body.error.message, /^from: an archive keeps the working copy whole/);
+    });
+
     async function importAndCompare(key: string, zip: Buffer, multipart: boolean) {
       const { h } = suite;
       const res = multipart
