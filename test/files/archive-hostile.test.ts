@@ -185,12 +185,14 @@ for (const { dialect, skip } of await testDialects()) {
       );
     });
 
-    it("records whose fields their resource would refuse: a latitude out of range, a spot key's format, a place's name", async () => {
+    it("records whose fields their resource would refuse: a latitude out of range, a spot key's format, a place's name, a slug", async () => {
       const { records, files } = await withImage();
       const far = spotRecord({ lat: 500, lon: 13.9 });
       await refused(makeArchive({ ...records, spots: [far] }, files), /^archive records\.json spots\[0\]\.lat: /);
       const place = { facilityId: 'fac_EEEEEEEEEEEEEEEE', kind: 'food', name: 7, insideId: null, spotKeys: [] };
       await refused(makeArchive({ ...records, places: [place] }, files), /^archive records\.json places\[0\]\./);
+      const slug = { ...records, guide: { ...records.guide, slug: '../../etc' } };
+      await refused(makeArchive(slug, files), /^archive records\.json guide\.slug: /);
       const key = spotRecord({ spotKey: '../Lake' });
       await refused(
         makeArchive({ ...records, spots: [key] }, files),
