@@ -200,6 +200,7 @@ for (const { dialect, skip } of await testDialects()) {
         'list_changes' /* issue 29: the history of changes */,
         'undo_changes' /* issue 29: undo and redo */,
         'export_guide' /* issue 30: taking the guide out as a file */,
+        'import_guide' /* issue 30: a guide archive brought in as a new guide */,
       ]);
       const invented = h.app.registry.operations
         .map((op) => op.name)

@@ -50,7 +50,7 @@ export async function uploadRaw(
 export async function uploadForm(
   h: Harness,
   key: string,
-  path: '/media/upload' | '/media/upload-batch',
+  path: '/media/upload' | '/media/upload-batch' | '/guides/import',
   files: readonly FilePart[],
   fields: Record<string, unknown> = {},
   queryFields: Record<string, unknown> = {},

@@ -50,3 +50,4 @@ export const facilitiesResource: Resource = {
   usesStores: ['spots'],
   guideParts: { places: (stores, guide) => stores.facilities.listForGuide(guide.id) },
 };
+export { placeSchema } from './facility.schema.ts';

@@ -1,4 +1,5 @@
 import type { Resource } from '../../core/resource.ts';
+import { importGuide } from './archive/import-guide.operations.ts';
 import { DownloadKey, DownloadLinksStore } from './download-link.store.ts';
 import { exportDownloads } from './downloads.ts';
 import { exportOperations } from './export.operations.ts';
@@ -34,10 +35,26 @@ export const filesResource: Resource = {
     name: 'files',
     description: 'Bringing places in from map files and spreadsheets, and taking the guide out again',
   },
-  operations: [...exportOperations],
+  operations: [...exportOperations, importGuide],
   stores: { downloadLinks: (scope, { caches }) => new DownloadLinksStore(scope, caches.downloadKey) },
   caches: () => ({ downloadKey: new DownloadKey() }),
-  // An export reads the whole guide (guideContents) or its live release.
-  usesStores: ['guideContents', 'releases'],
+  // An export reads the whole guide (guideContents) or its live release; the archive writes a new
+  // guide through each resource's own store.
+  usesStores: [
+    'areas',
+    'chapters',
+    'facilities',
+    'guideContents',
+    'guides',
+    'itineraries',
+    'media',
+    'properties',
+    'releases',
+    'routes',
+    'salesPage',
+    'spots',
+  ],
   downloads: exportDownloads,
 };
+
+export { type GuideArchive, writeGuideArchive } from './archive/archive-writer.ts';

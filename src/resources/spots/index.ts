@@ -52,4 +52,5 @@ export const spotsResource: Resource = {
   ],
   guideParts: { spots: (stores, guide) => stores.spots.list(guide.id, { includeArchived: true }) },
 };
+export { spotKeySchema, spotSchema } from './spot.schema.ts';
 export { spotCountOfGuide } from './spot.store.ts';
