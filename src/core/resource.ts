@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Migration } from 'kysely/migration';
 import type { Caches } from './caches.ts';
+import type { Clock } from './clock.ts';
 import type { GuidePartReaders } from './guide-contents.ts';
 import type { HistoryTables } from './history.ts';
 import type { AnyOperation, OperationContext, Urls } from './operation.ts';
@@ -73,7 +74,8 @@ export interface Download {
   contentType: string;
   /** The file name offered in Content-Disposition; any characters, the transport encodes it. */
   fileName: string;
-  body: Buffer;
+  /** The file, or a stream of it (an archive, written as it is sent). */
+  body: Buffer | Readable;
 }
 
 /**
@@ -83,7 +85,7 @@ export interface Download {
 export interface PublicDownloads {
   prefix: string;
   /** The file a token stands for while it works, or undefined: 404, the same for every failure. */
-  open(token: string, reader: PublicPageReader & { services: Services }): Promise<Download | undefined>;
+  open(token: string, reader: PublicPageReader & { services: Services; clock: Clock }): Promise<Download | undefined>;
 }
 
 /** The OpenAPI tag a resource's operations are listed under, and what it says about them. */

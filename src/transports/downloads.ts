@@ -30,6 +30,7 @@ export function registerDownloads(app: FastifyInstance, all: readonly PublicDown
     urls: runtime.urls,
     caches: runtime.caches,
     services: runtime.services,
+    clock: runtime.clock,
   };
   for (const downloads of all) {
     app.get(`${downloads.prefix}/:token`, { config: { transport: 'file' } }, async (request, reply) => {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AnyOperation } from '../../src/core/operation.ts';
-import { assertOk } from '../helpers/answers.ts';
+import { assertError, assertOk } from '../helpers/answers.ts';
 import { apiFor, useServer } from '../helpers/api.ts';
-import { archiveProbe, type OpenedArchive, openArchive } from '../helpers/archives.ts';
+import { type OpenedArchive, openArchive } from '../helpers/archives.ts';
 import { testSetups } from '../helpers/blob-stores.ts';
 import { exampleStory, studioFor, uploadArchive, uploadExample } from '../helpers/example-story.ts';
 import type { Harness } from '../helpers/harness.ts';
@@ -65,11 +65,18 @@ function idPairs(a: any, b: any): Map<string, string> {
   return pairs;
 }
 
-/** The guide's archive as writeGuideArchive writes it, through the test-only probe. */
+/** The guide's archive as a creator downloads it: export_guide's address, opened without a key. */
 async function zipOf(h: Harness, key: string, productId: string): Promise<Buffer> {
-  const answer = await apiFor(h, 'rest', key).call('probe_guide_archive', { productId });
+  const answer = await apiFor(h, 'rest', key).call('export_guide', { productId, format: 'archive' });
   assertOk(answer);
-  return Buffer.from(answer.body.zip, 'base64');
+  const res = await fetch(answer.body.url);
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get('content-type'), 'application/zip');
+  assert.match(res.headers.get('content-disposition') ?? '', /\.zip"/);
+  const zip = Buffer.from(await res.arrayBuffer());
+  // The answer's size is the parts before the records are compressed: about what arrives.
+  assert.ok(zip.length <= answer.body.byteSize + 64 * 1024, `${zip.length} B against ${answer.body.byteSize} B`);
+  return zip;
 }
 
 async function archiveOf(h: Harness, key: string, productId: string): Promise<OpenedArchive> {
@@ -85,9 +92,7 @@ async function fullGuide(h: Harness): Promise<string> {
     assert.ok(answer.ok, `${op.name}: ${JSON.stringify(answer.body)}`);
     return answer.body;
   };
-  const story = h.app.registry.operations.filter(
-    (op) => !op.destructive && op.name !== 'import_guide' && op.name !== 'probe_guide_archive',
-  );
+  const story = h.app.registry.operations.filter((op) => !op.destructive && op.name !== 'import_guide');
   const ids = await exampleStory(story, call, new Map(), studioFor(h.store.db));
   const created = h.app.registry.get('create_guide')?.example?.output.productId as string;
   const productId = ids.get(created) as string;
@@ -120,7 +125,7 @@ async function fullGuide(h: Harness): Promise<string> {
 
 for (const { dialect, blobStore, skip, name } of await testSetups()) {
   describe(`guide archive round trip (${name})`, { skip }, () => {
-    const suite = useServer({ dialect, blobStore, resources: [archiveProbe] });
+    const suite = useServer({ dialect, blobStore });
     let original: OpenedArchive;
     let productId: string;
 
@@ -156,10 +161,14 @@ for (const { dialect, blobStore, skip, name } of await testSetups()) {
 
     it("another creator's guide is not found, and the live release is no archive", async () => {
       const { h } = suite;
-      const bobs = await apiFor(h, 'rest', h.bob.readKey).call('probe_guide_archive', { productId });
+      const bobs = await apiFor(h, 'rest', h.bob.readKey).call('export_guide', { productId, format: 'archive' });
       assert.equal(bobs.status, 404, JSON.stringify(bobs.body));
-      const live = await apiFor(h, 'rest', h.alice.readKey).call('probe_guide_archive', { productId, from: 'live' });
-      assert.equal(live.status, 400, JSON.stringify(live.body));
+      const live = await apiFor(h, 'mcp', h.alice.readKey).call('export_guide', {
+        productId,
+        format: 'archive',
+        from: 'live',
+      });
+      assertError(live, 'invalid_request', 'from');
       assert.match(live.body.error.message, /^from: an archive keeps the working copy whole/);
     });
 

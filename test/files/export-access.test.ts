@@ -79,14 +79,14 @@ for (const { dialect, skip } of await testDialects()) {
         }
       });
 
-      it(`${t}: a guide never published has no live export; archive waits for its writer`, async () => {
+      it(`${t}: a guide never published has no live export, nor an archive of it`, async () => {
         const productId = await newGuide(writer, `Draft over ${t}`);
         const api = apiFor(h, t, h.alice.readKey);
         try {
           const live = await api.call('export_guide', { productId, format: 'kml', from: 'live' });
           assertError(live, 'invalid_request', 'from');
-          const archive = await api.call('export_guide', { productId, format: 'archive' });
-          assertError(archive, 'invalid_request', 'format');
+          const archive = await api.call('export_guide', { productId, format: 'archive', from: 'live' });
+          assertError(archive, 'invalid_request', 'from');
           assertError(await api.call('export_guide', { productId, format: 'shp' }), 'invalid_argument');
         } finally {
           await api.close();

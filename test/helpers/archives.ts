@@ -116,36 +116,3 @@ export function spotRecord(fields: Record<string, unknown> = {}): Record<string,
 export function minimalArchive(): Buffer {
   return makeArchive(emptyGuideRecords());
 }
-
-/**
- * A resource only the archive tests serve: writeGuideArchive on the real runtime, its zip answered
- * as base64, so the writer is tested as the lead wires it into export_guide, without a public route.
- */
-export const archiveProbe: Resource = {
-  tag: { name: 'archive-probe', description: 'Test only: the guide archive writer' },
-  operations: [
-    defineOperation({
-      name: 'probe_guide_archive',
-      title: 'Write a guide archive (test only)',
-      method: 'GET',
-      path: '/guides/{productId}/archive-probe',
-      scope: 'read',
-      stability: 'beta',
-      since: SINCE_2026_09_30,
-      restOnly: true,
-      description: 'Writes the guide archive and answers it as base64.',
-      input: z.strictObject({ productId: productIdSchema, from: z.enum(['working', 'live']).default('working') }),
-      output: z.object({ fileName: z.string(), zip: z.string() }),
-      example: {
-        input: { productId: 'gd_kKif6mbydYyv_ZEZ' },
-        output: { fileName: 'julian-alps-2026-11-23.zip', zip: 'UEsFBgAAAAAAAAAAAAAAAAAAAAAAAA==' },
-      },
-      async handler(input, ctx) {
-        const archive = await writeGuideArchive(ctx, input.productId, input.from);
-        const chunks: Buffer[] = [];
-        for await (const chunk of archive.stream) chunks.push(chunk as Buffer);
-        return { fileName: archive.fileName, zip: Buffer.concat(chunks).toString('base64') };
-      },
-    }),
-  ],
-};

@@ -18,12 +18,12 @@ export const fileNameOf = (writer: ExportWriter, fileStem: string) => `${fileSte
  */
 export const exportDownloads: PublicDownloads = {
   prefix: DOWNLOADS_PREFIX,
-  async open(token, { stores, services }) {
+  async open(token, { stores, services, clock }) {
     const link = await stores.downloadLinks.open(token);
-    const writer = link && exportWriters[link.format];
-    if (!link || !writer) return undefined;
+    if (!link) return undefined;
+    const writer = exportWriters[link.format];
     const guide = { id: link.guideId, creatorId: link.creatorId };
-    const file = await writer.write({ guide, from: link.from, stores, services });
+    const file = await writer.write({ guide, from: link.from, stores, services, now: clock.now() });
     return { contentType: writer.contentType, fileName: fileNameOf(writer, file.fileStem), body: file.body };
   },
 };

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Services } from '../../core/services.ts';
 import type { Stores } from '../../core/stores.ts';
 
@@ -19,7 +20,10 @@ export interface ExportCounts {
 
 /** A file written: its bytes, what it holds, and what its format could not hold (short sentences). */
 export interface WrittenFile {
-  body: Buffer;
+  /** A map file's text, or an archive's zip as it is written (photo files read as it is read). */
+  body: Buffer | Readable;
+  /** The body's length; an archive's is its records and files before the records are compressed. */
+  byteSize: number;
   counts: ExportCounts;
   leftOut: string[];
 }
@@ -30,6 +34,8 @@ export interface ExportRequest {
   from: ExportFrom;
   stores: Stores;
   services: Services;
+  /** When it is written (Unix ms). */
+  now: number;
 }
 
 /**
@@ -43,5 +49,5 @@ export interface ExportWriter {
   write(request: ExportRequest): Promise<WrittenFile & { fileStem: string }>;
 }
 
-/** The writers by format: a format without one (yet) is refused naming `format`. */
-export type ExportWriters = Partial<Record<ExportFormat, ExportWriter>>;
+/** The writers by format. */
+export type ExportWriters = Record<ExportFormat, ExportWriter>;

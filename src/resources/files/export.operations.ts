@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { refuse } from '../../core/errors.ts';
 import { defineOperation } from '../../core/operation.ts';
 import { productIdSchema } from '../../shared/id-fields.ts';
 import { downloadUrl, fileNameOf } from './downloads.ts';
@@ -41,12 +40,19 @@ export const exportGuide = defineOperation({
   async handler(input, ctx) {
     const guide = await ctx.guide(input.productId);
     const writer = exportWriters[input.format];
-    if (!writer) throw refuse('format', `${input.format} is not available yet; use geojson, kml or gpx.`);
     const from = input.from ?? 'working';
     const { stores, principal } = ctx;
-    const request = { guide: { id: guide.id, creatorId: guide.creatorId }, from, stores, services: ctx.services };
+    const request = {
+      guide: { id: guide.id, creatorId: guide.creatorId },
+      from,
+      stores,
+      services: ctx.services,
+      now: ctx.clock.now(),
+    };
     // Written once here for its facts; the download writes it again when opened (see downloads.ts).
+    // An archive's zip is not read here: its size is summed from its parts.
     const file = await writer.write(request);
+    if (!Buffer.isBuffer(file.body)) file.body.destroy();
     const link = { guideId: guide.id, creatorId: guide.creatorId, madeBy: principal.keyId, format: input.format, from };
     const { token, expiresAt } = await stores.downloadLinks.make(link);
     return {
@@ -55,7 +61,7 @@ export const exportGuide = defineOperation({
       from,
       url: downloadUrl(ctx.urls, token),
       fileName: fileNameOf(writer, file.fileStem),
-      byteSize: file.body.length,
+      byteSize: file.byteSize,
       counts: file.counts,
       leftOut: file.leftOut,
       expiresAt,

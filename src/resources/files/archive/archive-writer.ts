@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import { refuse } from '../../../core/errors.ts';
-import type { OperationContext } from '../../../core/operation.ts';
+import type { Services } from '../../../core/services.ts';
+import type { Stores } from '../../../core/stores.ts';
 import {
   ARCHIVE_FORMAT,
   ARCHIVE_VERSION,
@@ -22,6 +23,19 @@ export interface GuideArchive {
   /** The zip as it is written: photo files are read from the blob store one at a time as it is read. */
   stream: Readable;
   counts: Record<string, number>;
+  /** Its records and files before the records are compressed: what a download will about weigh. */
+  contentBytes: number;
+  /** Its spots, areas, routes and hikes, as export_guide counts every format's. */
+  mapCounts: { spots: number; areas: number; routes: number; hikes: number };
+}
+
+/** The guide archived, already checked to be the caller's, and what reads it. */
+export interface ArchiveSource {
+  guide: { id: string; creatorId: string };
+  stores: Stores;
+  services: Services;
+  /** When it is written (Unix ms): the manifest's exportedAt and the file's date. */
+  now: number;
 }
 
 interface Entry {
@@ -53,11 +67,11 @@ async function* zipped(entries: AsyncIterable<Entry>): AsyncGenerator<Buffer> {
 }
 
 /** The stored images (chapter covers, intro photos) the records name by storageId. */
-async function storedImagesOf(ctx: OperationContext, creatorId: string, named: Iterable<string>) {
+async function storedImagesOf(stores: Stores, creatorId: string, named: Iterable<string>) {
   const images: ArchivedImage[] = [];
   for (const id of named) {
     if (!id.startsWith('sto_')) continue;
-    const image = await ctx.stores.media.blobOf(creatorId, id);
+    const image = await stores.media.blobOf(creatorId, id);
     if (image)
       images.push({ storageId: image.storageId, width: image.width, height: image.height, files: image.files });
   }
@@ -70,29 +84,26 @@ async function storedImagesOf(ctx: OperationContext, creatorId: string, named: I
  * read from the blob store as the stream is read. The manifest comes last, since it carries each
  * file's sha256 as written. Only the working copy is archived: see docs/decisions/files.md.
  */
-export async function writeGuideArchive(
-  ctx: OperationContext,
-  guideId: string,
-  from: 'working' | 'live',
-): Promise<GuideArchive> {
-  const guide = await ctx.guide(guideId);
+export async function writeGuideArchive(source: ArchiveSource, from: 'working' | 'live'): Promise<GuideArchive> {
+  const { guide: owned, stores, services } = source;
   if (from === 'live') {
     throw refuse(
       'from',
       'an archive keeps the working copy whole; the live release leaves out research notes and archived records, so it could not give the guide back. Send from=working.',
     );
   }
-  const parts = await ctx.stores.guideContents.read({ id: guide.id, creatorId: guide.creatorId }, ARCHIVED_PARTS);
+  const parts = await stores.guideContents.read(owned, ARCHIVED_PARTS);
+  const guide = parts.guide;
   const records: ArchiveRecords = {
     ...parts,
     // The store thumbnail is a cut of a photo made for the store listing, which an import does not carry.
     guide: { ...parts.guide, thumbnailUrl: null },
-    storedImages: await storedImagesOf(ctx, guide.creatorId, idsNamedIn(parts)),
+    storedImages: await storedImagesOf(stores, owned.creatorId, idsNamedIn(parts)),
   };
   const counts = countsOf(records);
   const recordBytes = Buffer.from(JSON.stringify(records));
-  const exportedAt = new Date(ctx.clock.now()).toISOString();
-  const blobs = ctx.services.blobs;
+  const exportedAt = new Date(source.now).toISOString();
+  const blobs = services.blobs;
   const files = filesOf(records);
 
   async function* entries(): AsyncGenerator<Entry> {
@@ -100,7 +111,7 @@ export async function writeGuideArchive(
     const listed: ArchiveManifest['files'] = [];
     for (const file of files) {
       const blob = await blobs.get(file.key);
-      if (!blob) throw new Error(`photo file ${file.key} of guide ${guide.id} is missing from the blob store`);
+      if (!blob) throw new Error(`photo file ${file.key} of guide ${owned.id} is missing from the blob store`);
       const name = archiveNameOf(file);
       listed.push({ name, bytes: blob.bytes.length, sha256: sha256(blob.bytes) });
       yield { name, bytes: blob.bytes, deflate: false };
@@ -108,7 +119,7 @@ export async function writeGuideArchive(
     const manifest: ArchiveManifest = {
       format: ARCHIVE_FORMAT,
       formatVersion: ARCHIVE_VERSION,
-      guideId: guide.id,
+      guideId: owned.id,
       from,
       exportedAt,
       counts,
@@ -123,5 +134,12 @@ export async function writeGuideArchive(
     contentType: 'application/zip',
     stream: Readable.from(zipped(entries())),
     counts,
+    contentBytes: files.reduce((sum, file) => sum + file.bytes, recordBytes.length),
+    mapCounts: {
+      spots: counts.spots ?? 0,
+      areas: counts.areas ?? 0,
+      routes: records.routesWithTracks.filter((r) => r.kind !== 'hike').length,
+      hikes: records.routesWithTracks.filter((r) => r.kind === 'hike').length,
+    },
   };
 }
