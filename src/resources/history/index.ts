@@ -30,3 +30,5 @@ export const historyResource: Resource = {
   // Its own tables hold no guide content: recording them would record the record.
   history: { changes: 'untracked', change_rows: 'untracked', change_current: 'untracked' },
 };
+export { authorOf } from './change.store.ts';
+export { RowRemover } from './row-remover.ts';

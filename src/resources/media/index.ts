@@ -67,6 +67,7 @@ export {
   absoluteUrl,
   type FileUrls,
   fileUrl,
+  keysOf,
   mediaKeysInJson,
   mediaPath,
   urlsOf,
