@@ -157,6 +157,7 @@ await describeOverTransports('releases', (suite, t) => {
     assert.equal(change('chapter', s.ids.chapter), 'changed');
     assert.equal(change('itinerary', s.ids.itinerary), 'changed');
     assert.equal(records.find((r) => r.id === s.ids.newSpot).name, 'Savica waterfall');
+    assert.equal(records.find((r) => r.id === s.ids.chapter).name, 'Lakes', 'named though only its members changed');
     const spots = whole.body.changes.find((c: any) => c.kind === 'spot');
     assert.deepEqual(spots, { kind: 'spot', added: 1, changed: 2, removed: 1 });
   });
@@ -224,6 +225,37 @@ await describeOverTransports('releases', (suite, t) => {
     assertError(await api.call('restore_release', { productId, release: 9 }), 'not_found');
     assert.deepEqual(await wholeGuide(suite.h, productId), before);
     assert.equal((await api.call('list_changes', { productId })).body.total, history);
+  });
+
+  it('compares a release published before images were kept by its snapshot, and refuses to restore it', async () => {
+    const { productId } = s.guide;
+    const release = await suite.h.store.db
+      .selectFrom('releases')
+      .select('id')
+      .where('guide_id', '=', productId)
+      .where('number', '=', 1)
+      .executeTakeFirstOrThrow();
+    const packed = await suite.h.store.db
+      .selectFrom('release_images')
+      .selectAll()
+      .where('release_id', '=', release.id)
+      .executeTakeFirstOrThrow();
+    await suite.h.store.db.deleteFrom('release_images').where('release_id', '=', release.id).execute();
+    try {
+      const old = await api.call('get_release', { productId, release: 1 });
+      assertOk(old);
+      assert.equal(old.body.restorable, false);
+      assert.equal(old.body.counts.spots, 3, 'counted from its row hashes');
+      const change = (kind: string, id: string) => old.body.records.find((r: any) => r.kind === kind && r.id === id);
+      assert.equal(change('spot', s.ids.newSpot)?.change, 'added');
+      assert.equal(change('chapter', s.ids.chapter)?.change, 'added');
+      assert.equal(change('spot', s.ids.archived)?.change, 'added', 'archived then, buyers see it now');
+      const before = await wholeGuide(suite.h, productId);
+      assertError(await api.call('restore_release', { productId, release: 1 }), 'invalid_request', 'release');
+      assert.deepEqual(await wholeGuide(suite.h, productId), before);
+    } finally {
+      await suite.h.store.db.insertInto('release_images').values(packed).execute();
+    }
   });
 
   it("answers another creator's release and a missing one 404 alike", async () => {

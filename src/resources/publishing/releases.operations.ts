@@ -99,10 +99,8 @@ async function differencesFrom(
   if (image === undefined) return snapshotDifferences(ctx.stores, guide, release.id);
   const { workingCopy } = ctx.stores;
   const tables = await workingCopy.tables();
-  return recordDifferences(
-    compareWithImage(tables, image, await workingCopy.rows(tables, guide.id)),
-    ctx.stores.changes.tables,
-  );
+  const now = await workingCopy.rows(tables, guide.id);
+  return recordDifferences(compareWithImage(tables, image, now), ctx.stores.changes.tables, { tables, now });
 }
 
 export const getRelease = defineOperation({

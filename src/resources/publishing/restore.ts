@@ -36,8 +36,9 @@ export async function restoreRelease(
   }
   const { workingCopy, changes } = ctx.stores;
   const tables = await workingCopy.tables();
-  const before = compareWithImage(tables, image, await workingCopy.rows(tables, guideId));
-  const differences = recordDifferences(before, changes.tables);
+  const now = await workingCopy.rows(tables, guideId);
+  const before = compareWithImage(tables, image, now);
+  const differences = recordDifferences(before, changes.tables, { tables, now });
   const spotsLeaving = differences.filter((d) => d.kind === 'spot' && d.change === 'added').length;
   if (spotsLeaving > 0 && (await ctx.stores.guides.hasBuyers(guideId))) {
     throw new ApiError(

@@ -111,7 +111,12 @@ function nameOf(row: Row): string | null {
  * The records that differ, by kind and id: a record's own row says whether it was added or removed
  * since the release; a row that is part of it (a member, a link) only that it changed.
  */
-export function recordDifferences(diffs: readonly TableDiff[], declared: HistoryTables): RecordDifference[] {
+export function recordDifferences(
+  diffs: readonly TableDiff[],
+  declared: HistoryTables,
+  /** The tables and their rows now, to name a record changed only through its parts. */
+  named: { tables: readonly TrackedTable[]; now: ReadonlyMap<string, Row[]> } = { tables: [], now: new Map() },
+): RecordDifference[] {
   const records = new Map<string, RecordDifference>();
   const note = (table: TrackedTable, row: Row, change: RecordDifference['change']) => {
     const declaration = declared[table.name];
@@ -130,6 +135,16 @@ export function recordDifferences(diffs: readonly TableDiff[], declared: History
     for (const row of diff.extra) note(diff.table, row, 'added');
     for (const row of diff.missing) note(diff.table, row, 'removed');
     for (const row of diff.changed) note(diff.table, row, 'changed');
+  }
+  // A record changed only through its parts (a chapter's members) is named from its own row now.
+  const unnamed = new Set([...records.values()].filter((r) => r.name === null).map((r) => `${r.kind} ${r.id}`));
+  for (const table of unnamed.size === 0 ? [] : named.tables) {
+    const declaration = declared[table.name];
+    if (declaration !== 'untracked' && declaration?.part === true) continue;
+    for (const row of named.now.get(table.name) ?? []) {
+      const record = records.get(`${table.kind} ${String(row[table.idColumn])}`);
+      if (record && record.name === null) record.name = nameOf(row);
+    }
   }
   return sortDifferences([...records.values()]);
 }
