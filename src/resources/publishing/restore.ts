@@ -44,7 +44,8 @@ export async function restoreRelease(
     throw new ApiError(
       'guide_sold',
       `Someone bought this guide, so its spots cannot be deleted, and restoring release ${release.number} would ` +
-        `delete ${spotsLeaving} spot(s) added since. Archive what should not show with update_spot instead.`,
+        `delete ${spotsLeaving} spot(s) added since. Go back by hand instead: get_release lists what differs; ` +
+        'archive the spots added since with update_spot.',
     );
   }
   const remover = new RowRemover(ctx, tables);
