@@ -16,7 +16,6 @@ const RESERVED: Readonly<Record<number, string>> = {
   25: 'unused: given to sign-in throttling (issue 28), which needed no table',
   28: 'unused: given to outages (issue 28), which needed no table',
   29: 'unassigned: kept free before history (issue 29)',
-  31: 'taken by another branch of issue 29 (releases)',
 };
 
 const NAME = /^(\d{4})-[a-z0-9]+(?:-[a-z0-9]+)*$/;

@@ -21,6 +21,16 @@ export interface TrackedTable {
   kind: string;
   idColumn: string;
   unrecorded: string[];
+  /** Its foreign keys to other tracked tables: what a whole-guide copy reads and writes in order by. */
+  references: TableReference[];
+}
+
+/** One single-column foreign key between tracked tables. */
+export interface TableReference {
+  column: string;
+  table: string;
+  targetColumn: string;
+  onDelete: 'cascade' | 'set null' | 'other';
 }
 
 interface Column {
@@ -33,6 +43,9 @@ interface Column {
 interface ForeignKey {
   tbl: string;
   target: string;
+  from: string;
+  to: string | null;
+  on_delete: string;
 }
 
 /** The tables holding guide content in the store's schema, with what their triggers need. */
@@ -74,6 +87,19 @@ export async function trackedTables(
       kind: declaration?.kind ?? name,
       idColumn,
       unrecorded: [...(declaration?.unrecorded ?? [])],
+      references: [],
+    });
+  }
+  const byName = new Map(tracked.map((t) => [t.name, t]));
+  for (const fk of foreignKeys) {
+    const table = byName.get(fk.tbl);
+    if (!table || !byName.has(fk.target)) continue;
+    const onDelete = fk.on_delete.toUpperCase();
+    table.references.push({
+      column: fk.from,
+      table: fk.target,
+      targetColumn: fk.to ?? 'id',
+      onDelete: onDelete === 'CASCADE' ? 'cascade' : onDelete === 'SET NULL' ? 'set null' : 'other',
     });
   }
   return tracked;
@@ -85,7 +111,7 @@ async function sqliteCatalog(db: Kysely<Database>): Promise<{ columns: Column[];
     from sqlite_master m, pragma_table_info(m.name) c
     where m.type = 'table' and m.name not like 'sqlite_%' order by m.name, c.cid`.execute(db);
   const { rows: foreignKeys } = await sql<ForeignKey>`
-    select m.name as tbl, f."table" as target
+    select m.name as tbl, f."table" as target, f."from" as "from", f."to" as "to", f.on_delete as on_delete
     from sqlite_master m, pragma_foreign_key_list(m.name) f where m.type = 'table'`.execute(db);
   return { columns, foreignKeys };
 }
@@ -100,8 +126,11 @@ async function postgresCatalog(db: Kysely<Database>): Promise<{ columns: Column[
     where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r'
     order by c.relname, a.attnum`.execute(db);
   const { rows: foreignKeys } = await sql<ForeignKey>`
-    select c.relname as tbl, t.relname as target
+    select c.relname as tbl, t.relname as target, a.attname as "from", ta.attname as "to",
+      case k.confdeltype when 'c' then 'CASCADE' when 'n' then 'SET NULL' else 'NO ACTION' end as on_delete
     from pg_constraint k join pg_class c on c.oid = k.conrelid join pg_class t on t.oid = k.confrelid
+    join pg_attribute a on a.attrelid = k.conrelid and a.attnum = k.conkey[1]
+    join pg_attribute ta on ta.attrelid = k.confrelid and ta.attnum = k.confkey[1]
     where k.contype = 'f' and c.relnamespace = current_schema()::regnamespace`.execute(db);
   return { columns, foreignKeys };
 }

@@ -98,7 +98,7 @@ export class InputMerger {
       setOnce(input, field, this.fromText(field, value), 'query');
     }
     for (const param of this.operation.pathParams) {
-      setOnce(input, param, decodeSafe(params[param] ?? ''), 'path');
+      setOnce(input, param, this.fromText(param, decodeSafe(params[param] ?? '')), 'path');
     }
     return input;
   }

@@ -1,11 +1,5 @@
 import { createHash } from 'node:crypto';
 import { unzipSync, zipSync } from 'fflate';
-import { z } from 'zod';
-import { defineOperation } from '../../src/core/operation.ts';
-import type { Resource } from '../../src/core/resource.ts';
-import { SINCE_2026_09_30 } from '../../src/core/versions.ts';
-import { writeGuideArchive } from '../../src/resources/files/index.ts';
-import { productIdSchema } from '../../src/shared/id-fields.ts';
 
 /** A guide archive taken apart by fflate's own reader: what any zip tool a creator has would see. */
 export interface OpenedArchive {

@@ -7,6 +7,7 @@ import type { Harness } from './harness.ts';
 import { type HttpAnswer, rest } from './http.ts';
 import { flat } from './images.ts';
 import { callTool, mcpClient } from './mcp.ts';
+import { putOnSale } from './sale-guide.ts';
 
 /*
  * Tenant isolation, for operations whose path holds an id: another creator's id and an id that does
@@ -134,6 +135,19 @@ const SEEDS: Array<[string, (h: Harness, key: string, owned: OwnedIds) => Promis
       ),
   ],
   [
+    // The guide goes on sale, which writes its release 1: before the uncredited photo, which would block it.
+    'release',
+    async (h, key, owned) => {
+      const price = await rest(h.baseUrl, key, 'PUT', `/guides/${owned.productId}/price`, {
+        amountMinor: 1500,
+        currency: 'eur',
+      });
+      assert.equal(price.status, 200, JSON.stringify(price.body));
+      await putOnSale(h, owned.productId as string);
+      return '1';
+    },
+  ],
+  [
     'mediaId',
     async (h, key, owned) => {
       const res = await fetch(`${h.baseUrl}/media/upload?productId=${owned.productId}`, {
@@ -180,14 +194,19 @@ function inputFor(op: AnyOperation, owned: OwnedIds): Record<string, unknown> {
   return INPUTS_BEYOND_THE_SEED[op.name] ?? exampleInputFor(op, owned);
 }
 
-/** The same call on someone else's ids and on ids that do not exist must read the same. */
-function withIds(op: AnyOperation, owned: OwnedIds, fake: boolean): Record<string, string> {
-  const ids: Record<string, string> = {};
+/**
+ * The same call on someone else's ids and on ids that do not exist must read the same. A number in
+ * a path (a release) names a record only within the guide beside it, so it stays as it is: the guide
+ * is the other creator's, or missing.
+ */
+function withIds(op: AnyOperation, owned: OwnedIds, fake: boolean): Record<string, string | number> {
+  const ids: Record<string, string | number> = {};
   for (const param of op.pathParams) {
     const real = owned[param];
     assert.ok(real, `${op.name}: no owned id for {${param}}: add a seed for it in SEEDS`);
     const prefix = real.slice(0, real.indexOf('_') + 1);
-    ids[param] = fake ? `${prefix}${randomBytes(12).toString('base64url')}` : real;
+    if (/^\d+$/.test(real)) ids[param] = Number(real);
+    else ids[param] = fake ? `${prefix}${randomBytes(12).toString('base64url')}` : real;
   }
   return ids;
 }
@@ -196,10 +215,10 @@ function restCall(
   baseUrl: string,
   key: string,
   op: AnyOperation,
-  ids: Record<string, string>,
+  ids: Record<string, string | number>,
   owned: OwnedIds,
 ): Promise<HttpAnswer> {
-  const path = op.path.replace(/\{(\w+)\}/g, (_m, p: string) => encodeURIComponent(ids[p] as string));
+  const path = op.path.replace(/\{(\w+)\}/g, (_m, p: string) => encodeURIComponent(String(ids[p])));
   const input = inputFor(op, owned);
   if (op.method === 'GET' || op.method === 'DELETE') {
     const query = new URLSearchParams(
@@ -211,9 +230,9 @@ function restCall(
 }
 
 /** An answer with the ids it was asked about replaced, so two answers can be compared whole. */
-function normalized(answer: unknown, ids: Record<string, string>): unknown {
+function normalized(answer: unknown, ids: Record<string, string | number>): unknown {
   let text = JSON.stringify(withoutRequestId(answer));
-  for (const [param, id] of Object.entries(ids)) text = text.replaceAll(id, `<${param}>`);
+  for (const [param, id] of Object.entries(ids)) if (typeof id === 'string') text = text.replaceAll(id, `<${param}>`);
   return JSON.parse(text);
 }
 

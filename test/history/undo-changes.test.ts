@@ -1,42 +1,16 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
-import { createStores } from '../../src/resources/index.ts';
 import { assertError, assertOk } from '../helpers/answers.ts';
 import { type Api, apiFor, describeOverTransports } from '../helpers/api.ts';
 import { assertNoDanglingStops, newChapter, newGuide, newPhoto, tripParts } from '../helpers/fixtures.ts';
 import type { Harness } from '../helpers/harness.ts';
+import { wholeGuide } from '../helpers/whole-guide.ts';
 
 /**
  * Every kind of write is recorded by invoke and the triggers with no line of its own, and undoing
  * it gives back the whole guide as it was (read through the one whole-guide reader); undoing the
  * undo gives back the guide as the write left it.
  */
-
-const PARTS = [
-  'guide',
-  'spots',
-  'areas',
-  'places',
-  'chapters',
-  'routes',
-  'itineraries',
-  'photos',
-  'properties',
-  'salesPage',
-] as const;
-
-/** The whole working copy, less what every write stamps (the guide's revision and times). */
-async function wholeGuide(h: Harness, productId: string): Promise<unknown> {
-  const stores = createStores()({ db: h.store.db, clock: h.clock, dialect: h.store.dialect });
-  const parts = await stores.guideContents.read({ id: productId, creatorId: h.alice.creatorId }, PARTS);
-  const {
-    updatedAt: _u,
-    revision: _r,
-    lastApiWriteAt: _l,
-    ...guide
-  } = parts.guide as unknown as Record<string, unknown>;
-  return JSON.parse(JSON.stringify({ ...parts, guide }));
-}
 
 async function latestChange(api: Api, productId: string): Promise<any> {
   const a = await api.call('list_changes', { productId, limit: 1 });

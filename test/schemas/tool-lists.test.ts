@@ -103,6 +103,12 @@ function withoutNotes(schema: unknown): unknown {
   );
 }
 
+/** A value of a path parameter that names nothing: a number where the parameter is one (a release). */
+function unknownValueOf(op: (typeof registry.tools)[number], param: string): unknown {
+  const shape = op.input.shape as Record<string, { def: { type: string } }>;
+  return shape[param]?.def.type === 'number' ? 999_999 : 'unknown_1';
+}
+
 describe("a key's tools/list holds the tools it may call", () => {
   let h: Harness;
   const clients: Client[] = [];
@@ -132,7 +138,7 @@ describe("a key's tools/list holds the tools it may call", () => {
       );
       const args = Object.fromEntries([
         ...required,
-        ...op.pathParams.map((p) => [p, p === 'productId' ? guide.body.productId : 'unknown_1']),
+        ...op.pathParams.map((p) => [p, p === 'productId' ? guide.body.productId : unknownValueOf(op, p)]),
       ]);
       const a = await callTool(client, op.name, args);
       if (a.isError) assert.equal(a.body.error.code, 'not_found', `${op.name}: ${JSON.stringify(a.body)}`);

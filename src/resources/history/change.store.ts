@@ -2,6 +2,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { currentChange, type HistoryTables } from '../../core/history.ts';
 import type { PageRequest } from '../../core/paging.ts';
 import { ScopedStore, type StoreScope } from '../../core/stores.ts';
+import { type TrackedTable, trackedTables } from '../../db/history-triggers.ts';
 import { type ChangeOutcome, outcomeOf, type TouchedRecord } from './change.answer.ts';
 import type { ChangeRowsTable, ChangesTable } from './change.tables.ts';
 
@@ -206,6 +207,19 @@ export class ChangesStore extends ScopedStore {
     return rows[0];
   }
 
+  /** The rows of a table whose column holds this value: what a foreign key's action would reach. */
+  async rowsWhere(table: string, column: string, value: unknown): Promise<Values[]> {
+    const { rows } = await sql<Values>`select * from ${sql.table(table)} where ${sql.ref(column)} = ${value}`.execute(
+      this.anyDb,
+    );
+    return rows;
+  }
+
+  /** The tables the history tracks now, with their keys and foreign keys (read from the schema). */
+  trackedTables(): Promise<TrackedTable[]> {
+    return trackedTables(this.db, this.dialect, this.tables);
+  }
+
   async deleteRow(table: string, key: Values): Promise<void> {
     await sql`delete from ${sql.table(table)} where ${whereKey(key)}`.execute(this.anyDb);
   }
@@ -236,7 +250,7 @@ function whereKey(key: Values): RawBuilder<unknown> {
 }
 
 /** Who wrote a change, as a creator knows it: the key's name, or the connected assistant's. */
-function authorOf(
+export function authorOf(
   byId: string | null,
   keyName: string | null,
   keyHint: string | null,

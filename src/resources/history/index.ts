@@ -33,4 +33,6 @@ export const historyResource: Resource = {
 
 export { listChanges, undoChangesOperation } from './change.operations.ts';
 export type { Change } from './change.schema.ts';
+export { authorOf } from './change.store.ts';
+export { RowRemover } from './row-remover.ts';
 export { undoableOutcome } from './undo.ts';

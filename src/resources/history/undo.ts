@@ -1,17 +1,17 @@
 import { ApiError, notFound, refuse } from '../../core/errors.ts';
 import type { OperationContext } from '../../core/operation.ts';
 import type { ChangesStore } from './change.store.ts';
+import { RowRemover } from './row-remover.ts';
 
 /** The name undo changes carry in the history: undoing one is a redo. */
 export const UNDO_OPERATION = 'undo_changes';
 
 /**
  * Writes whose deletions an undo may take back: they delete only what they themselves brought or
- * what a release did not hold, never a record the creator deleted. restore_release (the releases
- * half of issue 29) belongs here: it runs as one write, so it is one change, and undoing it gives
- * back the working copy it replaced.
+ * what a release did not hold, never a record the creator deleted. restore_release runs as one
+ * write, so it is one change, and undoing it gives back the working copy it replaced.
  */
-export const REVERSIBLE_DELETES: ReadonlySet<string> = new Set([UNDO_OPERATION]);
+export const REVERSIBLE_DELETES: ReadonlySet<string> = new Set([UNDO_OPERATION, 'restore_release']);
 
 /** Whether a change may be undone as far as what it did goes (it must also still be in effect). */
 export function undoableOutcome(operation: string, deletes: boolean): boolean {
@@ -32,9 +32,9 @@ export async function undoChanges(
   changeIds: readonly string[],
 ): Promise<string> {
   const store = ctx.stores.changes;
-  const { tables } = store;
   const changes = await requireUndoable(store, guideId, changeIds);
   await requireNothingLaterOnTheirRecords(store, changes);
+  const remover = new RowRemover(ctx, await store.trackedTables());
   for (const change of [...changes].sort((a, b) => b.seq - a.seq)) {
     for (const row of await store.rowsOf(change.id)) {
       const key = JSON.parse(row.row_key) as Record<string, unknown>;
@@ -43,11 +43,7 @@ export async function undoChanges(
         continue;
       }
       // Created by the change: it goes, and what points at it goes as its delete would take it.
-      const standing = await store.readRow(row.tbl, key);
-      if (!standing) continue;
-      const declared = tables[row.tbl];
-      if (declared !== 'untracked') await declared?.beforeRemoving?.(standing, ctx);
-      await store.deleteRow(row.tbl, key);
+      await remover.remove(row.tbl, key);
     }
   }
   const undo = await store.current();

@@ -209,10 +209,9 @@ export const setLinkVerified = defineOperation({
   since: STABLE_SINCE,
   example: linksExamples.set_link_verified,
   description:
-    'Records that a person opened a link and it is right (verified true), or takes that mark back (false): one link ' +
-    `as url, or up to ${MAX_MARKS_PER_CALL} as urls. Use it when the creator confirms a link the checker cannot judge ` +
-    '(a site that refuses automated checks). A verified link no longer counts as broken in readiness and publish ' +
-    'status. The mark covers every use of the URL in the guide and stays until taken back; checks do not change it.',
+    'Marks links a person opened and found right (verified true), or takes the mark back (false): one url, or up ' +
+    `to ${MAX_MARKS_PER_CALL} as urls. For links the checker cannot judge. A verified link no longer counts as ` +
+    'broken; the mark covers every use of the URL and stays until taken back, whatever checks find.',
   input: z.strictObject({
     productId: productIdSchema,
     url: urlSchema.optional().describe('One link exactly as the guide holds it; or send urls'),

@@ -81,6 +81,7 @@ export {
   absoluteUrl,
   type FileUrls,
   fileUrl,
+  keysOf,
   mediaKeysInJson,
   mediaPath,
   urlsOf,

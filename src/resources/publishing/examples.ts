@@ -99,4 +99,60 @@ export const publishingExamples = {
       message: 'Release 4 is what buyers see now.',
     },
   },
+  list_releases: {
+    input: { productId: 'gd_kKif6mbydYyv_ZEZ', limit: 2 },
+    output: {
+      productId: 'gd_kKif6mbydYyv_ZEZ',
+      releases: [
+        {
+          release: 3,
+          publishedAt: 1795600000000,
+          by: { kind: 'assistant', name: 'Claude' },
+          counts: { areas: 1, spots: 42, places: 6, routes: 3, chapters: 4, photos: 57, itineraries: 2 },
+        },
+        {
+          release: 2,
+          publishedAt: 1795000000000,
+          by: { kind: 'key', name: 'Laptop' },
+          counts: { areas: 1, spots: 40, places: 6, routes: 3, chapters: 4, photos: 51, itineraries: 1 },
+        },
+      ],
+      total: 3,
+      nextCursor: 'WyJyZWxlYXNlcyIsMl0',
+    },
+  },
+  get_release: {
+    input: { productId: 'gd_kKif6mbydYyv_ZEZ', release: 1, limit: 3 },
+    output: {
+      productId: 'gd_kKif6mbydYyv_ZEZ',
+      release: 1,
+      publishedAt: 1795000000000,
+      by: { kind: 'key', name: 'Laptop' },
+      counts: { areas: 1, spots: 40, places: 6, routes: 3, chapters: 4, photos: 51, itineraries: 1 },
+      restorable: true,
+      changes: [
+        { kind: 'chapter', added: 0, changed: 1, removed: 0 },
+        { kind: 'spot', added: 2, changed: 1, removed: 0 },
+      ],
+      records: [
+        { kind: 'chapter', id: 'ch_Pq8Lm2Vx5Tb1Nw3K', name: 'Lakes', change: 'changed' },
+        { kind: 'spot', id: 'sp_8wJqz1M4hVbKx0Tn', name: 'Lake Bohinj', change: 'added' },
+        { kind: 'spot', id: 'sp_Lm2Tq9XvB7nCe5Ro', name: 'Savica waterfall', change: 'added' },
+      ],
+      total: 4,
+      nextCursor: 'WyJzcG90Iiwic3BfTG0yVHE5WHZCN25DZTVSbyJd',
+    },
+  },
+  restore_release: {
+    input: { productId: 'gd_kKif6mbydYyv_ZEZ', release: 1 },
+    output: {
+      productId: 'gd_kKif6mbydYyv_ZEZ',
+      release: 1,
+      changeId: 'chg_Rt4Wm9Ks2Yp7Lb0Q',
+      changes: [
+        { kind: 'chapter', added: 0, changed: 1, removed: 0 },
+        { kind: 'spot', added: 2, changed: 1, removed: 0 },
+      ],
+    },
+  },
 } satisfies Record<string, OperationExample>;

@@ -4,6 +4,7 @@ import type { Stores } from '../../core/stores.ts';
 import { type GuideContents, readGuideContents } from './guide-contents.ts';
 import { type Finding, findingSortKey, readinessOf } from './readiness.ts';
 import type { ReleaseInfo } from './release.store.ts';
+import { captureImage } from './release-image.ts';
 import { diffRowHashes, type KindChanges, serializeSnapshot, snapshotRows } from './snapshot.ts';
 
 export interface Gate {
@@ -104,6 +105,6 @@ export async function publishRelease(
     return { published: false, release, changes: [] };
   }
   const changes = diffRowHashes(current?.rowHashes, working.rowHashes);
-  const release = await stores.releases.insert(guideId, working, keyId);
+  const release = await stores.releases.insert(guideId, working, keyId, await captureImage(stores, guideId));
   return { published: true, release, changes };
 }

@@ -58,10 +58,8 @@ export const getGuideReadiness = defineOperation({
   since: STABLE_SINCE,
   example: publishingExamples.get_guide_readiness,
   description:
-    'Lists what stands between the working copy and buyers, blocking findings first: blocking ones stop ' +
-    'publish_changes, warnings do not. Each finding says where and what to do; doing it clears the finding. The ' +
-    'authoring guide lists every code. Paged: the counts are over the whole guide on every page, so ready and ' +
-    'blockingCount tell whether it may publish without reading further; filter by code to work through one kind.',
+    'Findings between the working copy and buyers, blocking first (blocking stops publish_changes), each with what ' +
+    'clears it. Counts cover the whole guide; code filters one kind.',
   input: z.strictObject({
     productId: productIdSchema,
     code: z
@@ -114,10 +112,8 @@ export const getPublishStatus = defineOperation({
   since: STABLE_SINCE,
   example: publishingExamples.get_publish_status,
   description:
-    'Tells whether the guide is live, its current release, whether the working copy differs from it (changes by kind) ' +
-    'and what would block or warn on publish_changes. Call it before publishing and tell the creator what will change. ' +
-    'The gates and warnings are paged together, blocking first; blockingCount (every page) is 0 exactly when ' +
-    'publish_changes would go through.',
+    'Live or not, the current release, what differs from it by kind, and what blocks or warns on publish_changes ' +
+    '(blockingCount 0: it would go through).',
   input: z.strictObject({ productId: productIdSchema, ...pageInputShape(FINDINGS_PAGE) }),
   output: z.object({
     productId: z.string(),
@@ -170,9 +166,8 @@ export const publishChanges = defineOperation({
   errors: ['agreement_outdated', 'not_publishable'],
   example: publishingExamples.publish_changes,
   description:
-    'Makes the working copy of a live guide what buyers see, as a new numbered release. Confirm with the creator ' +
-    'first: buyers see the changes at once. Needs a key with the publish option. Refused with not_publishable ' +
-    '(details.blocking) while the guide is not live or has blocking findings. With nothing changed, no release is made.',
+    'Makes the working copy of a live guide what buyers see, as a new release (none when nothing changed). Confirm ' +
+    'with the creator first. not_publishable: not live, or blocking findings.',
   input: z.strictObject({ productId: productIdSchema }),
   output: z.object({
     productId: z.string(),

@@ -1,10 +1,12 @@
 import type { ExpressionBuilder } from 'kysely';
+import { sql } from 'kysely';
 import { newId } from '../../core/new-id.ts';
+import type { PageRequest } from '../../core/paging.ts';
 import { ScopedStore, type StoreScope } from '../../core/stores.ts';
 import type { Database } from '../../db/tables.ts';
 import { mediaKeysInJson } from '../media/index.ts';
 import type { ReleaseAddressCache } from './release-addresses.ts';
-import type { RowHashes, SerializedSnapshot, Snapshot } from './snapshot.ts';
+import { type ReleaseKind, type RowHashes, releaseKinds, type SerializedSnapshot, type Snapshot } from './snapshot.ts';
 
 /** A release as the store reads it back, without its snapshot. */
 export interface ReleaseInfo {
@@ -25,7 +27,75 @@ export interface HashedRelease extends ReleaseInfo {
 
 const INFO = ['number', 'created_at', 'key_id', 'content_hash'] as const;
 
-/** Rows of release_files written per statement: far under either dialect's parameter limit. */
+/** What a release holds, by kind, counted as buyers could open it (areas, spots, photos…). */
+export type ReleaseCounts = Record<string, number>;
+
+const PLURALS: Record<ReleaseKind, string> = {
+  area: 'areas',
+  spot: 'spots',
+  place: 'places',
+  route: 'routes',
+  chapter: 'chapters',
+  photo: 'photos',
+  itinerary: 'itineraries',
+};
+
+/** The counts of a release from its rows' hashes. */
+export function countsOf(hashes: RowHashes): ReleaseCounts {
+  return Object.fromEntries(
+    releaseKinds.map((kind) => [PLURALS[kind], Object.keys(hashes.items?.[kind] ?? {}).length]),
+  );
+}
+
+/** The working image a publish keeps beside its release (release-image.ts). */
+export interface PackedImage {
+  packed: Uint8Array;
+  /** Photo files the image names beyond the snapshot's: kept while the release is, so a restore finds them. */
+  fileKeys: readonly string[];
+}
+
+/** A release as list_releases reads it: who published it (as the history names writers), what it held. */
+export interface ListedRelease extends ReleaseInfo {
+  id: string;
+  counts: ReleaseCounts;
+  /** Whether it kept its working image (releases published before images were kept did not). */
+  hasImage: boolean;
+  keyName: string | null;
+  keyHint: string | null;
+  clientName: string | null;
+}
+
+export type FoundRelease = ListedRelease;
+
+interface ListedRow {
+  id: string;
+  number: number;
+  created_at: number;
+  key_id: string | null;
+  content_hash: string;
+  counts: string | null;
+  hashes: string | null;
+  key_name: string | null;
+  key_hint: string | null;
+  client_name: string | null;
+}
+
+function listedOf(row: ListedRow): ListedRelease {
+  return {
+    ...infoOf(row),
+    id: row.id,
+    counts:
+      row.counts !== null
+        ? (JSON.parse(row.counts) as ReleaseCounts)
+        : countsOf(JSON.parse(row.hashes ?? '{}') as RowHashes),
+    hasImage: row.counts !== null,
+    keyName: row.key_name,
+    keyHint: row.key_hint,
+    clientName: row.client_name,
+  };
+}
+
+/** Rows of release_files written or asked for per statement: far under either dialect's parameter limit. */
 const KEYS_PER_STATEMENT = 500;
 
 function infoOf(row: { number: number; created_at: number; key_id: string | null; content_hash: string }): ReleaseInfo {
@@ -86,7 +156,12 @@ export class ReleasesStore extends ScopedStore {
   }
 
   /** Writes the next release; the caller holds the guide's lock, so the number cannot be taken twice. */
-  async insert(guideId: string, snapshot: SerializedSnapshot, keyId: string | null): Promise<ReleaseInfo> {
+  async insert(
+    guideId: string,
+    snapshot: SerializedSnapshot,
+    keyId: string | null,
+    image?: PackedImage,
+  ): Promise<ReleaseInfo> {
     // Only the number, which the index on (guide_id, number) holds: the row and its snapshot are not read.
     const latest = await this.db
       .selectFrom('releases')
@@ -112,7 +187,13 @@ export class ReleasesStore extends ScopedStore {
         created_at: now,
       })
       .execute();
-    const keys = mediaKeysInJson(snapshot.text);
+    if (image) {
+      await this.db
+        .insertInto('release_images')
+        .values({ release_id: id, counts: JSON.stringify(countsOf(snapshot.rowHashes)), image: image.packed })
+        .execute();
+    }
+    const keys = [...new Set([...mediaKeysInJson(snapshot.text), ...(image?.fileKeys ?? [])])];
     for (let at = 0; at < keys.length; at += KEYS_PER_STATEMENT) {
       await this.db
         .insertInto('release_files')
@@ -122,6 +203,69 @@ export class ReleasesStore extends ScopedStore {
         .execute();
     }
     return { number, publishedAt: now, keyId, contentHash: snapshot.hash };
+  }
+
+  /** The guide's releases with who published them and their counts, newest first. */
+  private listed(guideId: string) {
+    return (
+      this.db
+        .selectFrom('releases')
+        .leftJoin('release_images', 'release_images.release_id', 'releases.id')
+        .leftJoin('api_keys', 'api_keys.id', 'releases.key_id')
+        .leftJoin('assistant_authorizations', 'assistant_authorizations.grant_id', 'releases.key_id')
+        .select(['releases.id', 'releases.number', 'releases.created_at', 'releases.key_id', 'releases.content_hash'])
+        .select(['release_images.counts', 'api_keys.name as key_name', 'api_keys.hint as key_hint'])
+        .select('assistant_authorizations.client_name')
+        // Only a release without an image is counted from its rows' hashes.
+        .select(sql<string | null>`case when release_images.counts is null then releases.row_hashes end`.as('hashes'))
+        .where('releases.guide_id', '=', guideId)
+        .orderBy('releases.number', 'desc')
+    );
+  }
+
+  /** A page of the guide's releases, newest first, after the release number the cursor holds. */
+  async page(guideId: string, request: PageRequest): Promise<ListedRelease[]> {
+    const after = request.after?.[0];
+    let query = this.listed(guideId).limit(request.limit + 1);
+    if (typeof after === 'number') query = query.where('releases.number', '<', after);
+    return (await query.execute()).map(listedOf);
+  }
+
+  async count(guideId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('releases')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('guide_id', '=', guideId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** The guide's release of this number. */
+  async byNumber(guideId: string, number: number): Promise<FoundRelease | undefined> {
+    const row = await this.listed(guideId).where('releases.number', '=', number).executeTakeFirst();
+    return row && listedOf(row);
+  }
+
+  /** The working image a release kept, packed; undefined for a release published before images were kept. */
+  async packedImage(releaseId: string): Promise<Uint8Array | undefined> {
+    const row = await this.db
+      .selectFrom('release_images')
+      .select('image')
+      .where('release_id', '=', releaseId)
+      .executeTakeFirst();
+    return row?.image;
+  }
+
+  /** A release's buyers' snapshot and rows' hashes: what is known of a release that kept no image. */
+  async snapshotOf(releaseId: string): Promise<{ snapshot: Snapshot; rowHashes: RowHashes } | undefined> {
+    const row = await this.db
+      .selectFrom('releases')
+      .select(['snapshot', 'row_hashes'])
+      .where('id', '=', releaseId)
+      .executeTakeFirst();
+    return (
+      row && { snapshot: JSON.parse(row.snapshot) as Snapshot, rowHashes: JSON.parse(row.row_hashes) as RowHashes }
+    );
   }
 
   /**

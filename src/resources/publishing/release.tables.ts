@@ -33,3 +33,16 @@ export interface ReleaseFilesTable {
   guide_id: string;
   blob_key: string;
 }
+
+/**
+ * The working copy a release was published from: every tracked table's rows of the guide as they
+ * stood (release-image.ts), so that restore_release gives back exactly what it held. Written with
+ * the release; releases published before it have none.
+ */
+export interface ReleaseImagesTable {
+  release_id: string;
+  /** JSON ReleaseCounts: what buyers of the release could open, by kind. */
+  counts: string;
+  /** gzip of the JSON WorkingImage. */
+  image: Uint8Array;
+}

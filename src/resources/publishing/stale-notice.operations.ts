@@ -36,9 +36,9 @@ export const listStaleNotices = defineOperation({
   since: SINCE_2026_09_30,
   example: publishingExamples.list_stale_notices,
   description:
-    'Lists what ran out across spots, places, areas and routes: status notices past until, fees and hours past validUntil, ' +
-    'timetables that ran out, events whose dates all passed, rows past reviewBy. With olderThanDays, also statuses, ' +
-    'fees, hours and factsCheckedOn last checked longer ago than that. Oldest first, a page at a time (see Paging).',
+    'What ran out in spots, places, areas and routes: statuses past until, fees, hours and timetables past their ' +
+    'validity, events whose dates all passed, rows past reviewBy; with olderThanDays, also facts last checked ' +
+    'longer ago. Oldest first, paged.',
   input: z.strictObject({
     productId: productIdSchema,
     olderThanDays: z

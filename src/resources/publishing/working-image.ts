@@ -1,0 +1,168 @@
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
+import type { HistoryTables } from '../../core/history.ts';
+import { compareSortKeys } from '../../core/paging-sorted.ts';
+import type { TrackedTable } from '../../db/history-triggers.ts';
+import type { Row } from './working-copy.store.ts';
+
+/**
+ * A release's working image: the raw rows of every tracked table of the guide as they stood at the
+ * publish (working-copy.store.ts), by table. What restore_release gives back and get_release
+ * compares the working copy with; the buyers' snapshot cannot serve, as it leaves out reviewer-only
+ * fields, archived spots, properties and more.
+ */
+export interface WorkingImage {
+  tables: Record<string, Row[]>;
+}
+
+const zip = promisify(gzip);
+const unzip = promisify(gunzip);
+
+/** The image as stored: the tables' JSON joined as read, without parsing a row, then gzipped. */
+export async function packImage(tables: ReadonlyMap<string, string>): Promise<{ packed: Uint8Array; text: string }> {
+  const text = `{"tables":{${[...tables].map(([name, rows]) => `${JSON.stringify(name)}:${rows}`).join(',')}}}`;
+  return { packed: await zip(text), text };
+}
+
+export async function unpackImage(packed: Uint8Array): Promise<WorkingImage> {
+  return JSON.parse((await unzip(packed)).toString('utf8')) as WorkingImage;
+}
+
+/** How one table's rows now differ from the image's. */
+export interface TableDiff {
+  table: TrackedTable;
+  /** Rows now that the image does not hold: they leave on a restore. */
+  extra: Row[];
+  /** Rows the image holds and the table lacks: they come back. */
+  missing: Row[];
+  /** Rows of both whose restored columns differ, as the image has them. */
+  changed: Row[];
+}
+
+const keyOf = (table: TrackedTable, row: Row) => JSON.stringify(table.keyColumns.map((c) => row[c] ?? null));
+
+/** The key columns of a row, as the row primitives take them. */
+export function keyColumnsOf(table: TrackedTable, row: Row): Row {
+  return Object.fromEntries(table.keyColumns.map((c) => [c, row[c]]));
+}
+
+/**
+ * The columns a restore writes: those the table has now (an image older than a migration lacks
+ * new ones and may name dropped ones), less the stamps and sale state the history never records.
+ */
+export function restoredColumns(table: TrackedTable, row: Row): Row {
+  const out: Row = {};
+  for (const column of table.columns) {
+    if (!table.unrecorded.includes(column) && Object.hasOwn(row, column)) out[column] = row[column];
+  }
+  return out;
+}
+
+function sameRow(table: TrackedTable, now: Row, image: Row): boolean {
+  const wanted = restoredColumns(table, image);
+  return Object.keys(wanted).every((c) => JSON.stringify(now[c] ?? null) === JSON.stringify(wanted[c] ?? null));
+}
+
+/**
+ * What differs, table by table, in the order given (parents first). A table the image does not
+ * know (added by a later migration) is left alone: nothing says what it held.
+ */
+export function compareWithImage(
+  tables: readonly TrackedTable[],
+  image: WorkingImage,
+  now: ReadonlyMap<string, Row[]>,
+): TableDiff[] {
+  const diffs: TableDiff[] = [];
+  for (const table of tables) {
+    const imageRows = image.tables[table.name];
+    if (imageRows === undefined) continue;
+    const current = new Map((now.get(table.name) ?? []).map((row) => [keyOf(table, row), row]));
+    const diff: TableDiff = { table, extra: [], missing: [], changed: [] };
+    for (const row of imageRows) {
+      const key = keyOf(table, row);
+      const standing = current.get(key);
+      if (standing === undefined) diff.missing.push(row);
+      else if (!sameRow(table, standing, row)) diff.changed.push(row);
+      current.delete(key);
+    }
+    diff.extra = [...current.values()];
+    if (diff.extra.length + diff.missing.length + diff.changed.length > 0) diffs.push(diff);
+  }
+  return diffs;
+}
+
+/** How the working copy differs from a release for one record: added since, removed since, or changed. */
+export interface RecordDifference {
+  kind: string;
+  id: string;
+  name: string | null;
+  change: 'added' | 'removed' | 'changed';
+}
+
+/** A record's name as a person knows it, from whichever of its rows has one. */
+function nameOf(row: Row): string | null {
+  for (const field of ['name', 'label', 'title', 'headline']) {
+    if (typeof row[field] === 'string' && row[field] !== '') return row[field] as string;
+  }
+  return null;
+}
+
+/**
+ * The records that differ, by kind and id: a record's own row says whether it was added or removed
+ * since the release; a row that is part of it (a member, a link) only that it changed.
+ */
+export function recordDifferences(
+  diffs: readonly TableDiff[],
+  declared: HistoryTables,
+  /** The tables and their rows now, to name a record changed only through its parts. */
+  named: { tables: readonly TrackedTable[]; now: ReadonlyMap<string, Row[]> } = { tables: [], now: new Map() },
+): RecordDifference[] {
+  const records = new Map<string, RecordDifference>();
+  const note = (table: TrackedTable, row: Row, change: RecordDifference['change']) => {
+    const declaration = declared[table.name];
+    const part = declaration !== 'untracked' && declaration?.part === true;
+    const id = String(row[table.idColumn]);
+    const key = `${table.kind} ${id}`;
+    const known = records.get(key);
+    const what = part ? 'changed' : change;
+    if (!known) records.set(key, { kind: table.kind, id, name: part ? null : nameOf(row), change: what });
+    else {
+      if (known.change === 'changed' && what !== 'changed') known.change = what;
+      if (!part) known.name ??= nameOf(row);
+    }
+  };
+  for (const diff of diffs) {
+    for (const row of diff.extra) note(diff.table, row, 'added');
+    for (const row of diff.missing) note(diff.table, row, 'removed');
+    for (const row of diff.changed) note(diff.table, row, 'changed');
+  }
+  // A record changed only through its parts (a chapter's members) is named from its own row now.
+  const unnamed = new Set([...records.values()].filter((r) => r.name === null).map((r) => `${r.kind} ${r.id}`));
+  for (const table of unnamed.size === 0 ? [] : named.tables) {
+    const declaration = declared[table.name];
+    if (declaration !== 'untracked' && declaration?.part === true) continue;
+    for (const row of named.now.get(table.name) ?? []) {
+      const record = records.get(`${table.kind} ${String(row[table.idColumn])}`);
+      if (record && record.name === null) record.name = nameOf(row);
+    }
+  }
+  return sortDifferences([...records.values()]);
+}
+
+/** Differences in the order their pages are read in (compareSortKeys: what a cursor resumes after). */
+export function sortDifferences(records: RecordDifference[]): RecordDifference[] {
+  return records.sort((a, b) => compareSortKeys([a.kind, a.id], [b.kind, b.id]));
+}
+
+/** Records that differ, counted by kind: the summary a page of them comes with. */
+export function countByKind(
+  records: readonly RecordDifference[],
+): { kind: string; added: number; changed: number; removed: number }[] {
+  const counts = new Map<string, { kind: string; added: number; changed: number; removed: number }>();
+  for (const r of records) {
+    const c = counts.get(r.kind) ?? { kind: r.kind, added: 0, changed: 0, removed: 0 };
+    c[r.change]++;
+    counts.set(r.kind, c);
+  }
+  return [...counts.values()];
+}
