@@ -52,4 +52,11 @@ export const spotsResource: Resource = {
   ],
   guideParts: { spots: (stores, guide) => stores.spots.list(guide.id, { includeArchived: true }) },
 };
+export {
+  applySpotWrites,
+  planSpotWrites,
+  type SpotWriteItem,
+  type SpotWritePlan,
+} from './spot.batch.ts';
+export { spotFieldsSchema } from './spot.schema.ts';
 export { spotCountOfGuide } from './spot.store.ts';
