@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { pageInputShape, pageOutputShape } from '../../core/paging.ts';
+import { productIdSchema } from '../../shared/id-fields.ts';
+import { IMPORT_FEATURES_MAX, importFormats } from './imported-file.ts';
+
+/** Items of an import's answer a page holds: about 150 bytes each. */
+export const IMPORT_PAGE = { default: 50, max: 500 };
+
+export const importInputSchema = z.strictObject({
+  productId: productIdSchema,
+  format: z.enum(importFormats).describe("The file's format; a .kmz upload is format kml"),
+  content: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('The file as text (UTF-8), within the 2 MB body; or uploadId for KMZ and larger files'),
+  uploadId: z.string().min(1).max(100).optional().describe('From upload_import_file (REST), instead of content'),
+  dryRun: z
+    .boolean()
+    .optional()
+    .describe('true: answer what would be created, updated and skipped, and why; write nothing'),
+  keyFrom: z
+    .enum(['name', 'id-property'])
+    .optional()
+    .describe("How each place's spotKey is derived: from its name (default) or the file's own id"),
+  linesAs: z.enum(['hike', 'route']).optional().describe('What lines (tracks) become: hike (default) or route'),
+  areaId: z.string().min(1).optional().describe('Put every imported spot in this area of the guide'),
+  collectionId: z.string().min(1).max(100).optional().describe('Add every imported spot to this collection'),
+  ...pageInputShape(IMPORT_PAGE),
+});
+
+export type ImportInput = z.infer<typeof importInputSchema>;
+
+const action = z.enum(['create', 'update', 'unchanged', 'skip']);
+
+export const importItemSchema = z.object({
+  where: z.string().describe('Where in the file: "feature 3", "row 7", "Placemark 12"'),
+  kind: z.enum(['spot', 'hike', 'route', 'feature']),
+  action,
+  name: z.string().optional(),
+  spotKey: z.string().optional(),
+  id: z.string().optional().describe('spotId, hikeId or routeId, once the record exists'),
+  reason: z.string().optional().describe('Why it is skipped'),
+});
+
+export const importOutputSchema = z.object({
+  productId: z.string(),
+  dryRun: z.boolean().describe('true: nothing was written'),
+  created: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int().describe('Already as the file says: nothing written'),
+  skipped: z.number().int(),
+  addedToCollection: z.number().int().optional(),
+  items: z
+    .array(importItemSchema)
+    .describe(`Skipped first, then created, updated, unchanged; at most ${IMPORT_FEATURES_MAX} features a file`),
+  ...pageOutputShape,
+});
