@@ -199,6 +199,8 @@ for (const { dialect, skip } of await testDialects()) {
         'create_preview_link' /* issue 20: the studio's preview */,
         'list_changes' /* issue 29: the history of changes */,
         'undo_changes' /* issue 29: undo and redo */,
+        'import_spots' /* issue 30: places brought in from map files */,
+        'upload_import_file' /* issue 30: map files over the JSON body, and KMZ */,
       ]);
       const invented = h.app.registry.operations
         .map((op) => op.name)

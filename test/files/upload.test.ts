@@ -25,7 +25,7 @@ async function upload(
     init.body = new Uint8Array(bytes);
   }
   const res = await fetch(`${h.baseUrl}/guides/${productId}/import/upload`, init);
-  return { ok: res.status < 300, status: res.status, body: await res.json() };
+  return { ok: res.status < 300, status: res.status, body: (await res.json()) as any };
 }
 
 /** A GeoJSON over the 2 MB JSON body: 2,500 places with long descriptions. */

@@ -18,7 +18,6 @@ export const uploadImportFile = defineOperation({
   scope: 'write',
   stability: 'beta',
   since: SINCE_FILES,
-  successStatus: 201,
   restOnly: true,
   body: { kind: 'file', maxBytes: MAX_IMPORT_FILE_BYTES },
   rateLimit: { policy: 'uploads', key: (_input, principal) => principal.keyId },

@@ -82,7 +82,7 @@ function answerOf(guideId: string, input: ImportInput, plan: ImportPlan, ids?: M
 
 export const importSpots = defineOperation({
   name: 'import_spots',
-  title: 'Import spots from a file',
+  title: 'Import a map file',
   method: 'POST',
   path: '/guides/{productId}/import',
   scope: 'write',
@@ -90,11 +90,9 @@ export const importSpots = defineOperation({
   since: SINCE_FILES,
   example: filesExamples.import_spots,
   description:
-    'Brings places and lines in from a file the creator has (GeoJSON, CSV with a header naming name and lat/lon, ' +
-    'KML, GPX): points become spots matched on spotKey like upsert_spots, lines become hikes or routes matched on ' +
-    'name. The same file again changes nothing. Run dryRun first: it lists what would be created, updated and ' +
-    'skipped, and why, a page at a time. All or nothing. Files over 2 MB or KMZ: upload_import_file (REST), then ' +
-    'uploadId.',
+    'Imports a map file or spreadsheet: places become spots keyed by name, lines hikes or routes; the same ' +
+    'file again writes nothing. dryRun lists what would be created, updated, skipped and why. KMZ or over 2 MB: ' +
+    'upload_import_file, then uploadId.',
   input: importInputSchema,
   output: importOutputSchema,
   async prepare(input, ctx): Promise<PreparedImport> {

@@ -8,24 +8,15 @@ export const IMPORT_PAGE = { default: 50, max: 500 };
 
 export const importInputSchema = z.strictObject({
   productId: productIdSchema,
-  format: z.enum(importFormats).describe("The file's format; a .kmz upload is format kml"),
-  content: z
-    .string()
-    .min(1)
-    .optional()
-    .describe('The file as text (UTF-8), within the 2 MB body; or uploadId for KMZ and larger files'),
-  uploadId: z.string().min(1).max(100).optional().describe('From upload_import_file (REST), instead of content'),
-  dryRun: z
-    .boolean()
-    .optional()
-    .describe('true: answer what would be created, updated and skipped, and why; write nothing'),
-  keyFrom: z
-    .enum(['name', 'id-property'])
-    .optional()
-    .describe("How each place's spotKey is derived: from its name (default) or the file's own id"),
-  linesAs: z.enum(['hike', 'route']).optional().describe('What lines (tracks) become: hike (default) or route'),
-  areaId: z.string().min(1).optional().describe('Put every imported spot in this area of the guide'),
-  collectionId: z.string().min(1).max(100).optional().describe('Add every imported spot to this collection'),
+  // Notes kept short: every connection downloads them; the description says the rest.
+  format: z.enum(importFormats),
+  content: z.string().min(1).optional(),
+  uploadId: z.string().min(1).max(100).optional(),
+  dryRun: z.boolean().optional(),
+  keyFrom: z.enum(['name', 'id-property']).optional(),
+  linesAs: z.enum(['hike', 'route']).optional(),
+  areaId: z.string().min(1).optional(),
+  collectionId: z.string().min(1).max(100).optional(),
   ...pageInputShape(IMPORT_PAGE),
 });
 

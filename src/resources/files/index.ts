@@ -37,7 +37,7 @@ export const filesResource: Resource = {
   },
   operations: [importSpots, uploadImportFile],
   stores: { importUploads: (scope) => new ImportUploadsStore(scope) },
-  usesStores: ['areas', 'chapters', 'guides', 'properties', 'routes', 'spots'],
+  usesStores: ['areas', 'chapters', 'routes'],
   // A file waiting for its import is not part of the guide: no history, no undo.
   history: { import_uploads: 'untracked' },
   migrations: importUploadMigrations,

@@ -47,7 +47,7 @@ export const getLinkReport = defineOperation({
   example: linksExamples.get_link_report,
   description:
     'Lists every web link the guide holds (links, websites, booking, timetable and source URLs, map links) on spots, ' +
-    'areas, places, routes, hikes and chapters, each once with every place it is used (kind, id, name, field path), ' +
+    'areas, places, routes, hikes and chapters, each once with every place it is used, ' +
     'its last check_links result and whether a person marked it verified. Guide order, a page at a time (see ' +
     'Paging). Filter with status.',
   input: z.strictObject({
@@ -210,9 +210,9 @@ export const setLinkVerified = defineOperation({
   example: linksExamples.set_link_verified,
   description:
     'Records that a person opened a link and it is right (verified true), or takes that mark back (false): one link ' +
-    `as url, or up to ${MAX_MARKS_PER_CALL} as urls. Use it when the creator confirms a link the checker cannot judge ` +
-    '(a site that refuses automated checks). A verified link no longer counts as broken in readiness and publish ' +
-    'status. The mark covers every use of the URL in the guide and stays until taken back; checks do not change it.',
+    `as url, or up to ${MAX_MARKS_PER_CALL} as urls. Use it when the creator confirms a link the checker cannot judge. ` +
+    'A verified link no longer counts as broken in readiness and publish status. The mark covers every use of ' +
+    'the URL and stays until taken back; checks do not change it.',
   input: z.strictObject({
     productId: productIdSchema,
     url: urlSchema.optional().describe('One link exactly as the guide holds it; or send urls'),

@@ -59,8 +59,8 @@ export const getGuideReadiness = defineOperation({
   example: publishingExamples.get_guide_readiness,
   description:
     'Lists what stands between the working copy and buyers, blocking findings first: blocking ones stop ' +
-    'publish_changes, warnings do not. Each finding says where and what to do; doing it clears the finding. The ' +
-    'authoring guide lists every code. Paged: the counts are over the whole guide on every page, so ready and ' +
+    'publish_changes, warnings do not. Each finding says where and what to do; doing it clears the finding. ' +
+    'Paged: the counts are over the whole guide on every page, so ready and ' +
     'blockingCount tell whether it may publish without reading further; filter by code to work through one kind.',
   input: z.strictObject({
     productId: productIdSchema,
