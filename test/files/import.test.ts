@@ -199,6 +199,27 @@ await describeOverTransports('files: import_spots', (suite, t) => {
     assert.equal(again.body.addedToCollection, 0, 'members already there are not added twice');
   });
 
+  it('lines become routes when asked; one import is one change in the history, and undo takes it all back', async () => {
+    const productId = await newGuide(apis[t], `${t} undo`);
+    const a = await call('import_spots', { productId, format: 'geojson', content: mixedGeojson, linesAs: 'route' });
+    assertOk(a);
+    const routes = await call('list_routes', { productId });
+    assert.deepEqual(
+      routes.body.routes.map((r: { name: string; trackFigures: { pointCount: number } }) => [
+        r.name,
+        r.trackFigures.pointCount,
+      ]),
+      [['Levada do Rei', 4]],
+    );
+    assert.deepEqual((await call('list_hikes', { productId })).body.hikes, []);
+    const listed = await call('list_changes', { productId, limit: 1 });
+    const [change] = listed.body.changes;
+    assert.equal(change.operation, 'import_spots');
+    assertOk(await call('undo_changes', { productId, changeIds: [change.changeId] }));
+    assert.deepEqual(await spotsOf(productId), []);
+    assert.deepEqual((await call('list_routes', { productId })).body.routes, []);
+  });
+
   it("another creator's guide is not found, like a missing one; a bad area or collection is refused", async () => {
     const productId = await newGuide(apis[t], `${t} owned`);
     const bob = apiFor(suite.h, t, suite.h.bob.writeKey);
