@@ -18,37 +18,50 @@ import {
   planImport,
   writesAnything,
 } from './import-write.ts';
+import type { FileReader, ImportedFile } from './imported-file.ts';
 
-/** The file as text, from `content` or an upload of this guide; refusals name the field it came in. */
-async function fileText(input: ImportInput, ctx: PrepareContext, guideId: string): Promise<string> {
+async function readerOf(format: ImportInput['format']): Promise<FileReader> {
+  const load = fileReaders[format];
+  if (!load) throw refuse('format', `${format} files cannot be imported yet; use geojson or csv.`);
+  return load();
+}
+
+/** A refusal of an uploaded file names uploadId, where the file came from, rather than content. */
+function asUploaded(read: () => ImportedFile): ImportedFile {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof ApiError && err.message.startsWith('content: ')) {
+      throw refuse('uploadId', `the file ${err.message.slice('content: '.length)}`);
+    }
+    throw err;
+  }
+}
+
+/**
+ * A KMZ's places. The KMZ reader (formats/kmz.ts, `readKmz(bytes)`) is wired at merge, here:
+ * `return asUploaded(() => readKmz(bytes));`. Until then a KMZ is refused, saying what to do.
+ */
+function readKmzUpload(_bytes: Uint8Array): ImportedFile {
+  throw refuse('uploadId', 'is a KMZ (zipped KML): KMZ files are not read yet; unzip it and upload its doc.kml.');
+}
+
+/** The file read, from `content` or an upload of this guide. */
+async function importedFile(input: ImportInput, ctx: PrepareContext, guideId: string): Promise<ImportedFile> {
   if ((input.content === undefined) === (input.uploadId === undefined)) {
     throw refuse('content', 'send the file as content (text) or as uploadId (from upload_import_file), one of them.');
   }
-  if (input.content !== undefined) return sentText(input.content);
+  if (input.content !== undefined) return (await readerOf(input.format))(sentText(input.content));
   const upload = await ctx.stores.importUploads.find(guideId, input.uploadId as string);
   if (!upload) {
     throw refuse('uploadId', 'no upload of this guide has this id: uploads are kept an hour; upload the file again.');
   }
   if (isZip(upload.bytes)) {
-    if (input.format !== 'kml') throw refuse('format', `the upload is a zip archive (KMZ), so format must be kml.`);
-    throw refuse('uploadId', 'is a KMZ (zipped KML): KMZ files are not read yet; unzip it and upload its doc.kml.');
+    if (input.format !== 'kml') throw refuse('format', 'the upload is a zip archive (KMZ), so format must be kml.');
+    return readKmzUpload(upload.bytes);
   }
-  return uploadedText(upload.bytes, 'uploadId');
-}
-
-/** The file read by its format's reader; a refusal of an uploaded file names uploadId, where it came from. */
-async function readFile(input: ImportInput, text: string) {
-  const load = fileReaders[input.format];
-  if (!load) throw refuse('format', `${input.format} files cannot be imported yet; use geojson or csv.`);
-  const read = await load();
-  try {
-    return read(text);
-  } catch (err) {
-    if (input.uploadId !== undefined && err instanceof ApiError && err.message.startsWith('content: ')) {
-      throw refuse('uploadId', `the file ${err.message.slice('content: '.length)}`);
-    }
-    throw err;
-  }
+  const read = await readerOf(input.format);
+  return asUploaded(() => read(uploadedText(upload.bytes, 'uploadId')));
 }
 
 interface PreparedImport {
@@ -100,7 +113,7 @@ export const importSpots = defineOperation({
     if (input.cursor !== undefined && input.dryRun !== true) {
       throw refuse('cursor', 'pages are read from a dry run (dryRun true); a real import answers its first page.');
     }
-    const file = await readFile(input, await fileText(input, ctx, guide.id));
+    const file = await importedFile(input, ctx, guide.id);
     if (input.areaId !== undefined && !(await ctx.stores.areas.exists(guide.id, input.areaId))) {
       throw refuse('areaId', `no area with id "${input.areaId}" in this guide; list them with list_areas.`);
     }
