@@ -220,6 +220,40 @@ await describeOverTransports('files: import_spots', (suite, t) => {
     assert.deepEqual((await call('list_routes', { productId })).body.routes, []);
   });
 
+  it('collectionsFrom folders: each folder joins the collection of its name, made when the guide has none', async () => {
+    const productId = await newGuide(apis[t], `${t} folders`);
+    const lakes = await call('create_chapter', { productId, name: 'Lakes', kind: 'collection' });
+    assertOk(lakes, 201);
+    const csv =
+      'name,lat,lon,folder\nLake Bled,46.3636,14.0938,Lakes\nSavica,46.2922,13.7967,Waterfalls\n' +
+      'Lake Bohinj,46.2833,13.8833,Lakes\nVintgar,46.3933,14.0847,\n';
+    const args = { productId, format: 'csv', content: csv, collectionsFrom: 'folders' };
+    const dry = await call('import_spots', { ...args, dryRun: true });
+    assertOk(dry);
+    assert.deepEqual([dry.body.addedToCollection, dry.body.collectionsCreated], [3, 1]);
+    assert.equal((await call('list_chapters', { productId })).body.chapters.length, 1, 'a dry run makes none');
+    const a = await call('import_spots', args);
+    assertOk(a);
+    assert.deepEqual([a.body.created, a.body.addedToCollection, a.body.collectionsCreated], [4, 3, 1]);
+    const chapters = (await call('list_chapters', { productId })).body.chapters;
+    assert.deepEqual(
+      chapters.map((c: { name: string; kind: string; members: Array<{ spotKey: string }> }) => [
+        c.name,
+        c.kind,
+        c.members.map((m) => m.spotKey),
+      ]),
+      [
+        ['Lakes', 'collection', ['lake-bled', 'lake-bohinj']],
+        ['Waterfalls', 'collection', ['savica']],
+      ],
+    );
+    const changes = await changesOf(productId);
+    const again = await call('import_spots', args);
+    assertOk(again);
+    assert.deepEqual([again.body.unchanged, again.body.addedToCollection, again.body.collectionsCreated], [4, 0, 0]);
+    assert.equal(await changesOf(productId), changes);
+  });
+
   it("another creator's guide is not found, like a missing one; a bad area or collection is refused", async () => {
     const productId = await newGuide(apis[t], `${t} owned`);
     const bob = apiFor(suite.h, t, suite.h.bob.writeKey);

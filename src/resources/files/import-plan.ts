@@ -13,6 +13,8 @@ export interface ImportOptions {
   areaId: string | undefined;
   /** The guide's map region, when it has a bbox: places outside it are skipped. */
   bbox: Bbox | undefined;
+  /** Folders become collections: a spot keeps its folder's name, checked as a collection's. */
+  byFolder: boolean;
 }
 
 /** A place ready to write, with where it came from. */
@@ -20,6 +22,8 @@ export interface SpotCandidate {
   kind: 'spot';
   where: string;
   item: SpotWriteItem & { name: string };
+  /** The collection it joins by its folder, when folders are asked to be collections. */
+  folder?: string;
 }
 
 /** A line ready to measure and write: matched on its name among the guide's records of its kind. */
@@ -71,8 +75,10 @@ function spotCandidate(point: ImportedPoint, options: ImportOptions, keys: Map<s
     reason,
   });
   if (point.name === undefined) return skip('no name: a spot needs one, and none is made up; name it in the file.');
+  const folder = options.byFolder ? point.folder : undefined;
   const fieldProblem =
     refusal('name', spotFieldsSchema.shape.name, point.name) ??
+    (folder === undefined ? undefined : refusal('folder', spotFieldsSchema.shape.name, folder)) ??
     (point.description === undefined
       ? undefined
       : refusal('description', spotFieldsSchema.shape.description, point.description));
@@ -94,6 +100,7 @@ function spotCandidate(point: ImportedPoint, options: ImportOptions, keys: Map<s
   return {
     kind: 'spot',
     where: point.where,
+    ...(folder !== undefined && { folder }),
     item: {
       spotKey,
       name: point.name,

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { refuse } from '../../core/errors.ts';
 import type { Stores } from '../../core/stores.ts';
 import type { PreparedTrack } from '../../shared/tracks/index.ts';
-import { MEMBERS_MAX } from '../chapters/index.ts';
+import { emptyChapter, MEMBERS_MAX } from '../chapters/index.ts';
 import { applyHikeFields, applyRouteFields, type RouteWrite, type StoredRoute } from '../routes/index.ts';
 import { applySpotWrites, planSpotWrites, type SpotWritePlan } from '../spots/index.ts';
 import type { LineCandidate, Skip, SpotCandidate } from './import-plan.ts';
@@ -26,8 +26,17 @@ export interface ImportPlan {
   spots: Array<{ candidate: SpotCandidate; plan: SpotWritePlan }>;
   lines: LinePlan[];
   skipped: Skip[];
-  /** The collection the spots join, and the keys of those not in it yet. */
-  collection: { id: string; newKeys: string[] } | undefined;
+  /**
+   * The collections the spots join (collectionId's, and one per folder when asked), each with the
+   * keys of the spots not in it yet; a folder without a collection of its name gets one (no id yet).
+   */
+  collections: CollectionPlan[];
+}
+
+interface CollectionPlan {
+  id: string | undefined;
+  name: string;
+  newKeys: string[];
 }
 
 /** One feature in an import's answer: what became (or would become) of it. */
@@ -79,28 +88,61 @@ async function planLines(
   });
 }
 
-async function planCollection(
-  stores: Stores,
-  guideId: string,
-  collectionId: string,
-  spotKeys: readonly string[],
-): Promise<ImportPlan['collection']> {
-  const kinds = await stores.chapters.kindsIn(guideId, [collectionId]);
-  if (!kinds.has(collectionId)) {
-    throw refuse(
-      'collectionId',
-      `no collection with id "${collectionId}" in this guide; list them with list_chapters.`,
-    );
-  }
-  const members = new Set((await stores.chapters.require(collectionId)).members.map((m) => m.spotKey));
-  const newKeys = spotKeys.filter((key) => !members.has(key));
+/** Keys not yet members of a collection, within the members a collection holds. */
+function joining(field: string, name: string, members: ReadonlySet<string | null>, keys: readonly string[]): string[] {
+  const newKeys = keys.filter((key) => !members.has(key));
   if (members.size + newKeys.length > MEMBERS_MAX) {
     throw refuse(
-      'collectionId',
-      `would hold ${members.size + newKeys.length} members, over the ${MEMBERS_MAX} a collection holds.`,
+      field,
+      `"${name}" would hold ${members.size + newKeys.length} members, over the ${MEMBERS_MAX} it may.`,
     );
   }
-  return { id: collectionId, newKeys };
+  return newKeys;
+}
+
+/**
+ * The collections the spots join: the one named by collectionId, and with `byFolder` the
+ * collection named as each folder (the first of that name in reading order, or a new one).
+ */
+async function planCollections(
+  stores: Stores,
+  guideId: string,
+  spots: readonly SpotCandidate[],
+  collectionId: string | undefined,
+  byFolder: boolean,
+): Promise<CollectionPlan[]> {
+  const plans: CollectionPlan[] = [];
+  const keys = spots.map((c) => c.item.spotKey);
+  if (collectionId !== undefined) {
+    if (!(await stores.chapters.kindsIn(guideId, [collectionId])).has(collectionId)) {
+      throw refuse(
+        'collectionId',
+        `no collection with id "${collectionId}" in this guide; list them with list_chapters.`,
+      );
+    }
+    const chapter = await stores.chapters.require(collectionId);
+    const members = new Set(chapter.members.map((m) => m.spotKey));
+    plans.push({ id: collectionId, name: chapter.name, newKeys: joining('collectionId', chapter.name, members, keys) });
+  }
+  if (!byFolder) return plans;
+  const folders = new Map<string, string[]>();
+  for (const c of spots)
+    if (c.folder !== undefined) folders.set(c.folder, [...(folders.get(c.folder) ?? []), c.item.spotKey]);
+  if (folders.size === 0) return plans;
+  const named = new Map<string, { id: string; members: Set<string | null> }>();
+  for (const chapter of (await stores.chapters.list(guideId)).reverse()) {
+    if (chapter.kind === 'collection')
+      named.set(chapter.name, { id: chapter.id, members: new Set(chapter.members.map((m) => m.spotKey)) });
+  }
+  for (const [name, folderKeys] of folders) {
+    const found = named.get(name);
+    plans.push({
+      id: found?.id,
+      name,
+      newKeys: joining('collectionsFrom', name, found?.members ?? new Set(), folderKeys),
+    });
+  }
+  return plans;
 }
 
 /** What the file's candidates would do to the guide as it stands now: reads only. */
@@ -108,7 +150,7 @@ export async function planImport(
   ctx: { stores: Stores; warn(message: string): void },
   guideId: string,
   candidates: { spots: SpotCandidate[]; lines: PreparedLine[]; skipped: Skip[] },
-  collectionId: string | undefined,
+  collections: { collectionId: string | undefined; byFolder: boolean },
 ): Promise<ImportPlan> {
   const spotPlans = await planSpotWrites(
     ctx,
@@ -120,15 +162,13 @@ export async function planImport(
     spots: candidates.spots.map((candidate, i) => ({ candidate, plan: spotPlans[i] as SpotWritePlan })),
     lines: await planLines(ctx.stores, guideId, candidates.lines, ctx.warn),
     skipped: candidates.skipped,
-    collection:
-      collectionId === undefined
-        ? undefined
-        : await planCollection(
-            ctx.stores,
-            guideId,
-            collectionId,
-            candidates.spots.map((c) => c.item.spotKey),
-          ),
+    collections: await planCollections(
+      ctx.stores,
+      guideId,
+      candidates.spots,
+      collections.collectionId,
+      collections.byFolder,
+    ),
   };
 }
 
@@ -137,7 +177,7 @@ export function writesAnything(plan: ImportPlan): boolean {
   return (
     plan.spots.some((s) => s.plan.action !== 'unchanged') ||
     plan.lines.some((l) => l.action !== 'unchanged') ||
-    (plan.collection?.newKeys.length ?? 0) > 0
+    plan.collections.some((c) => c.newKeys.length > 0)
   );
 }
 
@@ -159,10 +199,12 @@ export async function applyImport(stores: Stores, guideId: string, plan: ImportP
       ids.set(l, id);
     }
   }
-  if (plan.collection && plan.collection.newKeys.length > 0) {
+  for (const collection of plan.collections) {
+    if (collection.newKeys.length === 0) continue;
+    const id = collection.id ?? (await stores.chapters.insert(guideId, emptyChapter(collection.name)));
     await stores.chapters.appendSpots(
-      plan.collection.id,
-      plan.collection.newKeys.map((key) => spotIds.get(key) as string),
+      id,
+      collection.newKeys.map((key) => spotIds.get(key) as string),
     );
   }
   return ids;

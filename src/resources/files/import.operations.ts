@@ -64,6 +64,12 @@ async function importedFile(input: ImportInput, ctx: PrepareContext, guideId: st
   return asUploaded(() => read(uploadedText(upload.bytes, 'uploadId')));
 }
 
+/** Where the spots go besides the guide: collectionId's collection, and their folders' when asked. */
+const collectionsOf = (input: ImportInput) => ({
+  collectionId: input.collectionId,
+  byFolder: input.collectionsFrom === 'folders',
+});
+
 interface PreparedImport {
   guideId: string;
   candidates: Omit<Candidates, 'lines'> & { lines: PreparedLine[] };
@@ -86,7 +92,10 @@ function answerOf(guideId: string, input: ImportInput, plan: ImportPlan, ids?: M
     updated: count('update'),
     unchanged: count('unchanged'),
     skipped: count('skip'),
-    ...(plan.collection && { addedToCollection: plan.collection.newKeys.length }),
+    ...(plan.collections.length > 0 && {
+      addedToCollection: plan.collections.reduce((n, c) => n + c.newKeys.length, 0),
+      collectionsCreated: plan.collections.filter((c) => c.id === undefined).length,
+    }),
     items: page.items,
     total: page.total,
     ...(dryRun && nextCursor !== undefined && { nextCursor }),
@@ -95,7 +104,7 @@ function answerOf(guideId: string, input: ImportInput, plan: ImportPlan, ids?: M
 
 export const importSpots = defineOperation({
   name: 'import_spots',
-  title: 'Import a map file',
+  title: 'Import a file',
   method: 'POST',
   path: '/guides/{productId}/import',
   scope: 'write',
@@ -103,9 +112,8 @@ export const importSpots = defineOperation({
   since: SINCE_FILES,
   example: filesExamples.import_spots,
   description:
-    'Imports a map file or spreadsheet: places become spots keyed by name, lines hikes or routes; the same ' +
-    'file again writes nothing. dryRun lists what would be created, updated, skipped and why. KMZ or over 2 MB: ' +
-    'upload_import_file, then uploadId.',
+    'Imports a map file: places become spots keyed by name, lines hikes or routes; a re-import writes nothing. ' +
+    'dryRun: what would change or be skipped, and why. KMZ or over 2 MB: upload_import_file, then uploadId.',
   input: importInputSchema,
   output: importOutputSchema,
   async prepare(input, ctx): Promise<PreparedImport> {
@@ -123,6 +131,7 @@ export const importSpots = defineOperation({
       linesAs: input.linesAs ?? 'hike',
       areaId: input.areaId,
       bbox: region?.bbox,
+      byFolder: input.collectionsFrom === 'folders',
     });
     // Measuring and simplifying tracks is the slow part: here, outside the transaction.
     const prepared: PreparedLine[] = [];
@@ -130,17 +139,17 @@ export const importSpots = defineOperation({
       prepared.push({ ...line, track: await prepareTrack({ points: line.points }, line.where) });
     const candidates = { ...rest, lines: prepared };
     if (input.dryRun !== true) return { guideId: guide.id, candidates };
-    const plan = await planImport(ctx, guide.id, candidates, input.collectionId);
+    const plan = await planImport(ctx, guide.id, candidates, collectionsOf(input));
     return { guideId: guide.id, candidates, answer: answerOf(guide.id, input, plan) };
   },
   async handler(input, ctx, prepared) {
     // A dry run touches nothing, not even the guide's stamp.
     if (prepared.answer) return prepared.answer;
-    const unlocked = await planImport(ctx, prepared.guideId, prepared.candidates, input.collectionId);
+    const unlocked = await planImport(ctx, prepared.guideId, prepared.candidates, collectionsOf(input));
     if (!writesAnything(unlocked)) return answerOf(prepared.guideId, input, unlocked);
     // Something to write: the guide is locked and the plan made again against what it holds now.
     const guide = await ctx.guide(input.productId);
-    const plan = await planImport(ctx, guide.id, prepared.candidates, input.collectionId);
+    const plan = await planImport(ctx, guide.id, prepared.candidates, collectionsOf(input));
     const ids = await applyImport(ctx.stores, guide.id, plan);
     return answerOf(guide.id, input, plan, ids);
   },

@@ -17,6 +17,7 @@ export const importInputSchema = z.strictObject({
   linesAs: z.enum(['hike', 'route']).optional(),
   areaId: z.string().min(1).optional(),
   collectionId: z.string().min(1).max(100).optional(),
+  collectionsFrom: z.enum(['folders']).optional(),
   ...pageInputShape(IMPORT_PAGE),
 });
 
@@ -41,7 +42,8 @@ export const importOutputSchema = z.object({
   updated: z.number().int(),
   unchanged: z.number().int().describe('Already as the file says: nothing written'),
   skipped: z.number().int(),
-  addedToCollection: z.number().int().optional(),
+  addedToCollection: z.number().int().optional().describe('Spots added to collectionId and folder collections'),
+  collectionsCreated: z.number().int().optional().describe('Collections made for folders (collectionsFrom)'),
   items: z
     .array(importItemSchema)
     .describe(`Skipped first, then created, updated, unchanged; at most ${IMPORT_FEATURES_MAX} features a file`),

@@ -96,7 +96,7 @@ function rowPosition(
 /**
  * CSV as spreadsheets save it: a header row naming the columns, any delimiter (guessed), UTF-8
  * with or without a byte order mark. Each row is a place: the name column (name or title), the
- * position (lat/lon columns or one position column), description and id columns when present, and
+ * position (lat/lon columns or one position column), description, id and folder columns when present, and
  * every other non-empty cell as a property by its column's name. Cells are kept as written.
  */
 export const readCsv: FileReader = (content) => {
@@ -119,7 +119,9 @@ export const readCsv: FileReader = (content) => {
   }
   const columns = positionColumns(header);
   const decimalComma = parsed.meta.delimiter !== ',';
-  const positionFields = new Set(Object.values(columns));
+  // A folder column groups rows as KML folders do (collectionsFrom: "folders").
+  const folderColumn = findColumn(header, ['folder']);
+  const positionFields = new Set([...Object.values(columns), folderColumn]);
   const file: ImportedFile = { features: [], skipped: [] };
   const count = new FeatureCount();
   for (const [i, row] of parsed.data.entries()) {
@@ -132,9 +134,10 @@ export const readCsv: FileReader = (content) => {
       if (!positionFields.has(field) && typeof value === 'string' && value !== '') cells[field] = value;
     }
     const position = rowPosition(row, columns, where, decimalComma);
+    const folder = folderColumn === undefined ? '' : (row[folderColumn] ?? '');
     file.features.push({
       where,
-      folder: undefined,
+      folder: folder === '' ? undefined : folder,
       ...namedFields(cells),
       kind: 'point',
       lon: position?.lon,
