@@ -1,7 +1,7 @@
 import Papa from 'papaparse';
-import { refuse } from '../../../core/errors.ts';
-import { type FileReader, IMPORT_FEATURES_MAX, type ImportedFile, type ImportedValue } from '../imported-file.ts';
-import { checkPosition, FeatureCount, namedFields } from './feature-fields.ts';
+import { type FileReader, IMPORT_FEATURES_MAX, type ImportedValue } from '../imported-file.ts';
+import { checkPosition, namedFields } from './feature-fields.ts';
+import { FeatureList, refuseContent } from './feature-list.ts';
 
 const LAT_COLUMNS = ['lat', 'latitude'];
 const LON_COLUMNS = ['lon', 'lng', 'long', 'longitude'];
@@ -42,8 +42,7 @@ function positionColumns(header: readonly string[]): Columns {
   if (lat !== undefined && lon !== undefined) return { lat, lon };
   const position = findColumn(header, POSITION_COLUMNS);
   if (position !== undefined) return { position };
-  throw refuse(
-    'content',
+  throw refuseContent(
     `the header row names no position: give columns lat and lon (or latitude and longitude), or one column ` +
       `(${POSITION_COLUMNS.slice(0, 3).join(', ')}…) holding WKT POINT (lon lat) or "lat, lon". Header: ${header.join(' | ')}.`,
   );
@@ -55,7 +54,7 @@ function positionColumns(header: readonly string[]): Columns {
  */
 function coordinate(raw: string, what: string, where: string, decimalComma: boolean): number {
   const text = decimalComma ? raw.trim().replace(/^([+-]?\d+),(\d+)$/, '$1.$2') : raw.trim();
-  if (!DECIMAL.test(text)) throw refuse('content', `${where}: ${what} ${JSON.stringify(raw)} is not a number.`);
+  if (!DECIMAL.test(text)) throw refuseContent(`${where}: ${what} ${JSON.stringify(raw)} is not a number.`);
   return Number(text);
 }
 
@@ -80,7 +79,7 @@ function rowPosition(
       lat = coordinate(pair[1] as string, 'latitude', where, false);
       lon = coordinate(pair[2] as string, 'longitude', where, false);
     } else {
-      throw refuse('content', `${where}: ${JSON.stringify(cell)} is neither WKT POINT (lon lat) nor "lat, lon".`);
+      throw refuseContent(`${where}: ${JSON.stringify(cell)} is neither WKT POINT (lon lat) nor "lat, lon".`);
     }
   } else {
     const latCell = (row[columns.lat as string] ?? '').trim();
@@ -110,22 +109,20 @@ export const readCsv: FileReader = (content) => {
   });
   const quoteError = parsed.errors.find((e) => e.type === 'Quotes');
   if (quoteError) {
-    throw refuse('content', `row ${(quoteError.row ?? 0) + 2}: ${quoteError.message.toLowerCase()}.`);
+    throw refuseContent(`row ${(quoteError.row ?? 0) + 2}: ${quoteError.message.toLowerCase()}.`);
   }
   const header = (parsed.meta.fields ?? []).filter((f) => f.trim() !== '');
-  if (header.length === 0) throw refuse('content', 'is empty: a CSV needs a header row naming its columns.');
+  if (header.length === 0) throw refuseContent('is empty: a CSV needs a header row naming its columns.');
   if (findColumn(header, ['name', 'title']) === undefined) {
-    throw refuse('content', `the header row names no name column (name or title). Header: ${header.join(' | ')}.`);
+    throw refuseContent(`the header row names no name column (name or title). Header: ${header.join(' | ')}.`);
   }
   const columns = positionColumns(header);
   const decimalComma = parsed.meta.delimiter !== ',';
   // A folder column groups rows as KML folders do (collectionsFrom: "folders").
   const folderColumn = findColumn(header, ['folder']);
   const positionFields = new Set([...Object.values(columns), folderColumn]);
-  const file: ImportedFile = { features: [], skipped: [] };
-  const count = new FeatureCount();
+  const list = new FeatureList();
   for (const [i, row] of parsed.data.entries()) {
-    count.add();
     // Row numbers as the spreadsheet shows them: the header is row 1.
     const where = `row ${i + 2}`;
     const cells: Record<string, ImportedValue> = {};
@@ -135,7 +132,7 @@ export const readCsv: FileReader = (content) => {
     }
     const position = rowPosition(row, columns, where, decimalComma);
     const folder = folderColumn === undefined ? '' : (row[folderColumn] ?? '');
-    file.features.push({
+    list.add({
       where,
       folder: folder === '' ? undefined : folder,
       ...namedFields(cells),
@@ -144,5 +141,5 @@ export const readCsv: FileReader = (content) => {
       lat: position?.lat,
     });
   }
-  return file;
+  return list.file;
 };

@@ -1,11 +1,11 @@
-import { refuse } from '../../../core/errors.ts';
 import { pointProblem } from '../../../shared/tracks/track.schema.ts';
-import { IMPORT_FEATURES_MAX, type ImportedValue } from '../imported-file.ts';
+import type { ImportedValue } from '../imported-file.ts';
+import { refuseContent } from './feature-list.ts';
 
 /**
  * What every reader does alike with what a file says of a feature: which of its fields are the
  * name, description and id (the first present of the usual spellings), the rest kept as simple
- * properties, positions checked against the globe, and the feature count held to the cap.
+ * properties, and positions checked against the globe (the count is FeatureList's).
  */
 
 const NAME_FIELDS = ['name', 'title'];
@@ -51,21 +51,5 @@ export function namedFields(fields: Record<string, ImportedValue>, ownId?: strin
 /** Refuses a position off the globe, saying where in the file: a file that says so is wrong, not a skip. */
 export function checkPosition(lon: number, lat: number, where: string): void {
   const problem = pointProblem([lon, lat], 'attributes');
-  if (problem !== undefined) throw refuse('content', `${where}: ${problem}.`);
-}
-
-/** Counts features as a reader finds them, refusing the file past the cap before reading further. */
-export class FeatureCount {
-  #count = 0;
-
-  add(n = 1): void {
-    this.#count += n;
-    if (this.#count > IMPORT_FEATURES_MAX) {
-      throw refuse(
-        'content',
-        `holds more than ${IMPORT_FEATURES_MAX.toLocaleString('en')} features, the most one import takes; ` +
-          'split the file and import each part.',
-      );
-    }
-  }
+  if (problem !== undefined) throw refuseContent(`${where}: ${problem}.`);
 }

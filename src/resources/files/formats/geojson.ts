@@ -1,7 +1,7 @@
-import { refuse } from '../../../core/errors.ts';
 import { INPUT_POINTS_MAX, type Position } from '../../../shared/tracks/track.schema.ts';
-import type { FileReader, ImportedFeature, ImportedFile, ImportedValue } from '../imported-file.ts';
-import { checkPosition, FeatureCount, namedFields } from './feature-fields.ts';
+import type { FileReader, ImportedValue } from '../imported-file.ts';
+import { checkPosition, namedFields } from './feature-fields.ts';
+import { FeatureList, refuseContent } from './feature-list.ts';
 
 type Json = Record<string, unknown>;
 
@@ -26,7 +26,7 @@ function simpleProperties(properties: unknown): Record<string, ImportedValue> {
 /** A position as GeoJSON writes it ([lon, lat] or [lon, lat, ele]), refused off the globe. */
 function positionOf(value: unknown, where: string): Position {
   if (!Array.isArray(value) || value.length < 2 || !value.slice(0, 3).every((n) => typeof n === 'number')) {
-    throw refuse('content', `${where}: a position must be [longitude, latitude] or [longitude, latitude, elevation].`);
+    throw refuseContent(`${where}: a position must be [longitude, latitude] or [longitude, latitude, elevation].`);
   }
   const [lon, lat, ele] = value as number[];
   checkPosition(lon as number, lat as number, where);
@@ -34,32 +34,28 @@ function positionOf(value: unknown, where: string): Position {
 }
 
 function positionsOf(value: unknown, where: string): Position[] {
-  if (!Array.isArray(value)) throw refuse('content', `${where}: coordinates must be an array of positions.`);
+  if (!Array.isArray(value)) throw refuseContent(`${where}: coordinates must be an array of positions.`);
   if (value.length > INPUT_POINTS_MAX) {
-    throw refuse('content', `${where}: has more than ${INPUT_POINTS_MAX.toLocaleString('en')} points.`);
+    throw refuseContent(`${where}: has more than ${INPUT_POINTS_MAX.toLocaleString('en')} points.`);
   }
   return value.map((p, i) => positionOf(p, `${where}, point ${i + 1}`));
 }
 
 /** What the features of one GeoJSON Feature become: places, a line, or a reason it is passed over. */
-function readFeature(feature: unknown, where: string, count: FeatureCount, file: ImportedFile): void {
+function readFeature(feature: unknown, where: string, list: FeatureList): void {
   if (!isObject(feature) || feature.type !== 'Feature') {
-    throw refuse('content', `${where}: is not a GeoJSON Feature (its type must be "Feature").`);
+    throw refuseContent(`${where}: is not a GeoJSON Feature (its type must be "Feature").`);
   }
   const ownId = typeof feature.id === 'string' || typeof feature.id === 'number' ? String(feature.id) : undefined;
   const fields = namedFields(simpleProperties(feature.properties), ownId);
   const base = { where, folder: undefined, ...fields };
   const geometry = feature.geometry;
   if (geometry === null || geometry === undefined) {
-    count.add();
-    file.features.push({ ...base, kind: 'point', lon: undefined, lat: undefined });
+    list.add({ ...base, kind: 'point', lon: undefined, lat: undefined });
     return;
   }
-  if (!isObject(geometry)) throw refuse('content', `${where}: geometry must be an object or null.`);
-  const add = (item: ImportedFeature) => {
-    count.add();
-    file.features.push(item);
-  };
+  if (!isObject(geometry)) throw refuseContent(`${where}: geometry must be an object or null.`);
+  const add = list.add.bind(list);
   switch (geometry.type) {
     case 'Point': {
       const [lon, lat] = positionOf(geometry.coordinates, where) as [number, number];
@@ -81,16 +77,13 @@ function readFeature(feature: unknown, where: string, count: FeatureCount, file:
       return;
     case 'MultiLineString': {
       // The parts of one line with gaps (a track paused), joined in order as GPX segments are.
-      if (!Array.isArray(geometry.coordinates)) throw refuse('content', `${where}: coordinates must be an array.`);
+      if (!Array.isArray(geometry.coordinates)) throw refuseContent(`${where}: coordinates must be an array.`);
       const parts = geometry.coordinates.map((part, i) => positionsOf(part, `${where}, line ${i + 1}`));
       add({ ...base, kind: 'line', points: parts.flat() });
       return;
     }
     default:
-      file.skipped.push({
-        where,
-        reason: `a ${String(geometry.type)} is neither a place nor a line: only points and lines are imported.`,
-      });
+      list.skip(where, `a ${String(geometry.type)} is neither a place nor a line: only points and lines are imported.`);
   }
 }
 
@@ -103,20 +96,18 @@ export const readGeojson: FileReader = (content) => {
   try {
     document = JSON.parse(content);
   } catch (err) {
-    throw refuse('content', `is not valid JSON, so not GeoJSON (${(err as Error).message}).`);
+    throw refuseContent(`is not valid JSON, so not GeoJSON (${(err as Error).message}).`);
   }
-  const file: ImportedFile = { features: [], skipped: [] };
-  const count = new FeatureCount();
+  const list = new FeatureList();
   if (isObject(document) && document.type === 'FeatureCollection' && Array.isArray(document.features)) {
-    for (const [i, feature] of document.features.entries()) readFeature(feature, `feature ${i + 1}`, count, file);
-    return file;
+    for (const [i, feature] of document.features.entries()) readFeature(feature, `feature ${i + 1}`, list);
+    return list.file;
   }
   if (isObject(document) && document.type === 'Feature') {
-    readFeature(document, 'feature 1', count, file);
-    return file;
+    readFeature(document, 'feature 1', list);
+    return list.file;
   }
-  throw refuse(
-    'content',
+  throw refuseContent(
     'is not a GeoJSON FeatureCollection or Feature: its top level must have "type": "FeatureCollection" with ' +
       '"features", or "type": "Feature".',
   );
