@@ -27,6 +27,8 @@ const ON_FIRST_USE = [
   '/src/db/pg-store.ts',
   '/ioredis/',
   '/@rgrove/parse-xml/',
+  // A CSV imported (import_spots): the CSV parser.
+  '/papaparse/',
   // What no setting uses: country names in 80 languages, the rate limiter's other stores, Fastify's
   // route schema compilers.
   '/i18n-iso-countries/langs/',

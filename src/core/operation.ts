@@ -33,12 +33,14 @@ export interface Upload {
  * How a REST request's body arrives. JSON is the default, and may raise the 2 MB limit over REST (a
  * long GPX track), never over MCP, whose messages stay at 2 MB. The photo uploads take one image
  * (raw bytes with an image content type, or a multipart form with one file part) or a multipart
- * form of several files. Each has its own size limit, answered as 413 payload_too_large before the
+ * form of several files; a file upload (a map file) takes one file of any type like an image. Each has its own size limit, answered as 413 payload_too_large before the
  * body is read whole; form fields are input fields like the query's.
  */
 export type BodyKind =
   | { kind: 'json'; maxBytes?: number }
   | { kind: 'image'; maxBytes: number }
+  /** One file of any type but JSON (a map file for import), raw or as a one-file form. */
+  | { kind: 'file'; maxBytes: number }
   | { kind: 'multipart'; maxBytes: number; maxFiles: number; maxFileBytes: number };
 
 /** What every phase of a call sees: never the transport that carried it. */

@@ -192,15 +192,13 @@ function operationObject(op: AnyOperation, tag: string, components: Record<strin
   return operation;
 }
 
-/** An upload's body: one image (raw or a one-file form), or a form of several files; fields beside them. */
-function uploadBody(kind: 'image' | 'multipart', fields: Record<string, JsonObject>): JsonObject {
+/** An upload's body: one image or file (raw or a one-file form), or a form of several files; fields beside them. */
+function uploadBody(kind: 'image' | 'file' | 'multipart', fields: Record<string, JsonObject>): JsonObject {
   const binary = { type: 'string', contentMediaType: 'application/octet-stream' };
-  const files = kind === 'image' ? { file: binary } : { files: { type: 'array', items: binary } };
+  const files = kind === 'multipart' ? { files: { type: 'array', items: binary } } : { file: binary };
   const form = { 'multipart/form-data': { schema: { type: 'object', properties: { ...files, ...fields } } } };
-  return {
-    required: true,
-    content: kind === 'image' ? { 'image/*': { schema: binary }, ...form } : form,
-  };
+  const raw = { image: { 'image/*': { schema: binary } }, file: { 'application/octet-stream': { schema: binary } } };
+  return { required: true, content: kind === 'multipart' ? form : { ...raw[kind], ...form } };
 }
 
 /** The OpenAPI 3.1 document, derived from the same declarations as the routes and tools. */

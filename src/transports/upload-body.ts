@@ -37,12 +37,16 @@ interface Limits {
   total: number;
   files: number;
   fileBytes: number;
+  /** What one file is called in refusals: a photo, or a file for import. */
+  noun: 'photo' | 'file';
 }
 
 function limitsOf(body: UploadBodyKind): Limits {
-  return body.kind === 'image'
-    ? { total: body.maxBytes + FORM_ROOM, files: 1, fileBytes: body.maxBytes }
-    : { total: body.maxBytes, files: body.maxFiles, fileBytes: body.maxFileBytes };
+  if (body.kind === 'multipart') {
+    return { total: body.maxBytes, files: body.maxFiles, fileBytes: body.maxFileBytes, noun: 'photo' };
+  }
+  const noun = body.kind === 'image' ? 'photo' : 'file';
+  return { total: body.maxBytes + FORM_ROOM, files: 1, fileBytes: body.maxBytes, noun };
 }
 
 /** A declared length over the limit is answered at once, before a byte of the body is read. */
@@ -53,8 +57,8 @@ function refuseDeclaredLength(request: FastifyRequest, limit: number, what: stri
   }
 }
 
-/** Raw bytes of one image, counted as they arrive: over the limit stops collecting at once. */
-function readRaw(request: FastifyRequest, maxBytes: number): Promise<Buffer> {
+/** Raw bytes of one image or file, counted as they arrive: over the limit stops collecting at once. */
+function readRaw(request: FastifyRequest, maxBytes: number, what: string): Promise<Buffer> {
   const raw = request.raw;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -64,7 +68,7 @@ function readRaw(request: FastifyRequest, maxBytes: number): Promise<Buffer> {
       if (size > maxBytes) {
         finish();
         chunks.length = 0;
-        reject(tooLarge(`The image is over the ${sizeText(maxBytes)} limit.`));
+        reject(tooLarge(`The ${what} is over the ${sizeText(maxBytes)} limit.`));
         return;
       }
       chunks.push(chunk);
@@ -90,13 +94,18 @@ function multipartError(err: unknown, limits: Limits, index: number, filename: s
   const code = (err as { code?: string }).code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') {
     return tooLarge(
-      `file ${index}${filename ? ` (${filename})` : ''} is over the ${sizeText(limits.fileBytes)} limit for one photo.`,
+      `file ${index}${filename ? ` (${filename})` : ''} is over the ${sizeText(limits.fileBytes)} limit for one ${limits.noun}.`,
     );
   }
   // Too many files is too many items in a list (400), not too many bytes (413).
   if (code === 'FST_FILES_LIMIT') {
     return limits.files === 1
-      ? refuse('file', 'one photo per request; send several with upload_media_batch.')
+      ? refuse(
+          'file',
+          limits.noun === 'photo'
+            ? 'one photo per request; send several with upload_media_batch.'
+            : 'one file per request.',
+        )
       : refuse('files', `at most ${limits.files} files are accepted in one batch; send the rest in another batch.`);
   }
   if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') {
@@ -176,7 +185,7 @@ export async function readUploadBody(request: FastifyRequest, body: UploadBodyKi
   const type = bareType(request);
   const limits = limitsOf(body);
   if (type === 'multipart/form-data') {
-    refuseDeclaredLength(request, limits.total, body.kind === 'image' ? 'upload' : 'batch upload');
+    refuseDeclaredLength(request, limits.total, body.kind === 'multipart' ? 'batch upload' : 'upload');
     return readMultipart(request, limits);
   }
   if (type === 'application/json') return undefined;
@@ -186,8 +195,9 @@ export async function readUploadBody(request: FastifyRequest, body: UploadBodyKi
       '(body): send the photos as multipart/form-data, one file part each, with any fields beside them',
     );
   }
-  refuseDeclaredLength(request, body.maxBytes, 'image');
-  const bytes = await readRaw(request, body.maxBytes);
+  const what = body.kind === 'image' ? 'image' : 'file';
+  refuseDeclaredLength(request, body.maxBytes, what);
+  const bytes = await readRaw(request, body.maxBytes, what);
   return { fields: {}, uploads: [{ field: 'file', filename: undefined, contentType: type || undefined, bytes }] };
 }
 

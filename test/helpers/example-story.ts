@@ -8,8 +8,9 @@ import { minimalArchive } from './archives.ts';
 type Call = (op: AnyOperation, input: Record<string, unknown>) => Promise<Record<string, unknown>>;
 
 /**
- * A REST-only upload played from its example: its fields as form fields, as many generated photos
- * as the example answered (one unless it shows a `count`).
+ * A REST-only upload played from its example: its path's fields in the path, the others as form
+ * fields, and as many generated photos as the example answered (one unless it shows a `count`), or
+ * for a file upload a KMZ's first bytes under the example's file name.
  */
 export async function uploadExample(
   baseUrl: string,
@@ -18,7 +19,7 @@ export async function uploadExample(
   input: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
   const res = await uploadPhotos(baseUrl, key, op, input);
-  assert.equal(res.status, 201, `${op.name}: ${JSON.stringify(res.body)}`);
+  assert.equal(res.status, op.successStatus, `${op.name}: ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
@@ -30,9 +31,15 @@ export async function uploadPhotos(baseUrl: string, key: string, op: AnyOperatio
   const form = new FormData();
   // A list or an object goes as its JSON text, as a client sends it in one form field.
   for (const [name, value] of Object.entries(input)) {
+    if (op.pathParams.includes(name)) continue;
     form.append(name, typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value));
   }
-  const count = Number(op.example.output.count ?? 1);
+  const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(input[name])));
+  if (op.body.kind === 'file') {
+    const zip = new Uint8Array([0x50, 0x4b, 0x03, 0x04, ...new Uint8Array(60)]);
+    form.append('file', new Blob([zip]), String(op.example.output.filename ?? 'file'));
+  }
+  const count = op.body.kind === 'file' ? 0 : Number(op.example.output.count ?? 1);
   for (let i = 0; i < count; i++) {
     const background = { r: 40 + 30 * i, g: 120, b: 90 };
     const bytes = await sharp({ create: { width: 320, height: 213, channels: 3, background } })
@@ -41,7 +48,7 @@ export async function uploadPhotos(baseUrl: string, key: string, op: AnyOperatio
     form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), `photo-${i + 1}.jpg`);
   }
   const headers = { authorization: `Bearer ${key}` };
-  const res = await fetch(`${baseUrl}${op.path}`, { method: 'POST', headers, body: form });
+  const res = await fetch(`${baseUrl}${path}`, { method: 'POST', headers, body: form });
   return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
 }
 

@@ -162,6 +162,31 @@ export class ChaptersStore extends OrderedRecordsStore<'chapters', OwnedChapter>
     await this.touch([chapterId]);
   }
 
+  /** Adds spots after the chapter's last member, in the order given (the caller leaves out those already in it). */
+  async appendSpots(chapterId: string, spotIds: readonly string[]): Promise<void> {
+    if (spotIds.length === 0) return;
+    const last = await this.db
+      .selectFrom('chapter_members')
+      .select((eb) => eb.fn.max('position').as('max'))
+      .where('chapter_id', '=', chapterId)
+      .executeTakeFirst();
+    const after = Number(last?.max ?? 0);
+    for (let i = 0; i < spotIds.length; i += CHUNK) {
+      await this.db
+        .insertInto('chapter_members')
+        .values(
+          spotIds.slice(i, i + CHUNK).map((spotId, j) => ({
+            chapter_id: chapterId,
+            position: after + i + j + 1,
+            spot_id: spotId,
+            member_chapter_id: null,
+          })),
+        )
+        .execute();
+    }
+    await this.touch([chapterId]);
+  }
+
   /** Whether any of the chapter's members is another chapter (a card). */
   async hasCards(chapterId: string): Promise<boolean> {
     const row = await this.db

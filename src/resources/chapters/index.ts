@@ -42,4 +42,6 @@ export const chaptersResource: Resource = {
   guideParts: { chapters: (stores, guide) => stores.chapters.list(guide.id) },
   migrations: { '0007-chapters': chaptersMigration, '0017-chapter-cover-credit': coverCreditMigration },
 };
+export { emptyChapter } from './chapter.input.ts';
+export { MEMBERS_MAX } from './chapter.schema.ts';
 export { chapterCountOfGuide } from './chapter.store.ts';

@@ -54,7 +54,7 @@ export interface ImportedFile {
 }
 
 /**
- * A reader of one format. Throws ApiError 400 (`invalid_argument`, naming `content`) for a file
+ * A reader of one format. Throws ApiError 400 (`invalid_request`, naming `content`: `refuse`) for a file
  * that is not of its format or is hostile (entities, depth, more than IMPORT_FEATURES_MAX
  * features); never reads more than the file's own size of work.
  */

@@ -3,6 +3,11 @@ import { importGuide } from './archive/import-guide.operations.ts';
 import { DownloadKey, DownloadLinksStore } from './download-link.store.ts';
 import { exportDownloads } from './downloads.ts';
 import { exportOperations } from './export.operations.ts';
+import { importSpots } from './import.operations.ts';
+import { importUploadMigrations } from './import-upload.migration.ts';
+import { uploadImportFile } from './import-upload.operations.ts';
+import { ImportUploadsStore } from './import-upload.store.ts';
+import type { ImportUploadsTable } from './import-upload.tables.ts';
 
 export type {
   FileReader,
@@ -16,6 +21,7 @@ export type {
 declare module '../../core/stores.ts' {
   interface Stores {
     downloadLinks: DownloadLinksStore;
+    importUploads: ImportUploadsStore;
   }
 }
 
@@ -23,6 +29,12 @@ declare module '../../core/caches.ts' {
   interface Caches {
     /** The key download addresses are sealed with, read once per app (download-link.store.ts). */
     downloadKey: DownloadKey;
+  }
+}
+
+declare module '../../db/tables.ts' {
+  interface Database {
+    import_uploads: ImportUploadsTable;
   }
 }
 
@@ -35,11 +47,14 @@ export const filesResource: Resource = {
     name: 'files',
     description: 'Bringing places in from map files and spreadsheets, and taking the guide out again',
   },
-  operations: [...exportOperations, importGuide],
-  stores: { downloadLinks: (scope, { caches }) => new DownloadLinksStore(scope, caches.downloadKey) },
+  operations: [...exportOperations, importGuide, importSpots, uploadImportFile],
+  stores: {
+    downloadLinks: (scope, { caches }) => new DownloadLinksStore(scope, caches.downloadKey),
+    importUploads: (scope) => new ImportUploadsStore(scope),
+  },
   caches: () => ({ downloadKey: new DownloadKey() }),
   // An export reads the whole guide (guideContents) or its live release; the archive writes a new
-  // guide through each resource's own store.
+  // guide through each resource's own store; an import writes spots, hikes and collections.
   usesStores: [
     'areas',
     'chapters',
@@ -55,6 +70,9 @@ export const filesResource: Resource = {
     'spots',
   ],
   downloads: exportDownloads,
+  // A file waiting for its import is not part of the guide: no history, no undo.
+  history: { import_uploads: 'untracked' },
+  migrations: importUploadMigrations,
 };
 
 export { type GuideArchive, writeGuideArchive } from './archive/archive-writer.ts';

@@ -159,9 +159,8 @@ export const setItineraryDays = defineOperation({
   example: examples.set_itinerary_days,
   description:
     'Replaces all days, in trip order: send the days array as get_itinerary returns it, changed. ' +
-    'Each day has title, note, stops and overnight. Stops by kind: spot (spotKey, note), place (facilityId), ' +
-    'route (routeId of a route or hike), travel (mode, from, to), note (title, note); when is optional on all but note. ' +
-    'Every spot, place and route must be of this guide. Send expectedUpdatedAt from your last read.',
+    'Stops by kind: spot (spotKey, note), place (facilityId), route (routeId of a route or hike), travel (mode, ' +
+    'from, to), note (title, note); when is optional on all but note. Send expectedUpdatedAt from your last read.',
   input: z.strictObject({
     itineraryId: itineraryIdSchema,
     days: daysSchema,

@@ -47,7 +47,7 @@ export const getLinkReport = defineOperation({
   example: linksExamples.get_link_report,
   description:
     'Lists every web link the guide holds (links, websites, booking, timetable and source URLs, map links) on spots, ' +
-    'areas, places, routes, hikes and chapters, each once with every place it is used (kind, id, name, field path), ' +
+    'areas, places, routes, hikes and chapters, each once with every place it is used, ' +
     'its last check_links result and whether a person marked it verified. Guide order, a page at a time (see ' +
     'Paging). Filter with status.',
   input: z.strictObject({

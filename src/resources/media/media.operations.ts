@@ -101,10 +101,9 @@ export const updateMedia = defineOperation({
   stability: 'stable',
   since: STABLE_SINCE,
   description:
-    'Changes only the fields sent; null clears a field, and "" clears the text fields. caption and credit are stored ' +
-    'exactly as sent. A credit comes from the creator, never from a guess: a photo without one can be drafted but not ' +
-    'published. Moving focalX or focalY re-cuts a guide thumbnail made from this photo. spotId moves the photo to ' +
-    'another spot of its guide, after the photos there; chapters, itineraries and the sales page keep showing it.',
+    'Changes only the fields sent; null clears a field, and "" clears the text fields. A credit comes from the ' +
+    'creator, never from a guess: a photo without one can be drafted but not published. Moving focalX or focalY re-cuts a guide thumbnail made from this photo. spotId moves the photo to ' +
+    'another spot of its guide; chapters, itineraries and the sales page keep showing it.',
   input: z.strictObject({
     mediaId: mediaIdSchema,
     spotId: spotIdSchema

@@ -20,7 +20,7 @@ const describeHike =
   'A GPX file is welcome: send track {gpx: "<the file as text>"} (or {points} / a GeoJSON LineString); long tracks ' +
   "are simplified to 2,000 points and measured on every point first. The creator's figures are kept: a track " +
   'that disagrees by more than a fifth answers a warning. Over MCP a message is at most 2 MB: send a bigger GPX ' +
-  'through REST (8 MB). A hikeId works wherever a routeId is asked (set_route_spots, itinerary stops).';
+  'through REST (8 MB). A hikeId works wherever a routeId is asked.';
 
 export const listHikes = defineOperation({
   name: 'list_hikes',
@@ -62,7 +62,7 @@ export const createHike = defineOperation({
   since: HIKES_SINCE,
   successStatus: 201,
   body: TRACK_BODY,
-  description: `Adds a hike; only name is required. ${describeHike}`,
+  description: `Adds a hike. ${describeHike}`,
   input: hikeFieldsSchema
     .partial()
     .extend({ productId: productIdSchema, name: requiredText(120).describe('1 to 120 characters') })

@@ -77,3 +77,6 @@ export const routesResource: Resource = {
     routesWithTracks: (stores, guide) => routesOfGuide(stores, guide, true),
   },
 };
+export { applyHikeFields } from './hike.patch.ts';
+export { applyRouteFields } from './route.patch.ts';
+export type { RouteWrite, StoredRoute } from './route.store.ts';

@@ -64,7 +64,7 @@ export const createRoute = defineOperation({
   since: STABLE_SINCE,
   successStatus: 201,
   body: TRACK_BODY,
-  description: `Adds a route; only name is required. Link its spots with set_route_spots and its places with set_route_facilities. ${describeRoute}`,
+  description: `Adds a route. Link its spots with set_route_spots and its places with set_route_facilities. ${describeRoute}`,
   input: routeFieldsSchema
     .partial()
     .extend({ productId: productIdSchema, name: routeFieldsSchema.shape.name })

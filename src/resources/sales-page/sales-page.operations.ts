@@ -64,7 +64,7 @@ export const saveSalesPageDraft = defineOperation({
     'Replaces the sales page draft whole (a field left out is cleared); never publishes: buyers see it after the ' +
     'next publish. Photos are mediaIds of this guide and show their own credit as "Photo: <name>"; sample spots are ' +
     'spotKeys of this guide. Send expectedUpdatedAt from get_sales_page (null when draft was null); on stale_editor ' +
-    'read again and merge, never overwrite. Warns about photos without a credit and archived sample spots.',
+    'read again and merge, never overwrite.',
   input: z.strictObject({
     productId: productIdSchema,
     ...salesPageFields,

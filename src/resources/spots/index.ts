@@ -52,5 +52,11 @@ export const spotsResource: Resource = {
   ],
   guideParts: { spots: (stores, guide) => stores.spots.list(guide.id, { includeArchived: true }) },
 };
-export { spotKeySchema, spotSchema } from './spot.schema.ts';
+export {
+  applySpotWrites,
+  planSpotWrites,
+  type SpotWriteItem,
+  type SpotWritePlan,
+} from './spot.batch.ts';
+export { spotFieldsSchema, spotKeySchema, spotSchema } from './spot.schema.ts';
 export { spotCountOfGuide } from './spot.store.ts';

@@ -1,43 +1,29 @@
-import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { ApiError, notFound, refuse } from '../../core/errors.ts';
 import { type GuideList, guidePage, pageFields } from '../../core/guide-pages.ts';
 import { openOwned } from '../../core/guide-records.ts';
-import { defineOperation, type OperationContext } from '../../core/operation.ts';
+import { defineOperation } from '../../core/operation.ts';
 import { nameContainsField, pageInputShape, pageOutputShape, viewField } from '../../core/paging.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { answerField, answersFull } from '../../core/write-answer.ts';
 import { productIdSchema } from '../../shared/id-fields.ts';
 import { candidateStem, firstFree, slugify } from '../../shared/text.ts';
-import { CustomValuesWriter } from '../properties/index.ts';
 import { spotsExamples } from './examples.ts';
-import { applySpotFields, emptySpot, type SpotRules } from './spot.input.ts';
+import { applySpotWrites, planSpotWrites, type SpotWritePlan, spotRules } from './spot.batch.ts';
+import { applySpotFields, emptySpot } from './spot.input.ts';
 import {
   type CompactSpot,
   compactSpotSchema,
   type Spot,
-  type SpotRef,
   spotFieldsSchema,
   spotIdSchema,
   spotKeySchema,
   spotRefSchema,
   spotSchema,
 } from './spot.schema.ts';
-import { type OwnedSpot, publicSpot, type SpotFilter, type SpotRow } from './spot.store.ts';
+import { publicSpot, type SpotFilter, type SpotRow } from './spot.store.ts';
 
 const BATCH_MAX = 25;
-
-/** The rules a spot write checks for the spot's guide, each read at most once per call, when needed. */
-function spotRules(ctx: OperationContext, guideId: string): SpotRules {
-  let writer: Promise<CustomValuesWriter> | undefined;
-  return {
-    customValues: () => {
-      writer ??= ctx.stores.properties.listForGuide(guideId).then((properties) => new CustomValuesWriter(properties));
-      return writer;
-    },
-    areaExists: (areaId) => ctx.stores.areas.exists(guideId, areaId),
-  };
-}
 
 const createInput = spotFieldsSchema
   .partial()
@@ -263,41 +249,19 @@ export const upsertSpots = defineOperation({
       if (keys.indexOf(key) !== i)
         throw refuse(`spots[${i}].spotKey`, `"${key}" is already item ${keys.indexOf(key)} of this batch.`);
     });
-    const { spots } = ctx.stores;
-    const existing = await spots.findByKeys(guide.id, keys);
-    const rules = spotRules(ctx, guide.id);
-    let order = await spots.order.next(guide.id);
-    const refs: SpotRef[] = [];
-    const created: string[] = [];
-    const updated: string[] = [];
-    const unchanged: string[] = [];
-    for (const [i, { spotKey, ...fields }] of input.spots.entries()) {
-      const current: OwnedSpot | undefined = existing.get(spotKey);
-      if (current) {
-        refs.push({ spotId: current.spotId, spotKey });
-        const next = await applySpotFields(current, fields, rules, `spots[${i}]`);
-        // A batch sent again (a retry, a sync) writes nothing it already holds and says so.
-        if (isDeepStrictEqual(next, current)) {
-          unchanged.push(spotKey);
-          continue;
-        }
-        await spots.replace(current.spotId, next);
-        updated.push(spotKey);
-        continue;
-      }
-      if (fields.name === undefined) {
-        throw new ApiError(
-          'invalid_argument',
-          `spots[${i}].name: is required to create the spot "${spotKey}" (no spot has that key yet)`,
-        );
-      }
-      const state = await applySpotFields(emptySpot(spotKey, fields.name), fields, rules, `spots[${i}]`);
-      refs.push({ spotId: await spots.insert(guide.id, state, order), spotKey });
-      order += 1;
-      created.push(spotKey);
-    }
-    const answered = answersFull(input) ? (await spots.getMany(refs.map((r) => r.spotId))).map(publicSpot) : refs;
-    return { productId: guide.id, created, updated, unchanged, spots: answered };
+    const plans = await planSpotWrites(ctx, guide.id, input.spots, (i) => `spots[${i}]`);
+    const refs = await applySpotWrites(ctx.stores, guide.id, plans);
+    const keysOf = (action: SpotWritePlan['action']) => plans.filter((p) => p.action === action).map((p) => p.spotKey);
+    const answered = answersFull(input)
+      ? (await ctx.stores.spots.getMany(refs.map((r) => r.spotId))).map(publicSpot)
+      : refs;
+    return {
+      productId: guide.id,
+      created: keysOf('create'),
+      updated: keysOf('update'),
+      unchanged: keysOf('unchanged'),
+      spots: answered,
+    };
   },
 });
 
