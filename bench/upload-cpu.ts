@@ -8,12 +8,16 @@
  *   upload    upload_media over REST to the real app (buildApp) listening here
  * process.cpuUsage() counts every thread of the process (libvips' too); the client's side of the
  * transfer is counted in both `transfer` and `upload`. GC time per phase comes from V8's gc entries.
- * Run alone: npx node bench/upload-cpu.ts [turns] [--bucket] [--multipart]
+ * CPU by thread name comes from /proc (threads that ended meanwhile, some of libvips', are missed).
+ * Run alone: npx node bench/upload-cpu.ts [turns] [--bucket] [--multipart] [--v8-heap-default]
  * (with npm start's allocator settings, as the bench's app runs:
- *  MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072 npx node bench/upload-cpu.ts)
+ *  MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072 npx node bench/upload-cpu.ts);
+ * UPLOAD_CPU_PROFILE=file.cpuprofile profiles the main thread over `turns` uploads instead
+ * (with --profile-bare, bare pipelines).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, createServer, request } from 'node:http';
+import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,16 +26,16 @@ import pino from 'pino';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { systemClock } from '../src/core/clock.ts';
-import { KeyStore } from '../src/core/keys.ts';
+import { applyHeapPolicy } from '../src/heap-policy.ts';
 import { renderRenditions } from '../src/resources/media/image-pipeline.ts';
-import { CreatorsStore } from '../src/resources/profile/creator.store.ts';
 import { openStore } from '../src/store.ts';
-import { type Child, startChild } from './ipc.ts';
-import { makeBenchJpeg } from './media-pipeline.ts';
+import { benchCreatorKey } from './bench-creator.ts';
+import { BENCH_APP_ENV, type Child, startChild } from './ipc.ts';
+import { makeBenchJpeg, median } from './media-pipeline.ts';
 import { benchBucketEnv } from './s3-server.ts';
 
-import v8 from 'node:v8';
-if (process.env.UPLOAD_CPU_V8FLAGS) v8.setFlagsFromString(process.env.UPLOAD_CPU_V8FLAGS);
+// As main.ts and the bench's app server do; --v8-heap-default measures V8's own pacing instead.
+if (!process.argv.includes('--v8-heap-default')) applyHeapPolicy();
 const turns = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 15);
 const bucket = process.argv.includes('--bucket');
 const multipart = process.argv.includes('--multipart');
@@ -41,12 +45,16 @@ const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 /** One POST of `body`, answered in full: status and text. */
 function post(url: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': body.length } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      { method: 'POST', agent, headers: { ...headers, 'content-length': body.length } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -58,7 +66,7 @@ new PerformanceObserver((list) => {
   for (const e of list.getEntries()) {
     gcMs += e.duration;
     // NODE_PERFORMANCE_GC_MAJOR = 4 (mark-compact), INCREMENTAL = 8
-    if (((e.detail as { kind?: number } | undefined)?.kind ?? 0) & 4) gcMajor++;
+    if (((e as { detail?: { kind?: number } }).detail?.kind ?? 0) & 4) gcMajor++;
   }
 }).observe({ entryTypes: ['gc'] });
 
@@ -110,12 +118,6 @@ async function measure(work: () => Promise<unknown>): Promise<Sample> {
   return { threads, cpuMs: (cpu.user + cpu.system) / 1000, wallMs, gcMs: gcMs - gc0, majors: gcMajor - maj0 };
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
 const children: Child[] = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'creator-api-upload-cpu-'));
 let s3Env: Record<string, string> = {};
@@ -130,28 +132,18 @@ const config = loadConfig({
   HOST: '127.0.0.1',
   PORT: '0',
   DATA_DIR: dataDir,
-  DATABASE_URL: '',
-  REDIS_URL: '',
-  LOG_LEVEL: 'silent',
-  RATE_LIMIT_KEY_PER_MINUTE: '1000000000',
-  RATE_LIMIT_CREATOR_PER_HOUR: '1000000000',
-  RATE_LIMIT_UPLOADS_PER_MINUTE: '1000000000',
+  ...BENCH_APP_ENV,
 });
 const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 const app = buildApp({ config, store, clock: systemClock, logger: pino({ level: 'silent' }) });
 const origin = await app.listen('127.0.0.1', 0);
-const creator = await new CreatorsStore({ db: store.db, clock: systemClock, dialect: store.dialect }).create({
-  email: 'cpu@example.com',
-  displayName: 'CPU Bench',
-  agreementAccepted: true,
-});
-const { key } = await new KeyStore(store.db, systemClock).create({
-  creatorId: creator.creatorId,
-  scope: 'write',
-  publish: true,
-});
+const key = await benchCreatorKey(store, 'cpu@example.com', 'CPU Bench');
 const auth = { authorization: `Bearer ${key}` };
-const made = await post(`${origin}/api/v1/guides`, { ...auth, 'content-type': 'application/json' }, Buffer.from('{"name":"CPU"}'));
+const made = await post(
+  `${origin}/api/v1/guides`,
+  { ...auth, 'content-type': 'application/json' },
+  Buffer.from('{"name":"CPU"}'),
+);
 const { productId } = JSON.parse(made.text) as { productId: string };
 
 const bare = createServer((req, res) => {
@@ -196,64 +188,60 @@ for (let i = 0; i < 2; i++) {
   await transfer();
   await upload();
 }
-import { Session } from 'node:inspector/promises';
-import { writeFileSync } from 'node:fs';
-const heapSample = process.env.UPLOAD_CPU_HEAP_SAMPLE;
-const session = new Session();
-if (heapSample) {
-  session.connect();
-  await session.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
-  for (let i = 0; i < turns; i++) await upload();
-  const { profile } = await session.post('HeapProfiler.stopSampling');
-  writeFileSync(heapSample, JSON.stringify(profile));
-}
+
 const samples = { bare: [] as Sample[], transfer: [] as Sample[], upload: [] as Sample[] };
-const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
-const cpuProfile = process.env.UPLOAD_CPU_PROFILE;
-if (cpuProfile) {
+const profile = process.env.UPLOAD_CPU_PROFILE;
+if (profile) {
+  // The main thread's JS of `turns` uploads (or bare pipelines) alone, for Chrome DevTools.
+  const session = new Session();
   session.connect();
   await session.post('Profiler.setSamplingInterval', { interval: 250 });
   await session.post('Profiler.enable');
   await session.post('Profiler.start');
-  for (let i = 0; i < turns; i++) await (only === 'bare' ? pipeline() : upload());
-  const { profile } = await session.post('Profiler.stop');
-  writeFileSync(cpuProfile, JSON.stringify(profile));
-  process.exit(0);
+  for (let i = 0; i < turns; i++) await (process.argv.includes('--profile-bare') ? pipeline() : upload());
+  writeFileSync(profile, JSON.stringify((await session.post('Profiler.stop')).profile));
+} else {
+  for (let i = 0; i < turns; i++) {
+    samples.bare.push(await measure(pipeline));
+    samples.transfer.push(await measure(transfer));
+    samples.upload.push(await measure(upload));
+  }
+  report();
 }
-for (let i = 0; i < turns; i++) {
-  if (!only || only === 'bare') samples.bare.push(await measure(pipeline));
-  if (!only) samples.transfer.push(await measure(transfer));
-  if (!only || only === 'upload') samples.upload.push(await measure(upload));
-}
-if (only) process.exit(0);
 
-const row = (name: string, s: Sample[]) =>
-  `${name.padEnd(9)} cpu ${median(s.map((x) => x.cpuMs)).toFixed(0).padStart(4)} ms  wall ${median(s.map((x) => x.wallMs))
-    .toFixed(0)
-    .padStart(4)} ms  gc ${median(s.map((x) => x.gcMs))
-    .toFixed(1)
-    .padStart(5)} ms  major GCs ${s.reduce((n, x) => n + x.majors, 0)}/${s.length}  (cpu ${s.map((x) => x.cpuMs.toFixed(0)).join(' ')})`;
-const cpuRatio = median(samples.upload.map((x) => x.cpuMs)) / median(samples.bare.map((x) => x.cpuMs));
-const wallRatio = median(samples.upload.map((x) => x.wallMs)) / median(samples.bare.map((x) => x.wallMs));
-console.log(
-  `${bucket ? 'bucket' : 'disk'}${multipart ? ', multipart' : ', raw body'}, ${turns} turns, ` +
-    `MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? '-'} MALLOC_MMAP_THRESHOLD_=${process.env.MALLOC_MMAP_THRESHOLD_ ?? '-'}`,
-);
-console.log(row('bare', samples.bare));
-console.log(row('transfer', samples.transfer));
-console.log(row('upload', samples.upload));
-const perThread = (s: Sample[]) => {
-  const sums = new Map<string, number>();
-  for (const x of s) for (const [name, ms] of x.threads) sums.set(name, (sums.get(name) ?? 0) + ms / s.length);
-  return [...sums]
-    .filter(([, ms]) => ms >= 0.5)
-    .sort((a, b) => b[1] - a[1])
-    .map(([name, ms]) => `${name} ${ms.toFixed(0)}`)
-    .join(', ');
-};
-console.log(`mean CPU ms by thread: bare: ${perThread(samples.bare)}`);
-console.log(`                       upload: ${perThread(samples.upload)}`);
-console.log(`upload / bare: cpu ${cpuRatio.toFixed(3)}  wall ${wallRatio.toFixed(3)}`);
+function report(): void {
+  const row = (name: string, s: Sample[]) =>
+    `${name.padEnd(9)} cpu ${median(s.map((x) => x.cpuMs))
+      .toFixed(0)
+      .padStart(4)} ms  wall ${median(s.map((x) => x.wallMs))
+      .toFixed(0)
+      .padStart(4)} ms  gc ${median(s.map((x) => x.gcMs))
+      .toFixed(1)
+      .padStart(
+        5,
+      )} ms  major GCs ${s.reduce((n, x) => n + x.majors, 0)}/${s.length}  (cpu ${s.map((x) => x.cpuMs.toFixed(0)).join(' ')})`;
+  const cpuRatio = median(samples.upload.map((x) => x.cpuMs)) / median(samples.bare.map((x) => x.cpuMs));
+  const wallRatio = median(samples.upload.map((x) => x.wallMs)) / median(samples.bare.map((x) => x.wallMs));
+  console.log(
+    `${bucket ? 'bucket' : 'disk'}${multipart ? ', multipart' : ', raw body'}, ${turns} turns, ` +
+      `MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? '-'} MALLOC_MMAP_THRESHOLD_=${process.env.MALLOC_MMAP_THRESHOLD_ ?? '-'}`,
+  );
+  console.log(row('bare', samples.bare));
+  console.log(row('transfer', samples.transfer));
+  console.log(row('upload', samples.upload));
+  const perThread = (s: Sample[]) => {
+    const sums = new Map<string, number>();
+    for (const x of s) for (const [name, ms] of x.threads) sums.set(name, (sums.get(name) ?? 0) + ms / s.length);
+    return [...sums]
+      .filter(([, ms]) => ms >= 0.5)
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, ms]) => `${name} ${ms.toFixed(0)}`)
+      .join(', ');
+  };
+  console.log(`mean CPU ms by thread: bare: ${perThread(samples.bare)}`);
+  console.log(`                       upload: ${perThread(samples.upload)}`);
+  console.log(`upload / bare: cpu ${cpuRatio.toFixed(3)}  wall ${wallRatio.toFixed(3)}`);
+}
 
 agent.destroy();
 bare.close();
