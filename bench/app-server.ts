@@ -10,13 +10,14 @@ import pino from 'pino';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { systemClock } from '../src/core/clock.ts';
-import { KeyStore } from '../src/core/keys.ts';
 import { dropHistoryTriggers } from '../src/db/history-triggers.ts';
+import { applyHeapPolicy } from '../src/heap-policy.ts';
 import { loadObservability } from '../src/observability/index.ts';
-import { CreatorsStore } from '../src/resources/profile/creator.store.ts';
 import { openStore } from '../src/store.ts';
+import { benchCreatorKey } from './bench-creator.ts';
 import { onStop, type ReadyMessage } from './ipc.ts';
 
+applyHeapPolicy();
 const config = loadConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0' });
 const store = await openStore({
   databaseUrl: config.databaseUrl,
@@ -37,17 +38,7 @@ const app = buildApp({
 });
 const origin = await app.listen('127.0.0.1', 0);
 
-/** A creator and its write+publish key. */
-async function creatorKey(email: string, displayName: string): Promise<string> {
-  const creators = new CreatorsStore({ db: store.db, clock: systemClock, dialect: store.dialect });
-  const creator = await creators.create({ email, displayName, agreementAccepted: true });
-  const made = await new KeyStore(store.db, systemClock).create({
-    creatorId: creator.creatorId,
-    scope: 'write',
-    publish: true,
-  });
-  return made.key;
-}
+const creatorKey = (email: string, displayName: string) => benchCreatorKey(store, email, displayName);
 
 const key = await creatorKey('bench@example.com', 'Bench Creator');
 // Another creator, whose reads are timed while the first one's guides are under load.

@@ -15,6 +15,19 @@ export function npmStartEnv(): Record<string, string> {
   return env;
 }
 
+/**
+ * An app under test: a SQLite store (DATABASE_URL and REDIS_URL cleared), silent, every rate limit
+ * lifted: the bench measures speed, not the limits.
+ */
+export const BENCH_APP_ENV: Record<string, string> = {
+  DATABASE_URL: '',
+  REDIS_URL: '',
+  LOG_LEVEL: 'silent',
+  RATE_LIMIT_KEY_PER_MINUTE: '1000000000',
+  RATE_LIMIT_CREATOR_PER_HOUR: '1000000000',
+  RATE_LIMIT_UPLOADS_PER_MINUTE: '1000000000',
+};
+
 /** What a bench child tells its parent once it listens. */
 export interface ReadyMessage {
   type: 'ready';

@@ -1,13 +1,14 @@
 /**
  * The photo upload through the running app (REST, raw JPEG body) against the bare sharp pipeline on
  * the same bytes in this process, taking turns; then ten uploads at once and the app child's peak
- * resident memory, read from /proc. It runs on an app server of its own (see run.ts). Goals: an upload costs at most 1.25x the bare pipeline, and
- * ten concurrent uploads keep the server under 600 MB.
+ * resident memory, read from /proc. It runs on an app server of its own (see run.ts). Goals (issue 31): an
+ * upload costs at most 1.2x the bare pipeline, with its files on disk and in a bucket alike, and ten
+ * concurrent uploads keep the server under 600 MB.
  */
 import { readFileSync } from 'node:fs';
 import { makeBenchJpeg, timeBarePipeline } from './media-pipeline.ts';
 
-export const UPLOAD_RATIO_GOAL = 1.25;
+export const UPLOAD_RATIO_GOAL = 1.2;
 export const UPLOAD_RSS_GOAL_MB = 600;
 
 function median(values: number[]): number {

@@ -1,6 +1,7 @@
 import { enableCompileCache } from 'node:module';
 import type { DemoSeed } from './admin/demo-creator.ts';
 import type { Config } from './config.ts';
+import { applyHeapPolicy } from './heap-policy.ts';
 import type { Store } from './store.ts';
 
 // Node keeps the compiled code of every module loaded from here on (TypeScript already stripped) in
@@ -9,6 +10,8 @@ import type { Store } from './store.ts';
 // that cannot be written leaves the cache off, NODE_DISABLE_COMPILE_CACHE=1 turns it off. Only the
 // modules imported after this call profit: the service's are imported below, not above.
 enableCompileCache();
+// Before any request: how V8 paces full collections (see heap-policy.ts).
+applyHeapPolicy();
 const [
   { default: pino },
   { seedDemoCreator },

@@ -19,6 +19,27 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** The object's metadata entry that holds the ETag this service serves (the S3 ETag is an MD5). */
 const SHA256 = 'sha256';
 
+/** The header SigV4 signs the payload with: the body's SHA-256 in hex. */
+const PAYLOAD_HASH_HEADER = 'x-amz-content-sha256';
+
+/**
+ * A put whose payload hash is the one `put` already computed for the ETag: without it the SDK
+ * hashes every file a second time, on the main thread, to sign it. The bucket checks the body
+ * against it as it would against the SDK's own.
+ */
+function signedWithHash(put: PutObjectCommand, etag: string): PutObjectCommand {
+  const hex = Buffer.from(etag.slice(1, -1), 'base64url').toString('hex');
+  put.middlewareStack.add(
+    (next) => (args) => {
+      const request = args.request as { headers?: Record<string, string> };
+      if (request.headers) request.headers[PAYLOAD_HASH_HEADER] = hex;
+      return next(args);
+    },
+    { step: 'build', name: 'knownPayloadHash' },
+  );
+  return put;
+}
+
 export interface S3BlobStoreOptions {
   /** Keys a listing asks for per page (S3 answers at most 1000); tests page through small pages. */
   listPageSize?: number;
@@ -52,6 +73,11 @@ export class S3BlobStore extends KeyedBlobStore {
     this.client = new S3Client({
       region: settings.region,
       forcePathStyle: settings.forcePathStyle,
+      // By default a body of 2 MB or more (an original) is sent with `Expect: 100-continue`: the SDK
+      // then opens a connection of its own for it, outside the keep-alive pool (a TLS handshake per
+      // photo on a real bucket), and waits for the bucket's go-ahead before sending. A photo is at
+      // most 6 MB, and a bucket that refuses is the operator's to fix: the bytes are simply sent.
+      expectContinueHeader: false,
       ...(settings.endpoint !== undefined && { endpoint: settings.endpoint }),
       ...(settings.credentials !== undefined && { credentials: settings.credentials }),
       requestHandler: {
@@ -71,15 +97,18 @@ export class S3BlobStore extends KeyedBlobStore {
 
   protected async write(objectName: string, bytes: Buffer, facts: BlobFacts): Promise<void> {
     await this.client.send(
-      new PutObjectCommand({
-        Bucket: this.bucket,
-        Key: objectName,
-        Body: bytes,
-        ContentLength: facts.size,
-        ContentType: facts.contentType,
-        CacheControl: IMMUTABLE,
-        Metadata: { [SHA256]: facts.etag.slice(1, -1) },
-      }),
+      signedWithHash(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: objectName,
+          Body: bytes,
+          ContentLength: facts.size,
+          ContentType: facts.contentType,
+          CacheControl: IMMUTABLE,
+          Metadata: { [SHA256]: facts.etag.slice(1, -1) },
+        }),
+        facts.etag,
+      ),
     );
   }
 
