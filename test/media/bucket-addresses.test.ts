@@ -67,7 +67,7 @@ for (const { dialect, skip } of await testDialects()) {
     });
 
     for (const t of transports) {
-      it(`${t}: thumbnails and chapter covers point at the bucket; a deleted photo's addresses are gone`, async () => {
+      it(`${t}: thumbnails and chapter covers point at the bucket; a deleted photo's addresses are gone, a cleared thumbnail's stays for undo`, async () => {
         const api = apis[t];
         const productId = await newGuide(api, `Bucket thumbnail over ${t}`);
         const photo = await uploadRaw(h, h.alice.writeKey, await flat(900, 600).jpeg().toBuffer(), 'image/jpeg', {
@@ -92,12 +92,18 @@ for (const { dialect, skip } of await testDialects()) {
         assert.equal(chapter.body.coverUrl, image.body.urls.large);
         assert.ok(chapter.body.coverUrl.startsWith(mediaUrl));
 
-        assertOk(await api.call('update_guide', { productId, clearThumbnail: true }));
+        const cleared = await api.call('update_guide', { productId, clearThumbnail: true });
+        assertOk(cleared);
         assertOk(await api.call('delete_media', { mediaId: photo.body.mediaId }));
-        assert.equal((await fetchImage(thumbnailUrl)).status, 404, 'no release showed it: gone at once');
         for (const url of Object.values(photo.body.urls as Record<string, string>)) {
-          assert.equal((await fetchImage(url)).status, 404, url);
+          assert.equal((await fetchImage(url)).status, 404, `no release showed it: gone at once, ${url}`);
         }
+        // Clearing the thumbnail can be undone, so its file stays (until the history entry ages out).
+        assert.equal((await fetchImage(thumbnailUrl)).status, 200, 'kept for an undo');
+        const changes = await api.call('list_changes', { productId, limit: 2 });
+        const clearing = changes.body.changes.find((c: any) => c.operation === 'update_guide');
+        assertOk(await api.call('undo_changes', { productId, changeIds: [clearing.changeId] }));
+        assert.equal((await api.call('get_guide', { productId })).body.thumbnailUrl, thumbnailUrl);
       });
     }
 

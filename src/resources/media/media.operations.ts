@@ -6,6 +6,7 @@ import { defineOperation, type OperationContext } from '../../core/operation.ts'
 import { pageInputShape, pageOutputShape, viewField } from '../../core/paging.ts';
 import { STABLE_SINCE } from '../../core/versions.ts';
 import { productIdSchema } from '../../shared/id-fields.ts';
+import { deleteBlobs } from './blob-store.ts';
 import { mediaExamples } from './examples.ts';
 import {
   applyMeta,
@@ -18,6 +19,7 @@ import {
   spotIdSchema,
 } from './media.schema.ts';
 import type { MediaRecord } from './media.store.ts';
+import { keysOf } from './media-files.ts';
 import { compactMedia, publicMedia } from './media-records.ts';
 import { uploadMedia, uploadMediaBatch } from './media-upload.operations.ts';
 import { applyRecut, discardThumbnail, prepareRecut } from './thumbnail.ts';
@@ -161,8 +163,8 @@ export const deleteMedia = defineOperation({
   description:
     'Deletes a photo (no undo); confirm with the creator first. It is taken out of every place that shows it: ' +
     'the store thumbnail made from it, chapter page blocks, the sales page draft (hero, gallery); warnings say ' +
-    'which draft fields lost it. Buyers see it until the next publish; its files go once no kept release or ' +
-    'history entry names them.',
+    'which draft fields lost it. Buyers see it until the next publish; its files go at once unless a kept ' +
+    'release names them.',
   input: z.strictObject({ mediaId: mediaIdSchema }),
   output: z.object({ ok: z.literal(true), mediaId: z.string(), deleted: z.literal(true) }),
   example: mediaExamples.delete_media,
@@ -170,7 +172,14 @@ export const deleteMedia = defineOperation({
     const photo = await openOwned(ctx, ctx.stores.media, input.mediaId);
     await ctx.deleteReferencesTo('photo', photo);
     await ctx.stores.media.delete(photo.mediaId);
-    // Its files stay while a release or the history names them (an undo of an undo may bring it back); the sweep removes them after.
+    // A deleted photo comes back only with a release that held it (a delete cannot be undone, and a
+    // later delete refuses the undo of what came before): files no kept release names go at commit,
+    // also from a public bucket. Asked inside the write, which holds the guide: no publish can start
+    // naming them before the commit.
+    const keys = keysOf(photo.files);
+    const kept = await ctx.stores.releases.namedFiles(keys);
+    const unnamed = keys.filter((key) => !kept.has(key));
+    if (unnamed.length > 0) ctx.afterCommit(() => deleteBlobs(ctx.services.blobs, unnamed));
     return { ok: true as const, mediaId: photo.mediaId, deleted: true as const };
   },
 });

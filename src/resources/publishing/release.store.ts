@@ -268,6 +268,21 @@ export class ReleasesStore extends ScopedStore {
     );
   }
 
+  /** Which of these photo files some release names: those stay while the release does. */
+  async namedFiles(keys: readonly string[]): Promise<Set<string>> {
+    const named = new Set<string>();
+    for (let at = 0; at < keys.length; at += KEYS_PER_STATEMENT) {
+      const rows = await this.db
+        .selectFrom('release_files')
+        .select('blob_key')
+        .distinct()
+        .where('blob_key', 'in', keys.slice(at, at + KEYS_PER_STATEMENT))
+        .execute();
+      for (const row of rows) named.add(row.blob_key);
+    }
+    return named;
+  }
+
   /**
    * Deletes every guide's releases but its newest `kept` (RELEASES_KEPT), so never the live one,
    * with the files each names (release_files); the rows that hang on a release go with it by their
