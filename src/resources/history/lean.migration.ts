@@ -2,10 +2,12 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 /**
  * The history written with fewer pages a write (docs/decisions/history.md, What a write pays): the
- * B-trees each write adds to went from seven to four on the embedded store, the history kept.
+ * B-trees each write adds to went from eight to four on the embedded store, the history kept.
  * - `change_rows_record` goes (both stores): every row a write touched added an entry at its
  *   record's place in it, a page a record; a change's rows are found by its id, and the guide's
  *   changes are few enough to look through for a record's.
+ * - `changes_at` goes (both stores): retention finds a guide's old entries through (guide, seq),
+ *   in which their times go up (ChangesStore.dropBefore), and no write pays a page for it.
  * - `change_current` goes (both stores): the embedded store names the open change in a table of
  *   the connection's own (TEMP, made at every open with the triggers), written to no file;
  *   PostgreSQL never used it.
@@ -14,6 +16,7 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('change_rows_record').execute();
+  await db.schema.dropIndex('changes_at').ifExists().execute();
   await db.schema.dropTable('change_current').execute();
   if (db.getExecutor().adapter instanceof PostgresAdapter) return;
   // Dropping `changes` with foreign keys on would delete every change_rows row by cascade, and
