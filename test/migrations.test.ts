@@ -18,6 +18,8 @@ const RESERVED: Readonly<Record<number, string>> = {
   29: 'unassigned: kept free before history (issue 29)',
   31: 'given to work in flight beside the import (issue 30): taken at its merge, or recorded unused',
   32: 'given to work in flight beside the import (issue 30): taken at its merge, or recorded unused',
+  34: 'taken by a branch in flight',
+  35: 'taken by a branch in flight',
 };
 
 const NAME = /^(\d{4})-[a-z0-9]+(?:-[a-z0-9]+)*$/;

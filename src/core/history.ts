@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
+import { beginningWith } from '../db/begin-with.ts';
 import type { Dialect } from '../db/store-interface.ts';
 import type { Database } from '../db/tables.ts';
 import type { Principal } from './auth.ts';
-import { newId } from './new-id.ts';
 import type { OperationContext } from './operation.ts';
 
 /**
@@ -42,11 +43,41 @@ declare module './stores.ts' {
 export const CURRENT_CHANGE_SETTING = 'creator_api.change';
 
 /** Opens a change for this transaction's writes: the triggers record rows under its id from here on. */
-export async function openChange(db: Kysely<Database>, dialect: Dialect): Promise<string> {
-  const id = newId('chg');
+export async function openChange(db: Kysely<Database>, dialect: Dialect, id = newChangeId()): Promise<string> {
   if (dialect === 'postgres') await sql`select set_config(${CURRENT_CHANGE_SETTING}, ${id}, true)`.execute(db);
   else await sql`insert into change_current (id) values (${id})`.execute(db);
   return id;
+}
+
+/** What a change id is made of (newChangeId): safe to write into a statement's text. */
+const CHANGE_ID = /^chg_[0-9a-z]{9}[\w-]{16}$/;
+
+/**
+ * Runs `work` in a write transaction with a change open (the write's `invoke`). On PostgreSQL the
+ * change is named in the begin's own message (db/begin-with.ts): a round trip less a write.
+ */
+export function inChange<T>(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  work: (trx: Kysely<Database>, change: string) => Promise<T>,
+): Promise<T> {
+  const change = newChangeId();
+  if (dialect === 'sqlite') {
+    return db.transaction().execute(async (trx) => work(trx, await openChange(trx, dialect, change)));
+  }
+  if (!CHANGE_ID.test(change)) throw new Error(`history: change id ${change} is not one newChangeId makes`);
+  return beginningWith(`select set_config('${CURRENT_CHANGE_SETTING}', '${change}', true)`, () =>
+    db.transaction().execute((trx) => work(trx, change)),
+  );
+}
+
+/**
+ * A change's id begins with when it was opened (base 36, fixed width: ids sort as they were made),
+ * then 96 random bits: each write adds its entries at the end of the indexes on change ids, on the
+ * page the last write wrote, where a random id would rewrite a page anywhere in them.
+ */
+export function newChangeId(now = Date.now()): string {
+  return `chg_${now.toString(36).padStart(9, '0')}${randomBytes(12).toString('base64url')}`;
 }
 
 /** The change this transaction's writes are recorded under (what an undo marks the undone ones with). */

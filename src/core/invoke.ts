@@ -8,7 +8,7 @@ import type { Caches } from './caches.ts';
 import type { Clock } from './clock.ts';
 import type { CursorSeal } from './cursor-seal.ts';
 import type { GuideAccess, OwnedGuide } from './guide-access.ts';
-import { closeChange, openChange } from './history.ts';
+import { closeChange, inChange } from './history.ts';
 import { plainHttpWarnings } from './link-warnings.ts';
 import type { Log } from './log.ts';
 import type { AnyOperation, CallContext, OperationContext, Upload, Urls } from './operation.ts';
@@ -124,27 +124,29 @@ async function run(
     );
   } else {
     try {
+      // Every write is one change in its guide's history, recorded in its own transaction.
+      const write = async (trx: Kysely<Database>, change: string | undefined) => {
+        const opened = new Map<string, Promise<OwnedGuide>>();
+        const answer = await operation.handler(
+          input,
+          contextOn(runtime, base, { db: trx, writes: true, committed, opened }),
+          prepared,
+        );
+        if (change !== undefined) {
+          await closeChange(trx, runtime.dialect, change, {
+            operation: operation.name,
+            principal: call.principal,
+            at: runtime.clock.now(),
+            guideId: (await opened.values().next().value)?.id,
+          });
+        }
+        return answer;
+      };
       result = await retryingStalePlans(() => {
         committed.length = 0;
-        return runtime.db.transaction().execute(async (trx) => {
-          // Every write is one change in its guide's history, recorded in its own transaction.
-          const change = runtime.history ? await openChange(trx, runtime.dialect) : undefined;
-          const opened = new Map<string, Promise<OwnedGuide>>();
-          const answer = await operation.handler(
-            input,
-            contextOn(runtime, base, { db: trx, writes: true, committed, opened }),
-            prepared,
-          );
-          if (change !== undefined) {
-            await closeChange(trx, runtime.dialect, change, {
-              operation: operation.name,
-              principal: call.principal,
-              at: runtime.clock.now(),
-              guideId: (await opened.values().next().value)?.id,
-            });
-          }
-          return answer;
-        });
+        return runtime.history
+          ? inChange(runtime.db, runtime.dialect, write)
+          : runtime.db.transaction().execute((trx) => write(trx, undefined));
       });
     } catch (err) {
       if (operation.discard)

@@ -10,7 +10,8 @@ import type { Database } from './tables.ts';
  * every table whose foreign key points at one of those (members, links), except the tables a
  * resource declares `untracked` (releases, purchases, link checks…). Run after every migration,
  * at each start: a table a later migration adds is tracked, and a table whose columns changed gets
- * triggers that record them all.
+ * triggers that record them all. The embedded store's are TEMP triggers, made on each connection
+ * at its open with the TEMP table naming the open change: naming it writes no page to the file.
  */
 
 /** A tracked table as its triggers see it. */
@@ -149,9 +150,11 @@ export async function syncHistoryTriggers(
       await syncTriggers(trx, dialect, await trackedTables(trx, dialect, declared));
     });
   } else {
-    await db
-      .transaction()
-      .execute(async (trx) => syncTriggers(trx, dialect, await trackedTables(trx, dialect, declared)));
+    await db.transaction().execute(async (trx) => {
+      // The connection's own: what `openChange` writes never reaches the database file.
+      await sql`create temp table if not exists change_current (id text not null)`.execute(trx);
+      await syncTriggers(trx, dialect, await trackedTables(trx, dialect, declared));
+    });
   }
 }
 
@@ -159,12 +162,24 @@ export async function syncHistoryTriggers(
  * Takes the embedded store's history triggers away before migrations run: each names its table's
  * columns, so a migration that rebuilds a table or drops a column would trip over them. They are
  * made again once the migrations have run (syncHistoryTriggers). PostgreSQL's name no column.
+ * Those of the file itself are what stores written before migration 0036 kept.
  */
 export async function dropHistoryTriggers(db: Kysely<Database>, dialect: Dialect): Promise<void> {
   if (dialect === 'postgres') return;
-  const { rows } = await sql<{ name: string }>`
-    select name from sqlite_master where type = 'trigger' and name like 'history!_%' escape '!'`.execute(db);
-  for (const { name } of rows) await sql.raw(`drop trigger ${name}`).execute(db);
+  for (const { name, schema } of await sqliteHistoryTriggers(db)) {
+    await sql.raw(`drop trigger ${schema}.${name}`).execute(db);
+  }
+}
+
+/** The embedded store's history triggers: the connection's (temp), and any the file still holds (main). */
+async function sqliteHistoryTriggers(db: Kysely<Database>): Promise<{ name: string; tbl: string; schema: string }[]> {
+  const { rows } = await sql<{ name: string; tbl: string; schema: string }>`
+    select name, tbl_name as tbl, 'temp' as schema from sqlite_temp_master
+    where type = 'trigger' and name like 'history!_%' escape '!'
+    union all
+    select name, tbl_name as tbl, 'main' as schema from sqlite_master
+    where type = 'trigger' and name like 'history!_%' escape '!'`.execute(db);
+  return rows;
 }
 
 async function syncTriggers(db: Kysely<Database>, dialect: Dialect, tables: readonly TrackedTable[]): Promise<void> {
@@ -176,47 +191,60 @@ async function syncTriggers(db: Kysely<Database>, dialect: Dialect, tables: read
       wanted.set(name, { table: table.name, statement: statement.replace('$NAME', name) });
     }
   }
-  const { rows: existing } =
-    dialect === 'postgres'
-      ? await sql<{ name: string; tbl: string }>`
-          select t.tgname as name, c.relname as tbl from pg_trigger t join pg_class c on c.oid = t.tgrelid
-          where c.relnamespace = current_schema()::regnamespace and t.tgname like 'history!_%' escape '!'`.execute(db)
-      : await sql<{ name: string; tbl: string }>`
-          select name, tbl_name as tbl from sqlite_master where type = 'trigger' and name like 'history!_%' escape '!'`.execute(
-          db,
-        );
-  for (const { name, tbl } of existing) {
-    if (wanted.has(name)) wanted.delete(name);
-    else await sql.raw(dialect === 'postgres' ? `drop trigger ${name} on ${tbl}` : `drop trigger ${name}`).execute(db);
+  if (dialect === 'postgres') {
+    const { rows: existing } = await sql<{ name: string; tbl: string }>`
+      select t.tgname as name, c.relname as tbl from pg_trigger t join pg_class c on c.oid = t.tgrelid
+      where c.relnamespace = current_schema()::regnamespace and t.tgname like 'history!_%' escape '!'`.execute(db);
+    for (const { name, tbl } of existing) {
+      if (wanted.has(name)) wanted.delete(name);
+      else await sql.raw(`drop trigger ${name} on ${tbl}`).execute(db);
+    }
+  } else {
+    for (const { name, schema } of await sqliteHistoryTriggers(db)) {
+      if (schema === 'temp' && wanted.has(name)) wanted.delete(name);
+      else await sql.raw(`drop trigger ${schema}.${name}`).execute(db);
+    }
   }
   for (const { statement } of wanted.values()) await sql.raw(statement).execute(db);
 }
 
 /**
  * One function serves every table: the trigger's arguments name the key columns, the record kind,
- * the id column and the columns not recorded. Only a change's first image of a row is kept; `gone`
- * follows whether the row still stands.
+ * the id column and the columns not recorded. A change keeps each row's first state: all of it when
+ * it deletes the row, only the columns it changed when it updates one (what an undo puts back, and
+ * a page a write where a whole spot took one), none when it creates it; a column changed later in
+ * the same change adds its first value. `gone` follows whether the row still stands.
  */
 const POSTGRES_FUNCTION = `
 create or replace function history_record_row() returns trigger language plpgsql as $$
 declare
   v_change text := current_setting('${CURRENT_CHANGE_SETTING}', true);
   v_unrecorded text[] := string_to_array(TG_ARGV[3], ',');
+  v_keys text[] := string_to_array(TG_ARGV[0], ',');
   v_old jsonb;
   v_new jsonb;
+  v_before jsonb;
   v_source jsonb;
   v_key jsonb;
 begin
   if v_change is null or v_change = '' then return null; end if;
   if TG_OP <> 'INSERT' then v_old := to_jsonb(OLD) - v_unrecorded; end if;
   if TG_OP <> 'DELETE' then v_new := to_jsonb(NEW) - v_unrecorded; end if;
-  if TG_OP = 'UPDATE' and v_old = v_new then return null; end if;
+  v_before := v_old;
+  if TG_OP = 'UPDATE' then
+    if v_old = v_new then return null; end if;
+    -- A row whose key moved is kept whole: it is put back by its old key.
+    if not exists (select 1 from unnest(v_keys) k where v_old -> k is distinct from v_new -> k) then
+      select jsonb_object_agg(o.key, o.value) into v_before from jsonb_each(v_old) o where v_new -> o.key is distinct from o.value;
+    end if;
+  end if;
   v_source := coalesce(v_old, v_new);
-  select jsonb_object_agg(k, v_source -> k) into v_key from unnest(string_to_array(TG_ARGV[0], ',')) k;
+  select jsonb_object_agg(k, v_source -> k) into v_key from unnest(v_keys) k;
   insert into change_rows (change_id, tbl, row_key, kind, record_id, before, gone)
-  values (v_change, TG_TABLE_NAME, v_key::text, TG_ARGV[1], v_source ->> TG_ARGV[2], v_old::text,
+  values (v_change, TG_TABLE_NAME, v_key::text, TG_ARGV[1], v_source ->> TG_ARGV[2], v_before::text,
     case when TG_OP = 'DELETE' then 1 else 0 end)
-  on conflict on constraint change_rows_row do update set gone = excluded.gone;
+  on conflict on constraint change_rows_row do update set gone = excluded.gone,
+    before = (coalesce(excluded.before::jsonb, '{}'::jsonb) || change_rows.before::jsonb)::text;
   return null;
 end $$`;
 
@@ -228,27 +256,42 @@ function postgresTrigger(table: TrackedTable): string {
   );
 }
 
+/**
+ * The first value of each column, kept over a later image's: `change_rows.before` is what the
+ * change kept so far (null: it created the row, and keeps nothing), `excluded.before` the new image.
+ * Images are flat objects of column values, so json_each gives each value back as it was.
+ */
+const SQLITE_FIRST_VALUES =
+  'case when change_rows.before is null then null else (select json_group_object(key, value) from (' +
+  'select key, value from json_each(change_rows.before) union all ' +
+  'select e.key, e.value from json_each(excluded.before) e ' +
+  'where e.key not in (select key from json_each(change_rows.before)))) end';
+
 /** SQLite has no row-to-JSON: each table's triggers name its columns, and are made again when they change. */
 function sqliteTriggers(table: TrackedTable): string[] {
   const recorded = table.columns.filter((c) => !table.unrecorded.includes(c));
   const image = (row: 'OLD' | 'NEW', columns: readonly string[]) =>
     `json_object(${columns.map((c) => `${literal(c)}, ${row}.${quote(c)}`).join(', ')})`;
+  const differs = (c: string) => `OLD.${quote(c)} is not NEW.${quote(c)}`;
+  // The columns the update changed, with their values before it (the whole row when its key moved).
+  const changedImage =
+    `case when ${table.keyColumns.map(differs).join(' or ')} then ${image('OLD', recorded)} else ` +
+    `(select json_group_object(c, v) from (${recorded
+      .map((c) => `select ${literal(c)} as c, OLD.${quote(c)} as v where ${differs(c)}`)
+      .join(' union all ')})) end`;
   const record = (row: 'OLD' | 'NEW', before: string, gone: 0 | 1, onConflict: string) =>
     `insert into change_rows (change_id, tbl, row_key, kind, record_id, before, gone) ` +
     `select id, ${literal(table.name)}, ${image(row, table.keyColumns)}, ${literal(table.kind)}, ` +
-    `cast(${row}.${quote(table.idColumn)} as text), ${before}, ${gone} from change_current where true ${onConflict}; `;
-  const changed = recorded.map((c) => `OLD.${quote(c)} is not NEW.${quote(c)}`).join(' or ');
-  const on = `on ${quote(table.name)} when exists (select 1 from change_current)`;
+    `cast(${row}.${quote(table.idColumn)} as text), ${before}, ${gone} from change_current where true ` +
+    `on conflict (change_id, tbl, row_key) do update set ${onConflict}; `;
+  // TEMP, on the file's table: the body's change_current is the connection's, change_rows the file's.
+  const on = `on main.${quote(table.name)} when exists (select 1 from change_current)`;
   return [
-    `create trigger $NAME after insert ${on} begin ` +
-      record('NEW', 'null', 0, 'on conflict (change_id, tbl, row_key) do update set gone = 0') +
-      'end',
-    `create trigger $NAME after update ${on} and (${changed || 'false'}) begin ` +
-      record('OLD', image('OLD', recorded), 0, 'on conflict do nothing') +
-      'end',
-    `create trigger $NAME after delete ${on} begin ` +
-      record('OLD', image('OLD', recorded), 1, 'on conflict (change_id, tbl, row_key) do update set gone = 1') +
-      'end',
+    `create temp trigger $NAME after insert ${on} begin ${record('NEW', 'null', 0, 'gone = 0')}end`,
+    `create temp trigger $NAME after update ${on} and (${recorded.map(differs).join(' or ') || 'false'}) begin ` +
+      `${record('OLD', changedImage, 0, `before = ${SQLITE_FIRST_VALUES}`)}end`,
+    `create temp trigger $NAME after delete ${on} begin ` +
+      `${record('OLD', image('OLD', recorded), 1, `gone = 1, before = ${SQLITE_FIRST_VALUES}`)}end`,
   ];
 }
 

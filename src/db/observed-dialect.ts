@@ -1,14 +1,15 @@
-import type {
+import {
   CompiledQuery,
-  DatabaseConnection,
-  DatabaseIntrospector,
-  Dialect,
-  DialectAdapter,
-  Driver,
-  QueryCompiler,
-  QueryResult,
-  TransactionSettings,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type Dialect,
+  type DialectAdapter,
+  type Driver,
+  type QueryCompiler,
+  type QueryResult,
+  type TransactionSettings,
 } from 'kysely';
+import { statementWithBegin } from './begin-with.ts';
 import type { EndOfCall, StoreProbe } from './store-probe.ts';
 import { ConnectionWaitTimeout } from './unavailable.ts';
 
@@ -148,7 +149,14 @@ class ObservedDriver implements Driver {
   }
 
   beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    return this.timed('begin', () => this.inner.beginTransaction(innerOf(connection), settings));
+    const withBegin = statementWithBegin();
+    if (withBegin === undefined) {
+      return this.timed('begin', () => this.inner.beginTransaction(innerOf(connection), settings));
+    }
+    // Only PostgreSQL is asked (core/history.ts): its simple protocol runs both statements of the text.
+    return this.timed('begin', async () => {
+      await innerOf(connection).executeQuery(CompiledQuery.raw(`begin; ${withBegin}`));
+    });
   }
 
   commitTransaction(connection: DatabaseConnection): Promise<void> {

@@ -21,9 +21,10 @@ const BUDGET: Record<string, number> = {
   'REST whoami': 1,
   'REST list_guides': 1, // a page of guides with their prices, counts, areas and properties: all of them
   'MCP get_spot': 1,
-  // Every write also names its change for the history's triggers and keeps it (core/history.ts): 2.
-  'REST update_spot': 8, // begin, the change, the spot's guide, the guide's lock and revision, the spot, the update returning it, keeping the change, commit
-  'REST update_guide': 7, // begin, the change, the lock and revision, the update, the record, keeping the change, commit
+  // Every write also keeps its change in the history (core/history.ts): 1. The change is named in
+  // the begin's own message (db/begin-with.ts).
+  'REST update_spot': 7, // begin naming the change, the spot's guide, the guide's lock and revision, the spot, the update returning it, keeping the change, commit
+  'REST update_guide': 6, // begin naming the change, the lock and revision, the update, the record, keeping the change, commit
 };
 
 /**
@@ -40,7 +41,7 @@ const WHOLE_GUIDE_BUDGET: Record<string, number> = {
   'get_guide_readiness again': 18,
   'get_publish_status again': 19,
   'get_link_report again': 1, // the revision: the report is kept per revision
-  set_link_verified: 18, // begin, the change, the guide's lock, the parts that hold links, the marks, closing the change, commit
+  set_link_verified: 17, // begin naming the change, the guide's lock, the parts that hold links, the marks, closing the change, commit
 };
 
 const postgres = (await testDialects()).find((d) => d.dialect === 'postgres');

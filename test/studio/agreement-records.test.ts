@@ -3,17 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { Migration } from 'kysely/migration';
 import { DEMO_EMAIL, seedDemoCreator } from '../../src/admin/demo-creator.ts';
 import { ManualClock } from '../../src/core/clock.ts';
-import { openDatabase } from '../../src/db/database.ts';
-import { foundationMigrations } from '../../src/db/migrations/index.ts';
-import { resourceMigrations } from '../../src/resources/index.ts';
 import { CreatorsStore } from '../../src/resources/profile/creator.store.ts';
 import { openStore, type Store } from '../../src/store.ts';
 import { AgreementStore } from '../../src/studio/agreement.store.ts';
-import { studioMigrations } from '../../src/studio/migrations.ts';
 import { freshPostgresSchema, testDialects, whileNoSchemaIsDropped } from '../helpers/dialects.ts';
+import { openStoreBefore } from '../helpers/old-store.ts';
 
 /** The migration that brings the agreement flag and the record of who accepted together. */
 const RECORDS = '0023-agreement-records';
@@ -56,15 +52,7 @@ for (const { dialect, skip } of await testDialects()) {
     it('an old store: flags nobody recorded are cleared, recorded ones and the demo creator kept', async () => {
       const options = await where();
       // Every migration named before the records, the resources' included (0026 came later).
-      const before = (migrations: Record<string, Migration>) =>
-        Object.fromEntries(Object.entries(migrations).filter(([name]) => name < RECORDS));
-      const old = await whileNoSchemaIsDropped(options.databaseUrl, () =>
-        openDatabase(options, {
-          ...foundationMigrations,
-          ...before(resourceMigrations()),
-          ...before(studioMigrations),
-        }),
-      );
+      const old = await openStoreBefore(options, RECORDS);
       const scope = { db: old.db, clock, dialect: old.dialect };
       const creators = new CreatorsStore(scope);
       const make = (email: string, agreementAccepted: boolean) =>

@@ -182,14 +182,46 @@ export class ChangesStore extends ScopedStore {
   /**
    * Removes the history entries written before `at` (HISTORY_KEPT_DAYS), with their rows, in one
    * transaction; answers how many went. An undo is always later than what it undid, so a change
-   * kept never names an undo removed.
+   * kept never names an undo removed. A guide's entries are read in their order (seq), in which
+   * their times go up: its old ones are those before its first recent one, found through the key
+   * (guide, seq) the history is kept by. An index on the time would cost every write a page.
    */
   async dropBefore(at: number): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
-      const old = trx.selectFrom('changes').select('changes.id').where('changes.at', '<', at);
-      await trx.deleteFrom('change_rows').where('change_id', 'in', old).execute();
-      const result = await trx.deleteFrom('changes').where('at', '<', at).executeTakeFirst();
-      return Number(result.numDeletedRows);
+      let dropped = 0;
+      // The guides whose first entry is old: one look each, through the key.
+      const guides = await trx
+        .selectFrom('guides')
+        .select('guides.id')
+        .where(
+          (eb) =>
+            eb
+              .selectFrom('changes')
+              .select('changes.at')
+              .whereRef('changes.guide_id', '=', 'guides.id')
+              .orderBy('changes.seq')
+              .limit(1),
+          '<',
+          at,
+        )
+        .execute();
+      for (const { id: guideId } of guides) {
+        const recent = await trx
+          .selectFrom('changes')
+          .select('seq')
+          .where('guide_id', '=', guideId)
+          .where('at', '>=', at)
+          .orderBy('seq')
+          .limit(1)
+          .executeTakeFirst();
+        let old = trx.selectFrom('changes').select('changes.id').where('changes.guide_id', '=', guideId);
+        if (recent) old = old.where('changes.seq', '<', recent.seq);
+        await trx.deleteFrom('change_rows').where('change_id', 'in', old).execute();
+        let gone = trx.deleteFrom('changes').where('guide_id', '=', guideId);
+        if (recent) gone = gone.where('seq', '<', recent.seq);
+        dropped += Number((await gone.executeTakeFirst()).numDeletedRows);
+      }
+      return dropped;
     });
   }
 

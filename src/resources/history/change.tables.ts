@@ -30,7 +30,10 @@ export interface ChangeRowsTable {
   gone: number;
 }
 
-/** The change the embedded store's open write transaction records under (one writer at a time). */
+/**
+ * The change the embedded store's open write transaction records under (one writer at a time): a
+ * TEMP table, the connection's own, made at each open beside the triggers (db/history-triggers.ts).
+ */
 export interface ChangeCurrentTable {
   id: string;
 }

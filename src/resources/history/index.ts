@@ -3,6 +3,7 @@ import { up } from './change.migration.ts';
 import { historyOperations } from './change.operations.ts';
 import { ChangesStore } from './change.store.ts';
 import type { ChangeCurrentTable, ChangeRowsTable, ChangesTable } from './change.tables.ts';
+import { up as lean } from './lean.migration.ts';
 
 declare module '../../core/stores.ts' {
   interface Stores {
@@ -26,7 +27,7 @@ export const historyResource: Resource = {
   },
   operations: historyOperations,
   stores: { changes: (scope, { history }) => new ChangesStore(scope, history) },
-  migrations: { '0030-history': { up } },
+  migrations: { '0030-history': { up }, '0036-history-lean': { up: lean } },
   // Its own tables hold no guide content: recording them would record the record.
   history: { changes: 'untracked', change_rows: 'untracked', change_current: 'untracked' },
 };

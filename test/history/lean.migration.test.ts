@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import pino from 'pino';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { ManualClock } from '../../src/core/clock.ts';
+import { KeyStore } from '../../src/core/keys.ts';
+import { CreatorsStore } from '../../src/resources/profile/creator.store.ts';
+import { openStore, type Store } from '../../src/store.ts';
+import { freshPostgresSchema, testDialects, whileNoSchemaIsDropped } from '../helpers/dialects.ts';
+import { openStoreBefore } from '../helpers/old-store.ts';
+
+/** The migration that lays the history out anew (src/resources/history/lean.migration.ts). */
+const LEAN = '0036-history-lean';
+
+const GUIDE = 'gd_leanmigration0001';
+const SPOT = 'spt_leanmigration001';
+const MADE = 'spt_leanmigration002';
+
+/**
+ * A store whose history was written before the history's new layout (whole before-images, the
+ * change named in a table of the file) keeps it: its changes are listed, filtered by record, and
+ * undone after the migration as before it.
+ */
+for (const { dialect, skip } of await testDialects()) {
+  describe(`the history's new layout keeps an existing history (${dialect})`, { skip }, () => {
+    const clock = new ManualClock('2026-11-23T10:00:00Z');
+    const dataDir = mkdtempSync(join(tmpdir(), 'creator-api-lean-'));
+    const cleanup: Array<() => Promise<void> | void> = [() => rmSync(dataDir, { recursive: true, force: true })];
+    after(async () => {
+      for (const step of cleanup.reverse()) await step();
+    });
+
+    it('lists, filters and undoes the changes recorded before it', async () => {
+      const schema = dialect === 'postgres' ? await freshPostgresSchema() : undefined;
+      if (schema) cleanup.push(() => schema.drop());
+      const options = { dataDir, databaseUrl: schema?.url };
+      const old = await openStoreBefore(options, LEAN);
+      const scope = { db: old.db, clock, dialect: old.dialect };
+      const creator = await new CreatorsStore(scope).create({
+        email: 'lean@example.com',
+        displayName: 'Lean',
+        agreementAccepted: true,
+      });
+      const at = clock.now();
+      await sql`insert into guides (id, creator_id, name, slug, store_tags, created_at, updated_at, revision)
+        values (${GUIDE}, ${creator.creatorId}, 'Lakes', 'lakes', '[]', ${at}, ${at}, 1)`.execute(old.db);
+      const spot = (id: string, key: string, description: string) =>
+        sql`insert into spots (id, guide_id, spot_key, name, description, order_key, created_at, updated_at)
+          values (${id}, ${GUIDE}, ${key}, 'Bled', ${description}, 1, ${at}, ${at})`.execute(old.db);
+      await spot(SPOT, 'bled', 'Before');
+      const { rows } = await sql<Record<string, unknown>>`select * from spots where id = ${SPOT}`.execute(old.db);
+      const image = JSON.stringify(rows[0]);
+      // What the triggers wrote before: update_spot kept the whole spot, create_spot nothing.
+      await sql`update spots set description = 'After' where id = ${SPOT}`.execute(old.db);
+      await spot(MADE, 'bohinj', 'Made');
+      await sql`insert into changes (id, guide_id, seq, at, operation, by_id) values
+        ('chg_oldupdate000001', ${GUIDE}, 1, ${at}, 'update_spot', null),
+        ('chg_oldcreate000001', ${GUIDE}, 2, ${at + 1}, 'create_spot', null)`.execute(old.db);
+      await sql`insert into change_rows (change_id, tbl, row_key, kind, record_id, before, gone) values
+        ('chg_oldupdate000001', 'spots', ${JSON.stringify({ id: SPOT })}, 'spot', ${SPOT}, ${image}, 0),
+        ('chg_oldcreate000001', 'spots', ${JSON.stringify({ id: MADE })}, 'spot', ${MADE}, null, 0)`.execute(old.db);
+      await old.close();
+
+      const store: Store = await whileNoSchemaIsDropped(options.databaseUrl, () => openStore(options));
+      cleanup.push(() => store.close());
+      const config = loadConfig({
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        ...(schema ? { DATABASE_URL: schema.url } : {}),
+      });
+      const app = buildApp({ config, store, clock, logger: pino({ level: 'silent' }) });
+      cleanup.push(() => app.close());
+      const { key } = await new KeyStore(store.db, clock).create({
+        creatorId: creator.creatorId,
+        scope: 'write',
+        publish: false,
+      });
+      const call = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
+        const answer = await app.fastify.inject({
+          method,
+          url: `/api/v1${url}`,
+          headers: { authorization: `Bearer ${key}` },
+          payload: payload as never,
+        });
+        assert.equal(answer.statusCode, 200, answer.body);
+        return answer.json();
+      };
+
+      const listed = await call('GET', `/guides/${GUIDE}/changes`);
+      assert.deepEqual(
+        listed.changes.map((c: { changeId: string; records: unknown }) => [c.changeId, c.records]),
+        [
+          ['chg_oldcreate000001', [{ kind: 'spot', id: MADE }]],
+          ['chg_oldupdate000001', [{ kind: 'spot', id: SPOT }]],
+        ],
+      );
+      const filtered = await call('GET', `/guides/${GUIDE}/changes?recordId=${SPOT}`);
+      assert.deepEqual(
+        filtered.changes.map((c: { changeId: string }) => c.changeId),
+        ['chg_oldupdate000001'],
+      );
+
+      const undone = await call('POST', `/guides/${GUIDE}/changes/undo`, {
+        changeIds: ['chg_oldupdate000001', 'chg_oldcreate000001'],
+      });
+      const spots = await sql<{ id: string; description: string }>`
+        select id, description from spots where guide_id = ${GUIDE}`.execute(store.db);
+      assert.deepEqual(
+        spots.rows.map((r) => ({ ...r })),
+        [{ id: SPOT, description: 'Before' }],
+      );
+      // The undo is a change of the new layout, listed beside the old ones: undoing it is a redo.
+      const after = await call('GET', `/guides/${GUIDE}/changes?limit=1`);
+      assert.equal(after.changes[0].changeId, undone.changeId);
+      await call('POST', `/guides/${GUIDE}/changes/undo`, { changeIds: [undone.changeId] });
+      const redone = await sql<{ id: string; description: string }>`
+        select id, description from spots where guide_id = ${GUIDE} order by spot_key`.execute(store.db);
+      assert.deepEqual(
+        redone.rows.map((r) => ({ ...r })),
+        [
+          { id: SPOT, description: 'After' },
+          { id: MADE, description: 'Made' },
+        ],
+      );
+    });
+  });
+}
