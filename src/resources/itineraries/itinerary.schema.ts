@@ -59,10 +59,13 @@ export const daySchema = z.strictObject({
   overnight: overnightSchema.optional(),
 });
 
-export const daysSchema = z.array(daySchema).max(DAYS_MAX).describe(
-  // when and mode are enums in each stop's schema, where a model reads them.
-  `Full replacement, in trip order; at most ${DAYS_MAX} days of ${STOPS_MAX} stops`,
-);
+export const daysSchema = z
+  .array(daySchema)
+  .max(DAYS_MAX)
+  .describe(
+    `Full replacement, in trip order; at most ${DAYS_MAX} days of ${STOPS_MAX} stops. ` +
+      `when: ${whenValues.join(', ')}; travel mode: ${routeModes.join(', ')}`,
+  );
 
 export const seasonSchema = z
   .strictObject({

@@ -55,7 +55,7 @@ export const hikeFieldsSchema = z.object({
     .array(transitRowSchema)
     .max(TRANSIT_MAX)
     .describe('Getting to the start, at most 20 rows, full replacement'),
-  track: trackInputSchema.describe('Replaced whole; null removes it'),
+  track: trackInputSchema.describe('{points}, a GeoJSON LineString or {gpx}; replaced whole; null removes it'),
 });
 
 export type HikeFields = z.infer<typeof hikeFieldsSchema>;
