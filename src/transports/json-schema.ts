@@ -69,7 +69,7 @@ function shorter(node: unknown): unknown {
   const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, shorter(v)])) as JsonObject;
   if (typeof out.properties === 'object' && out.properties !== null) {
     for (const [name, field] of Object.entries(out.properties as Record<string, JsonObject>)) {
-      if (name.endsWith('Id')) withoutLengthBounds(field);
+      if (name.endsWith('Id') || name === 'cursor') withoutLengthBounds(field);
     }
   }
   if ('const' in out) delete out.type;
@@ -93,8 +93,9 @@ function shorter(node: unknown): unknown {
 }
 
 /**
- * An id (a field named `…Id`) is copied from an answer, never written: its length bounds bind no
- * real id and tell a model nothing. The operation still checks them.
+ * An id (a field named `…Id`) and a `cursor` (a `nextCursor`) are copied from an answer, never
+ * written: their length bounds bind no real value and tell a model nothing. The operation still
+ * checks them.
  */
 function withoutLengthBounds(field: JsonObject): void {
   const types = ([] as unknown[]).concat(field.type ?? []);

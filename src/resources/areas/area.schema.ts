@@ -29,7 +29,7 @@ export const areaIdSchema = z.string().min(1).max(100).describe('The area id fro
 /** The fields set_area takes; left out means cleared when an area is replaced. */
 export const areaFieldsSchema = z.object({
   name: nameText(100).describe('Required, at most 100'),
-  kind: z.enum(areaKinds).optional().describe('park, reserve, island, region, city or other; absent reads as other'),
+  kind: z.enum(areaKinds).optional().describe('Absent reads as other'),
   note: text(1000).optional().describe('At most 1,000'),
   season: text(300).optional().describe('At most 300'),
   rules: z.array(accessRuleSchema).max(20).optional().describe('At most 20; [] clears'),

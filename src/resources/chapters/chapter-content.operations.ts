@@ -72,10 +72,10 @@ export const setChapterIntro = defineOperation({
   stability: 'stable',
   since: STABLE_SINCE,
   description:
+    // What chapters and collections sections show is their kind's note.
     "Replaces a chapter's front matter whole: cover fields and up to 20 sections in reading order. prose sections " +
-    'carry paragraphs, or cells (then no paragraphs, no photo), and a photo; chapters and collections sections list ' +
-    "the guide's rows and cards, and their items only restyle them. Chapters only. intro null, or one with no cover " +
-    'field and no section, removes it. A photoCredit without a photo is dropped with a warning.',
+    'carry paragraphs, or cells (then no paragraphs, no photo), and a photo. Chapters only. intro null, or one ' +
+    'with no cover field and no section, removes it. A photoCredit without a photo is dropped with a warning.',
   input: z.strictObject({
     collectionId: collectionIdSchema,
     intro: chapterIntroSchema.nullable().describe('ChapterIntro, or null to remove it'),

@@ -111,7 +111,7 @@ export const updateChapter = defineOperation({
   since: STABLE_SINCE,
   errors: ['stale_editor'],
   description:
-    'Changes only the fields sent: "" clears description and slug, body replaces whole ([] clears). ' +
+    'Changes only the fields sent: "" clears description and slug. ' +
     'Send expectedUpdatedAt from your last read; on stale_editor read again and merge, never overwrite. ' +
     'kind changes only when nothing is lost: clear body, intro and pages before making a chapter a collection.',
   input: chapterFieldsSchema

@@ -23,7 +23,7 @@ export const storageIdSchema = z
   .string()
   .min(1)
   .max(128)
-  .describe('storageId answered by upload_media with target=blob (your own upload)');
+  .describe('From upload_media with target=blob (your own upload)');
 
 export const paragraphsSchema = (max: number) =>
   z
@@ -48,9 +48,7 @@ export const chapterFieldsSchema = z.object({
   body: paragraphsSchema(BODY_PARAGRAPHS).describe(
     'Prose paragraphs, chapters only; full replacement, [] clears; at most 100 of 10,000 characters; empty ones dropped',
   ),
-  coverStorageId: storageIdSchema
-    .nullable()
-    .describe('Cover image: storageId of your upload with target=blob; null clears'),
+  coverStorageId: storageIdSchema.nullable().describe('Cover image; null clears'),
   coverCredit: creditFields.credit.describe(
     'Who took the cover, shown as "Photo: <name>" with it; only a name the creator gave; "" clears; a new cover starts without one',
   ),

@@ -37,8 +37,8 @@ async function spotIdsInOrder(rules: PlaceRules, keys: readonly string[]): Promi
 }
 
 const describePlace =
-  'Give lat and lon with mapsUrl so the apps can map the place and compute its distance to the spot. ' +
-  "costRaw and openRaw are the creator's words, never parsed. Places nest one level (insideId).";
+  // costRaw, openRaw and insideId say their own rules in their field notes.
+  'Give lat and lon with mapsUrl so the apps can map the place and compute its distance to the spot.';
 
 export const createFacility = defineOperation({
   name: 'create_facility',

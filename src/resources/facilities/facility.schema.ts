@@ -142,7 +142,7 @@ export const osmIdSchema = z
  * nullable field, "" clears strings where stated, arrays replace whole.
  */
 export const placeFieldsSchema = z.object({
-  kind: z.enum(placeKinds).describe('hut (a stay), cable_car (transport), activity (tours), food, parking'),
+  kind: z.enum(placeKinds).describe('hut is a stay, cable_car transport, activity a tour'),
   type: z.string().nullable().describe(placeTypesNote),
   name: nameText(120).describe('At most 120, not empty'),
   operator: text(120).nullable().describe('Who runs it, at most 120; "" or null clears'),
@@ -151,10 +151,7 @@ export const placeFieldsSchema = z.object({
   costUnit: z.enum(costUnits).nullable().describe('null clears'),
   openRaw: text(300).nullable().describe('Season or hours as text, never parsed; "" clears'),
   website: webUrlSchema.nullable().describe('https, or http with a warning; "" or null clears').or(z.literal('')),
-  mapsUrl: mapsUrlSchema
-    .nullable()
-    .or(z.literal(''))
-    .describe('https on an allowlisted map host or a geo: URI; "" clears'),
+  mapsUrl: mapsUrlSchema.nullable().or(z.literal('')).describe('"" clears'),
   extraProps: z.array(extraPropSchema).max(24).describe('At most 24, full replacement'),
   lat: latitudeSchema.nullable(),
   lon: longitudeSchema.nullable(),

@@ -192,8 +192,8 @@ export const reorderItinerary = defineOperation({
   scope: 'write',
   example: examples.reorder_itinerary,
   description:
-    'Moves an itinerary between two others: previousId should precede it, nextId follow it (give either, or both ' +
-    'when they are neighbours). With neither it moves to the end. The others keep their order.',
+    'Moves an itinerary between two others (give previousId, nextId, or both when they are neighbours). With ' +
+    'neither it moves to the end. The others keep their order.',
   input: z.strictObject({
     itineraryId: itineraryIdSchema,
     previousId: itineraryIdSchema.optional().describe('The itinerary that should precede it'),

@@ -121,12 +121,7 @@ export const checkLinks = defineOperation({
   annotations: { openWorld: true },
   input: z.strictObject({
     productId: productIdSchema,
-    urls: z
-      .array(urlSchema)
-      .min(1)
-      .max(MAX_CHECKS_PER_CALL)
-      .optional()
-      .describe('Only these links of the guide; all of them (stalest first) when left out'),
+    urls: z.array(urlSchema).min(1).max(MAX_CHECKS_PER_CALL).optional().describe('Only these links of the guide'),
   }),
   output: z.object({
     productId: z.string(),

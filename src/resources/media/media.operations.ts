@@ -103,8 +103,8 @@ export const updateMedia = defineOperation({
   stability: 'stable',
   since: STABLE_SINCE,
   description:
-    'Changes only the fields sent; null clears a field, and "" clears the text fields. A credit comes from the ' +
-    'creator, never from a guess: a photo without one can be drafted but not published. Moving focalX or focalY re-cuts a guide thumbnail made from this photo. spotId moves the photo to ' +
+    'Changes only the fields sent; null clears a field, and "" clears the text fields. A photo without a ' +
+    'credit can be drafted but not published. Moving focalX or focalY re-cuts a guide thumbnail made from this photo. spotId moves the photo to ' +
     'another spot of its guide; chapters, itineraries and the sales page keep showing it.',
   input: z.strictObject({
     mediaId: mediaIdSchema,

@@ -34,7 +34,7 @@ const socialUrlNote = fixedListNote(
 
 export const socialLinkSchema = z
   .strictObject({
-    platform: z.enum(platforms).describe('instagram, tiktok or youtube'),
+    platform: z.enum(platforms),
     handle: text(100)
       .min(1)
       .refine((s) => s.trim().length > 0 && !/\s/.test(s.trim()), { message: 'must be a handle without spaces' })

@@ -79,9 +79,7 @@ export const createProperty = defineOperation({
   input: z.strictObject({
     productId: productIdSchema,
     label: labelSchema,
-    kind: z
-      .enum(propertyKinds)
-      .describe('shortLabel, longSection, number, date, checkbox (several options) or singleSelect'),
+    kind: z.enum(propertyKinds).describe('checkbox holds several options, singleSelect one'),
     key: propertyKeySchema.optional(),
     required: z.boolean().optional().describe('Readiness flags spots without a value'),
     filterable: z.boolean().optional().describe('Buyers can filter (number, date, checkbox, singleSelect)'),

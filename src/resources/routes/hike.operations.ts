@@ -17,7 +17,7 @@ import { prepareTrackInput } from './track-fields.ts';
 const HIKES_SINCE = '2026-10-06.8';
 
 const describeHike =
-  'A GPX file is welcome: send track {gpx: "<the file as text>"} (or {points} / a GeoJSON LineString); long tracks ' +
+  'A GPX file is welcome: send track {gpx: "<the file as text>"}; long tracks ' +
   "are simplified to 2,000 points and measured on every point first. The creator's figures are kept: a track " +
   'that disagrees by more than a fifth answers a warning. Over MCP a message is at most 2 MB: send a bigger GPX ' +
   'through REST (8 MB). A hikeId works wherever a routeId is asked.';

@@ -41,7 +41,7 @@ export const hikeFieldsSchema = z.object({
   descentM: climbSchema('Total descent; never derived from gainM').nullable(),
   grade: text(24).describe('A grading scale\'s mark (T3, 5.7, II), at most 24; "" clears'),
   start: text(200).describe('Where it starts, in words, at most 200; "" clears'),
-  startMapsUrl: mapsUrlSchema.or(z.literal('')).describe('https on an allowlisted map host or a geo: URI; "" clears'),
+  startMapsUrl: mapsUrlSchema.or(z.literal('')).describe('"" clears'),
   equipment: z
     .array(text(80).min(1))
     .max(EQUIPMENT_MAX)
@@ -55,7 +55,7 @@ export const hikeFieldsSchema = z.object({
     .array(transitRowSchema)
     .max(TRANSIT_MAX)
     .describe('Getting to the start, at most 20 rows, full replacement'),
-  track: trackInputSchema.describe('The line walked (HikeTrack); replaced whole; null removes it'),
+  track: trackInputSchema.describe('{points}, a GeoJSON LineString or {gpx}; replaced whole; null removes it'),
 });
 
 export type HikeFields = z.infer<typeof hikeFieldsSchema>;

@@ -21,7 +21,7 @@ import { prepareTrackInput } from './track-fields.ts';
 
 const describeRoute =
   'A route is how buyers get between spots (a drive, a ferry, a bus line); hikes have their own operations and ' +
-  "a hikeId works wherever a routeId is asked. track takes {points}, a GeoJSON LineString or {gpx}; the creator's " +
+  "a hikeId works wherever a routeId is asked. The creator's " +
   'distance is kept and a track that disagrees by more than a fifth answers a warning.';
 
 export const listRoutes = defineOperation({

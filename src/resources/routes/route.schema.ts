@@ -67,7 +67,7 @@ export const routeFieldsSchema = z.object({
   description: text(5000).nullable().describe('At most 5,000; "" or null clears'),
   distanceKm: distanceKmSchema.nullable(),
   durationMin: durationMinSchema.nullable(),
-  track: trackInputSchema.describe('The line travelled (see HikeTrack); replaced whole; null removes it'),
+  track: trackInputSchema.describe('{points}, a GeoJSON LineString or {gpx}; replaced whole; null removes it'),
   links: guideLinksSchema,
   status: statusNoticeSchema.nullable().describe('Closure or works notice; null clears'),
   fees: feesSchema.describe('Tolls, tickets, at most 30, full replacement'),

@@ -62,8 +62,8 @@ export const saveSalesPageDraft = defineOperation({
   example: salesPageExamples.save_sales_page_draft,
   description:
     'Replaces the sales page draft whole (a field left out is cleared); never publishes: buyers see it after the ' +
-    'next publish. Photos are mediaIds of this guide and show their own credit as "Photo: <name>"; sample spots are ' +
-    'spotKeys of this guide. Send expectedUpdatedAt from get_sales_page (null when draft was null); on stale_editor ' +
+    // Which photos and spots it takes, and how credits show, are the fields' own notes.
+    'next publish. Send expectedUpdatedAt from get_sales_page (null when draft was null); on stale_editor ' +
     'read again and merge, never overwrite.',
   input: z.strictObject({
     productId: productIdSchema,

@@ -43,38 +43,36 @@ export function pointProblem(point: readonly number[], form: 'array' | 'attribut
 
 // Written as an array of 2 or 3 numbers, not a tuple: prefixItems with `items: false` reads as
 // "no items" to draft-07 validators. The ranges are checked by the line's refinement instead.
-const positionSchema = z
-  .array(z.number())
-  .min(2)
-  .max(3)
-  .describe('Longitude first: [lon, lat] or [lon, lat, elevation in metres]');
+const barePositionSchema = z.array(z.number()).min(2).max(3);
+const positionSchema = barePositionSchema.describe('Longitude first: [lon, lat] or [lon, lat, elevation in metres]');
 
 /**
  * The points of a line: ranges checked per point (invalid_request naming the index), and one arity
  * for the whole line, so elevations are either the line's or absent, never a partial profile.
  */
-const positionsSchema = z
-  .array(positionSchema)
-  .min(2)
-  .max(INPUT_POINTS_MAX)
-  .superRefine((points, ctx) => {
-    let listed = 0;
-    const arity = points[0]?.length;
-    for (let i = 0; i < points.length && listed < PROBLEMS_LISTED; i++) {
-      const point = points[i]!;
-      let message = pointProblem(point);
-      if (message === undefined && point.length !== arity) {
-        message = `has ${point.length} numbers but the first point has ${arity}: give every point an elevation or none`;
+const positionsOf = (position: typeof barePositionSchema) =>
+  z
+    .array(position)
+    .min(2)
+    .max(INPUT_POINTS_MAX)
+    .superRefine((points, ctx) => {
+      let listed = 0;
+      const arity = points[0]?.length;
+      for (let i = 0; i < points.length && listed < PROBLEMS_LISTED; i++) {
+        const point = points[i]!;
+        let message = pointProblem(point);
+        if (message === undefined && point.length !== arity) {
+          message = `has ${point.length} numbers but the first point has ${arity}: give every point an elevation or none`;
+        }
+        if (message !== undefined) {
+          ctx.addIssue({ code: 'custom', path: [i], message, input: point });
+          listed += 1;
+        }
       }
-      if (message !== undefined) {
-        ctx.addIssue({ code: 'custom', path: [i], message, input: point });
-        listed += 1;
-      }
-    }
-  });
+    });
 
 const pointsForm = z.strictObject({
-  points: positionsSchema.describe(
+  points: positionsOf(positionSchema).describe(
     'In walking order; every point with an elevation or none. Lines over ' +
       `${STORED_POINTS_MAX.toLocaleString('en')} points are simplified; the figures come from every point sent`,
   ),
@@ -83,7 +81,8 @@ const pointsForm = z.strictObject({
 const lineStringForm = z
   .strictObject({
     type: z.literal('LineString'),
-    coordinates: positionsSchema.describe('The points, as in `points`'),
+    // Said once, on `points`: "as in `points`" carries the order of longitude and latitude.
+    coordinates: positionsOf(barePositionSchema).describe('The points, as in `points`'),
   })
   .describe('GeoJSON, as a record reads back: it can be sent back unchanged');
 
@@ -101,7 +100,7 @@ const gpxForm = z.strictObject({
 /** The input of a hike's `track`: points, a GeoJSON LineString or a GPX document. */
 export const hikeTrackInputSchema = z
   .union([pointsForm, lineStringForm, gpxForm])
-  .describe('HikeTrack: the line walked, as {points}, a GeoJSON LineString {type, coordinates} or {gpx}');
+  .describe('HikeTrack: the line walked, in one of three forms');
 
 export type HikeTrackInput = z.infer<typeof hikeTrackInputSchema>;
 
