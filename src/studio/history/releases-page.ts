@@ -134,6 +134,7 @@ export function differencesBody(view: DifferencesView): Markup {
       ? html`<p>Nothing differs: your working copy holds what this release held.</p>`
       : html`<p>${release.total} ${release.total === 1 ? 'record differs' : 'records differ'}.${release.restorable ? '' : ' Compared as buyers see them: this release kept only what buyers could open.'}</p>
 ${kindTable(release.changes)}
+<h3>Record by record</h3>
 ${recordTable(release.records)}
 <p class="actions">${pager}</p>
 ${release.restorable ? html`<div class="actions">${restoreForm(productId, view.csrf, release.release, `Restore release ${release.release}`)}</div>` : html``}`;
