@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../core/errors.ts';
 import { invoke } from '../../core/invoke.ts';
-import { getRelease, listReleases, restoreReleaseOperation } from '../../resources/publishing/releases.operations.ts';
+import { getRelease, listReleases, restoreReleaseOperation } from '../../resources/publishing/index.ts';
 import { html, type Markup } from '../../resources/sales-page/index.ts';
 import { requireSignedIn, type SignedIn, type StudioDeps, studioStores } from '../context.ts';
 import { type HistoryPlace, historyHref, historyPath } from '../history/history-page.ts';
