@@ -9,6 +9,8 @@ import { type BrowserPage, browserSkip, useBrowser } from '../helpers/browser.ts
 import { testDialects } from '../helpers/dialects.ts';
 import { newGuide } from '../helpers/fixtures.ts';
 import type { Harness } from '../helpers/harness.ts';
+import { putOnSale, saleGuide } from '../helpers/sale-guide.ts';
+import { wholeGuide } from '../helpers/whole-guide.ts';
 
 const PASSWORD = 'a long studio password';
 
@@ -110,6 +112,58 @@ for (const { dialect, skip } of await testDialects()) {
         assert.equal((await api.call('get_spot', { spotId: tower })).body.name, 'Belém Tower');
         assert.equal((await api.call('get_spot', { spotId: cathedral })).body.description, 'The oldest church.');
         clean(b, 'history');
+      } finally {
+        await page.context().close();
+        await api.close();
+      }
+    });
+
+    it('compares a release, restores it after confirming, and undoes the restore from the notice', async () => {
+      const { h, browser } = suite;
+      const { key } = await h.keys.create({
+        creatorId: h.alice.creatorId,
+        name: 'Laptop',
+        scope: 'write',
+        publish: true,
+      });
+      const api = apiFor(h, 'rest', key);
+      const b = await browser.newPage();
+      const { page } = b;
+      try {
+        const { productId, spotIds } = await saleGuide(h, api, 'Lakes of Slovenia');
+        await putOnSale(h, productId);
+        const atRelease1 = await wholeGuide(h, productId);
+        assertOk(await api.call('create_spot', { productId, name: 'Savica waterfall' }), 201);
+        assertOk(await api.call('update_spot', { spotId: spotIds.bled, name: 'Lake Bled, island side' }));
+        const working = await wholeGuide(h, productId);
+
+        await signIn(h, page);
+        await page.goto(`${h.origin}/studio/guides/${productId}/history`);
+        const release = page.locator('[data-release="1"]');
+        assert.match((await release.textContent()) ?? '', /You, in the studio[\s\S]*It held: [^\n]*3 spots/);
+        await release.getByRole('link', { name: 'Differences' }).click();
+        await page.getByRole('heading', { name: 'Release 1 of Lakes of Slovenia' }).waitFor();
+        assert.ok(await page.getByRole('cell', { name: 'Savica waterfall' }).isVisible());
+        assert.ok(await page.getByRole('cell', { name: 'Lake Bled' }).isVisible(), 'named as the release held it');
+        await b.screenshot(`studio-release-differences-${dialect}`);
+
+        await page.getByRole('button', { name: 'Restore release 1' }).click();
+        await page.getByRole('heading', { name: 'Restore release 1?' }).waitFor();
+        assert.deepEqual(await wholeGuide(h, productId), working, 'asking restores nothing');
+        await page.getByRole('button', { name: 'Yes, restore release 1' }).click();
+        await page.getByText('Release 1 restored.').waitFor();
+        assert.deepEqual(await wholeGuide(h, productId), atRelease1);
+        const [restore] = await changesOf(api, productId);
+        assert.equal(restore.operation, 'restore_release');
+        assert.deepEqual(restore.by, { kind: 'studio', name: 'the studio' });
+        await b.screenshot(`studio-release-restored-${dialect}`);
+
+        await page.getByRole('button', { name: 'Undo the restore' }).click();
+        await page.getByRole('heading', { name: 'Undo this change?' }).waitFor();
+        await page.getByRole('button', { name: 'Yes, undo' }).click();
+        await page.getByText('Undone. The undo is a change too').waitFor();
+        assert.deepEqual(await wholeGuide(h, productId), working);
+        clean(b, 'releases');
       } finally {
         await page.context().close();
         await api.close();

@@ -63,4 +63,5 @@ export { readinessRules } from './readiness.rules.ts';
 export { blockingCodes, type Finding, type FindingCode, findingCodes, readinessOf } from './readiness.ts';
 export type { ReadinessRule } from './readiness-rule.ts';
 export type { Release, ReleaseInfo, ReleasesStore } from './release.store.ts';
+export { getRelease, listReleases, restoreReleaseOperation } from './releases.operations.ts';
 export { type ReleaseKind, type Snapshot, serializeSnapshot, snapshotRows } from './snapshot.ts';

@@ -246,6 +246,22 @@ export class ReleasesStore extends ScopedStore {
     return row && listedOf(row);
   }
 
+  /**
+   * Which of these release numbers of the guide kept their working image, so can be restored: what
+   * the studio's list says beside list_releases's page, in one query.
+   */
+  async withImages(guideId: string, numbers: readonly number[]): Promise<Set<number>> {
+    if (numbers.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('releases')
+      .innerJoin('release_images', 'release_images.release_id', 'releases.id')
+      .select('releases.number')
+      .where('releases.guide_id', '=', guideId)
+      .where('releases.number', 'in', numbers)
+      .execute();
+    return new Set(rows.map((row) => Number(row.number)));
+  }
+
   /** The working image a release kept, packed; undefined for a release published before images were kept. */
   async packedImage(releaseId: string): Promise<Uint8Array | undefined> {
     const row = await this.db

@@ -13,6 +13,23 @@ export function historyPath(productId: string): string {
   return `/studio/guides/${encodeURIComponent(productId)}/history`;
 }
 
+/** Where each section of the History page stands: the cursor of its page, none for its newest. */
+export interface HistoryPlace {
+  /** The changes' page (list_changes's cursor). */
+  cursor?: string;
+  /** The releases' page (list_releases's cursor). */
+  releases?: string;
+}
+
+/** The History page at a place: a section's pager moves that section and leaves the other where it is. */
+export function historyHref(productId: string, place: HistoryPlace): string {
+  const query = new URLSearchParams();
+  if (place.cursor !== undefined) query.set('cursor', place.cursor);
+  if (place.releases !== undefined) query.set('releases', place.releases);
+  const search = query.toString();
+  return search === '' ? historyPath(productId) : `${historyPath(productId)}?${search}`;
+}
+
 /**
  * The form every Undo button is: the change ids and the form token, posted to the confirm step.
  * `confirmed` makes it the confirm step's own button, which undoes.
@@ -37,7 +54,8 @@ function changeItem(productId: string, csrf: string, change: Change, names: Read
   return html`<li data-change-id="${change.changeId}"><p><span class="muted">${dateTime(change.at)}</span> ${changeWords(change, names)}${change.undoneBy ? html` <span class="tag warn">undone</span>` : html``}</p>${action}</li>`;
 }
 
-function whoWords(by: Change['by']): string {
+/** A writer as the page names it: the studio is "you", a key and an assistant by their names. */
+export function whoWords(by: Change['by']): string {
   if (by.kind === 'studio') return 'You, in the studio';
   if (by.kind === 'assistant') return `${by.name} (assistant)`;
   return `${by.name} (API key)`;
@@ -68,20 +86,23 @@ export interface ChangesView {
   changes: Change[];
   names: ReadonlyMap<string, string>;
   nextCursor: string | null;
-  /** Whether this is a later page (a link back to the newest changes is shown). */
-  older: boolean;
+  /** Where the page stands; the pager moves only its `cursor`. */
+  place: HistoryPlace;
 }
 
 /**
  * The changes section of a guide's History page: newest first, grouped by session, paged as
- * list_changes pages (the next page's cursor in the link). Other sections (releases) go beside it.
+ * list_changes pages (the next page's cursor in the link). The releases section goes beside it.
  */
 export function changesSection(view: ChangesView): Markup {
-  const { productId, csrf, changes, names, nextCursor } = view;
-  const path = historyPath(productId);
+  const { productId, csrf, changes, names, nextCursor, place } = view;
   const pager = [
-    view.older ? html`<a href="${path}">Newest changes</a>` : html``,
-    nextCursor ? html`<a href="${path}?cursor=${encodeURIComponent(nextCursor)}" rel="next">Older changes</a>` : html``,
+    place.cursor !== undefined
+      ? html`<a href="${historyHref(productId, { ...place, cursor: undefined })}">Newest changes</a>`
+      : html``,
+    nextCursor
+      ? html`<a href="${historyHref(productId, { ...place, cursor: nextCursor })}" rel="next">Older changes</a>`
+      : html``,
   ];
   const list =
     changes.length === 0

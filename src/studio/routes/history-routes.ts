@@ -1,14 +1,24 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { studioPrincipal } from '../../core/auth.ts';
+import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../core/errors.ts';
 import { invoke } from '../../core/invoke.ts';
 import { type Change, listChanges, undoableOutcome, undoChangesOperation } from '../../resources/history/index.ts';
 import { html, type Markup } from '../../resources/sales-page/index.ts';
-import { requireSignedIn, type SignedIn, type StudioDeps, signedInLayout, studioStores } from '../context.ts';
-import { changesSection, type Described, describedList, historyPath, undoForm } from '../history/history-page.ts';
+import { requireSignedIn, type StudioDeps, studioStores } from '../context.ts';
+import { doneNotice } from '../history/done-notice.ts';
+import {
+  changesSection,
+  type Described,
+  describedList,
+  type HistoryPlace,
+  historyHref,
+  historyPath,
+  undoForm,
+} from '../history/history-page.ts';
+import { historyReplies } from '../history/history-replies.ts';
 import { RecordNamesStore, type RecordRef } from '../history/record-names.store.ts';
-import { message, sendPage } from '../web/page.ts';
+import { message } from '../web/page.ts';
 import { field, fieldList, seeOther } from '../web/security.ts';
+import { registerReleaseRoutes, releasesSectionAt } from './release-routes.ts';
 
 /** Changes one Undo may name: undo_changes takes as many. */
 const UNDO_MOST = 100;
@@ -18,25 +28,18 @@ const RECORDS_SHOWN = 10;
 
 /**
  * A guide's History page: its changes grouped by session, each change and each session with an
- * Undo that is confirmed on a page of its own and runs undo_changes as the studio.
+ * Undo that is confirmed on a page of its own and runs undo_changes as the studio; beside them its
+ * releases, each with its differences and a Restore (release-routes.ts).
  */
 export function registerHistoryRoutes(app: FastifyInstance, deps: StudioDeps): void {
   const { runtime } = deps;
-
-  function call(who: SignedIn, request: FastifyRequest) {
-    return { principal: studioPrincipal(who.creator.creatorId), requestId: request.id, log: request.log };
-  }
+  const replies = historyReplies(deps);
+  const { call, ownedName, send: sendHistory, noSuch } = replies;
+  registerReleaseRoutes(app, deps, replies);
 
   function names(productId: string, records: readonly RecordRef[]): Promise<Map<string, string>> {
     const scope = { db: runtime.db, clock: runtime.clock, dialect: runtime.dialect };
     return new RecordNamesStore(scope).namesOf(productId, records);
-  }
-
-  /** The guide's name when it is the signed-in creator's; another's is as unknown as a missing one. */
-  async function ownedName(who: SignedIn, productId: string): Promise<string | undefined> {
-    const { stores } = studioStores(runtime);
-    if (!(await stores.guides.isOwned(who.creator.creatorId, productId))) return undefined;
-    return (await stores.guides.recordRow(productId)).name;
   }
 
   /** The guide's changes by id, newest first; undefined when any id is no change of this guide. */
@@ -60,14 +63,6 @@ export function registerHistoryRoutes(app: FastifyInstance, deps: StudioDeps): v
       });
   }
 
-  function sendHistory(reply: FastifyReply, who: SignedIn, title: string, body: Markup, status = 200) {
-    return sendPage(reply, { title, signedIn: signedInLayout(who, 'guides'), body }, status);
-  }
-
-  function noSuch(reply: FastifyReply, who: SignedIn, text: string) {
-    return sendHistory(reply, who, 'Not found', html`<h1>Not found</h1>${message('error', text)}`, 404);
-  }
-
   app.get<{ Params: { productId: string }; Querystring: Record<string, unknown> }>(
     '/guides/:productId/history',
     async (request, reply) => {
@@ -76,7 +71,12 @@ export function registerHistoryRoutes(app: FastifyInstance, deps: StudioDeps): v
       const { productId } = request.params;
       const guideName = await ownedName(who, productId);
       if (guideName === undefined) return noSuch(reply, who, 'No such guide of yours.');
-      const cursor = typeof request.query.cursor === 'string' ? request.query.cursor : undefined;
+      const { query } = request;
+      const place: HistoryPlace = {
+        ...(typeof query.cursor === 'string' && { cursor: query.cursor }),
+        ...(typeof query.releases === 'string' && { releases: query.releases }),
+      };
+      const { cursor } = place;
       let page: { changes: Change[]; nextCursor: string | null };
       try {
         const { result } = await invoke(runtime, listChanges, { productId, cursor }, call(who, request));
@@ -84,8 +84,10 @@ export function registerHistoryRoutes(app: FastifyInstance, deps: StudioDeps): v
       } catch (err) {
         // A cursor that is not one this page gave (edited, or of another list) starts from the newest.
         if (!(err instanceof ApiError && err.code === 'invalid_argument' && cursor !== undefined)) throw err;
-        return seeOther(reply, historyPath(productId));
+        return seeOther(reply, historyHref(productId, { ...place, cursor: undefined }));
       }
+      const releases = await releasesSectionAt(deps, replies, request, who, productId, place);
+      if (!releases) return seeOther(reply, historyHref(productId, { ...place, releases: undefined }));
       const records = page.changes.flatMap((c) => c.records);
       const changes = changesSection({
         productId,
@@ -93,17 +95,13 @@ export function registerHistoryRoutes(app: FastifyInstance, deps: StudioDeps): v
         changes: page.changes,
         names: await names(productId, records),
         nextCursor: page.nextCursor,
-        older: cursor !== undefined,
+        place,
       });
-      const done =
-        request.query.done === 'undone'
-          ? 'Undone. The undo is a change too: undo it to bring the changes back.'
-          : undefined;
-      // Sections of the page, side by side in reading order; the releases join them here.
-      const sections: Markup[] = [changes];
+      // Sections of the page, side by side in reading order.
+      const sections: Markup[] = [changes, releases];
       const body = html`<h1>History of ${guideName}</h1>
-<p><a href="/studio/guides">Back to your guides</a></p>
-${message('notice', done)}${sections}`;
+<p><a href="/studio/guides">Back to your guides</a> · <a href="#changes-heading">Changes</a> · <a href="#releases-heading">Releases</a></p>
+${doneNotice(productId, who.csrf, query, page.changes)}${sections}`;
       return sendHistory(reply, who, `History of ${guideName}`, body);
     },
   );

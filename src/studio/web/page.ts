@@ -27,7 +27,7 @@ input[type=checkbox]{width:1.2rem;height:1.2rem}
 button{font:inherit;font-weight:600;padding:.5rem 1rem;border-radius:.4rem;border:1px solid #1f6f54;background:#1f6f54;color:#fff;cursor:pointer}
 button.quiet{background:#fff;color:#1f6f54}
 button.danger{background:#fff;color:#a4262c;border-color:#a4262c}
-.actions{display:flex;flex-wrap:wrap;gap:.5rem;margin-top:1rem}
+.actions{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin-top:1rem}
 .actions form{margin:0}
 .notice{padding:.75rem 1rem;border-radius:.5rem;margin:1rem 0;background:#e8f3ee;border:1px solid #b6d8c8}
 .error{padding:.75rem 1rem;border-radius:.5rem;margin:1rem 0;background:#fbeaea;border:1px solid #e4b3b5;color:#7a1c20}
