@@ -22,7 +22,8 @@
  *                         the paging bench (bench/paging-scale.ts: walks of a 2,000- and a 4,000-spot guide,
  *                         then another creator's get_guide beside 50 walkers), `mixed` the mixed load on SQLite
  *                         and PostgreSQL (bench/mixed-load.ts), `tracing` REST get_guide with tracing sampled
- *                         at 0 against tracing never configured (bench/tracing-cost.ts); they run last. `startup` runs first, alone:
+ *                         at 0 against tracing never configured (bench/tracing-cost.ts: BENCH_TRACING_ROUNDS
+ *                         short rounds, 12 by default, median of their ratios); they run last. `startup` runs first, alone:
  *                         the app's import CPU and `npm start`'s time to its banner against a bare
  *                         Fastify server's (bench/startup.ts)
  *   BENCH_STARTUP_RUNS    runs of each startup measurement, medians reported (default 5)
@@ -31,11 +32,16 @@
  *   BENCH_DATABASE_URL    the PostgreSQL database of the mixed load (default TEST_DATABASE_URL, else
  *                         postgres://postgres@127.0.0.1:5432/test); it runs in a schema of its own
  *   BENCH_STRICT          1: exit non-zero when a target is BELOW its goal (errors always do)
+ *
+ * `npm run bench -- --against <commit>` runs the table's targets (BENCH_ONLY still chooses) on this
+ * checkout and on that commit side by side, and prints both and their ratio (bench/against.ts);
+ * the separate benches (startup, uploads, paging…) do not run then.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshPostgresSchema } from '../test/helpers/dialects.ts';
+import { againstCommit, benchAgainst } from './against.ts';
 import { type BenchContext, fixtureOf } from './context.ts';
 import { benchHostileUploads, SETTLE_MARGIN_MB } from './hostile-uploads.ts';
 import { type Child, npmStartEnv, startChild } from './ipc.ts';
@@ -148,18 +154,24 @@ async function measureAll(
  * The app under test in a child process of its own, over a SQLite store in `dataDir`, with every
  * rate limit lifted: the bench measures speed, not the limits.
  */
-function startApp(dataDir: string, env: Record<string, string> = {}): Promise<Child> {
-  return startChild('app', './app-server.ts', {
-    DATA_DIR: dataDir,
-    DATABASE_URL: '',
-    REDIS_URL: '',
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_KEY_PER_MINUTE: '1000000000',
-    RATE_LIMIT_CREATOR_PER_HOUR: '1000000000',
-    RATE_LIMIT_UPLOADS_PER_MINUTE: '1000000000',
-    ...npmStartEnv(),
-    ...env,
-  });
+function startApp(dataDir: string, env: Record<string, string> = {}, root?: string): Promise<Child> {
+  const file = root ? join(root, 'bench', 'app-server.ts') : './app-server.ts';
+  return startChild(
+    root ? 'app (against)' : 'app',
+    file,
+    {
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      LOG_LEVEL: 'silent',
+      RATE_LIMIT_KEY_PER_MINUTE: '1000000000',
+      RATE_LIMIT_CREATOR_PER_HOUR: '1000000000',
+      RATE_LIMIT_UPLOADS_PER_MINUTE: '1000000000',
+      ...npmStartEnv(),
+      ...env,
+    },
+    root ? { cwd: root } : {},
+  );
 }
 
 /**
@@ -214,8 +226,9 @@ async function benchMixedLoad(children: Child[]): Promise<ReturnType<typeof benc
 }
 
 async function main(): Promise<number> {
+  const against = againstCommit(process.argv.slice(2));
   let startupBelow = false;
-  if (runs('startup')) {
+  if (runs('startup') && against === undefined) {
     // First, before any server of the bench's own is up: it times processes starting.
     log('startup: importing the app and starting npm start, beside a bare Fastify server');
     const s = await benchStartup();
@@ -253,6 +266,19 @@ async function main(): Promise<number> {
     }
 
     await verify(chosen, ctx, 'before the load');
+    if (against !== undefined) {
+      const a = await benchAgainst({
+        commit: against,
+        chosen,
+        settings,
+        startApp,
+        thisSide: { app, ctx },
+        raw,
+        children,
+      });
+      process.stdout.write(`\n${a.lines.join('\n')}\n`);
+      return a.hadErrors ? 1 : 0;
+    }
     const pids = [process.pid, ...children.map((c) => c.process.pid!)];
     const measured = await measureAll(chosen, ctx, pids);
     await verify(chosen, ctx, 'after the load');
