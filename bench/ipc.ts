@@ -75,12 +75,31 @@ export function onStop(close: () => Promise<void>): void {
   process.on('SIGINT', () => void stop());
 }
 
-/** Parent side: fork a bench/*.ts child on this Node and wait for its ready message. */
-export function startChild(name: string, file: string, env: Record<string, string>): Promise<Child> {
+/** How a child is run: another program in front of Node (valgrind), Node's own flags, its directory. */
+export interface RunWith {
+  execPath?: string;
+  execArgv?: string[];
+  cwd?: string;
+  /** How long it may take to report ready (default a minute; far longer under valgrind). */
+  startupTimeoutMs?: number;
+}
+
+/**
+ * Parent side: fork a bench/*.ts child (relative to this folder, or an absolute path: another
+ * checkout's) on this Node and wait for its ready message.
+ */
+export function startChild(
+  name: string,
+  file: string,
+  env: Record<string, string>,
+  runWith: RunWith = {},
+): Promise<Child> {
   const path = fileURLToPath(new URL(file, import.meta.url));
+  const { startupTimeoutMs = STARTUP_TIMEOUT_MS, ...how } = runWith;
   const child = fork(path, [], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    ...how,
   });
   const exited = new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve();
@@ -96,8 +115,8 @@ export function startChild(name: string, file: string, env: Record<string, strin
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${name}: not ready within ${STARTUP_TIMEOUT_MS / 1000} s`));
-    }, STARTUP_TIMEOUT_MS);
+      reject(new Error(`${name}: not ready within ${startupTimeoutMs / 1000} s`));
+    }, startupTimeoutMs);
     const early = (code: number | null, signal: string | null) => {
       clearTimeout(timer);
       reject(new Error(`${name}: exited before it was ready (code ${code}, signal ${signal})`));

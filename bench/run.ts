@@ -20,9 +20,11 @@
  *                         bench/hostile-uploads.ts), `publish` the
  *                         readiness and publish_changes scaling bench (bench/publishing-scale.ts), `paging`
  *                         the paging bench (bench/paging-scale.ts: walks of a 2,000- and a 4,000-spot guide,
- *                         then another creator's get_guide beside 50 walkers), `mixed` the mixed load on SQLite
+ *                         then another creator's get_guide beside 50 walkers; then that fairness load again
+ *                         on fresh SQLite and PostgreSQL servers, bench/paging-stores.ts), `mixed` the mixed load on SQLite
  *                         and PostgreSQL (bench/mixed-load.ts), `tracing` REST get_guide with tracing sampled
- *                         at 0 against tracing never configured (bench/tracing-cost.ts), `history` three
+ *                         at 0 against tracing never configured (bench/tracing-cost.ts: BENCH_TRACING_ROUNDS
+ *                         short rounds, 12 by default, median of their ratios), `history` three
  *                         writes with history against the same writes without it (bench/history-cost.ts);
  *                         they run last. `startup` runs first, alone:
  *                         the app's import CPU and `npm start`'s time to its banner against a bare
@@ -33,11 +35,16 @@
  *   BENCH_DATABASE_URL    the PostgreSQL database of the mixed load (default TEST_DATABASE_URL, else
  *                         postgres://postgres@127.0.0.1:5432/test); it runs in a schema of its own
  *   BENCH_STRICT          1: exit non-zero when a target is BELOW its goal (errors always do)
+ *
+ * `npm run bench -- --against <commit>` runs the table's targets (BENCH_ONLY still chooses) on this
+ * checkout and on that commit side by side, and prints both and their ratio (bench/against.ts);
+ * the separate benches (startup, uploads, paging…) do not run then.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshPostgresSchema } from '../test/helpers/dialects.ts';
+import { againstCommit, benchAgainst } from './against.ts';
 import { type BenchContext, fixtureOf } from './context.ts';
 import { benchHistoryCost, HISTORY_COST_GOAL } from './history-cost.ts';
 import { benchHostileUploads, SETTLE_MARGIN_MB } from './hostile-uploads.ts';
@@ -46,7 +53,8 @@ import { type LoadSettings, type Measurement, newTally, probe, runLoad, summariz
 import { CpuTally } from './machine.ts';
 import { benchUploads, UPLOAD_RATIO_GOAL, UPLOAD_RSS_GOAL_MB } from './media-upload.ts';
 import { benchMixed, MIXED_CREATORS, MIXED_P99_GOAL_MS, MIXED_RATIO_GOAL } from './mixed-load.ts';
-import { benchPagingScale, P99_GOAL_MS, WALK_GOAL } from './paging-scale.ts';
+import { benchPagingScale, P99_GOAL_MS, STORES_PAGING_GOAL, WALK_GOAL } from './paging-scale.ts';
+import { benchPagingStores } from './paging-stores.ts';
 import { benchPublishingScale, SCALE_GOAL } from './publishing-scale.ts';
 import type { RawRoute } from './raw-server.ts';
 import { formatNotes, formatTable, hasErrors, judge, type Row, writeResults } from './report.ts';
@@ -151,13 +159,14 @@ async function measureAll(
  * The app under test in a child process of its own, over a SQLite store in `dataDir`, with every
  * rate limit lifted: the bench measures speed, not the limits.
  */
-function startApp(dataDir: string, env: Record<string, string> = {}): Promise<Child> {
-  return startChild('app', './app-server.ts', {
-    DATA_DIR: dataDir,
-    ...BENCH_APP_ENV,
-    ...npmStartEnv(),
-    ...env,
-  });
+function startApp(dataDir: string, env: Record<string, string> = {}, root?: string): Promise<Child> {
+  const file = root ? join(root, 'bench', 'app-server.ts') : './app-server.ts';
+  return startChild(
+    root ? 'app (against)' : 'app',
+    file,
+    { DATA_DIR: dataDir, ...BENCH_APP_ENV, ...npmStartEnv(), ...env },
+    root ? { cwd: root } : {},
+  );
 }
 
 /**
@@ -187,27 +196,27 @@ async function benchUploadsToBucket(children: Child[]): Promise<{ ratio: number;
   }
 }
 
-/** The mixed load on a fresh SQLite store and a fresh PostgreSQL schema, servers started alike. */
-async function benchMixedLoad(children: Child[]): Promise<ReturnType<typeof benchMixed>> {
-  log(`mixed load: ${MIXED_CREATORS} creators on SQLite and on PostgreSQL, taking turns`);
+/**
+ * Two app servers started alike, one on a fresh SQLite store and one on a fresh PostgreSQL schema
+ * (BENCH_DATABASE_URL), for `work`; both stopped and their stores dropped after it.
+ */
+async function onBothStores<T>(
+  children: Child[],
+  env: Record<string, string>,
+  work: (lite: Child, post: Child) => Promise<T>,
+): Promise<T> {
   const databaseUrl =
     process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const liteDir = mkdtempSync(join(tmpdir(), 'creator-api-bench-mixed-'));
+  const liteDir = mkdtempSync(join(tmpdir(), 'creator-api-bench-stores-'));
   const schema = await freshPostgresSchema(databaseUrl, 'bench');
-  const creators = { BENCH_CREATORS: String(MIXED_CREATORS) };
   const mine: Child[] = [];
   try {
-    const lite = await startApp(liteDir, creators);
+    const lite = await startApp(liteDir, env);
     mine.push(lite);
-    const post = await startApp(liteDir, { ...creators, DATABASE_URL: schema.url });
+    const post = await startApp(liteDir, { ...env, DATABASE_URL: schema.url });
     mine.push(post);
     children.push(...mine);
-    return await benchMixed(lite, post, {
-      seconds: positive('BENCH_MIXED_SECONDS', 16),
-      rounds: settings.rounds,
-      connections: Math.round(positive('BENCH_MIXED_CONNECTIONS', 50)),
-      warmupSeconds: settings.warmupSeconds,
-    });
+    return await work(lite, post);
   } finally {
     await Promise.all(mine.map((c) => c.stop()));
     await schema.drop();
@@ -215,9 +224,23 @@ async function benchMixedLoad(children: Child[]): Promise<ReturnType<typeof benc
   }
 }
 
+/** The mixed load on a fresh SQLite store and a fresh PostgreSQL schema, servers started alike. */
+function benchMixedLoad(children: Child[]): ReturnType<typeof benchMixed> {
+  log(`mixed load: ${MIXED_CREATORS} creators on SQLite and on PostgreSQL, taking turns`);
+  return onBothStores(children, { BENCH_CREATORS: String(MIXED_CREATORS) }, (lite, post) =>
+    benchMixed(lite, post, {
+      seconds: positive('BENCH_MIXED_SECONDS', 16),
+      rounds: settings.rounds,
+      connections: Math.round(positive('BENCH_MIXED_CONNECTIONS', 50)),
+      warmupSeconds: settings.warmupSeconds,
+    }),
+  );
+}
+
 async function main(): Promise<number> {
+  const against = againstCommit(process.argv.slice(2));
   let startupBelow = false;
-  if (runs('startup')) {
+  if (runs('startup') && against === undefined) {
     // First, before any server of the bench's own is up: it times processes starting.
     log('startup: importing the app and starting npm start, beside a bare Fastify server');
     const s = await benchStartup();
@@ -255,6 +278,19 @@ async function main(): Promise<number> {
     }
 
     await verify(chosen, ctx, 'before the load');
+    if (against !== undefined) {
+      const a = await benchAgainst({
+        commit: against,
+        chosen,
+        settings,
+        startApp,
+        thisSide: { app, ctx },
+        raw,
+        children,
+      });
+      process.stdout.write(`\n${a.lines.join('\n')}\n`);
+      return a.hadErrors ? 1 : 0;
+    }
     const pids = [process.pid, ...children.map((c) => c.process.pid!)];
     const measured = await measureAll(chosen, ctx, pids);
     await verify(chosen, ctx, 'after the load');
@@ -316,6 +352,10 @@ async function main(): Promise<number> {
       const p = await benchPagingScale(app.ready.origin, app.ready.key!, app.ready.otherKey!);
       process.stdout.write(`\n${p.lines.join('\n')}\n`);
       below ||= p.walkRatio > WALK_GOAL || !(p.p99Ms < P99_GOAL_MS);
+      log('paging fairness on SQLite and PostgreSQL: fresh servers started alike');
+      const stores = await onBothStores(children, {}, benchPagingStores);
+      process.stdout.write(`${stores.lines.join('\n')}\n`);
+      below ||= stores.ratio < STORES_PAGING_GOAL || !(stores.worstP99Ms < P99_GOAL_MS);
     }
     if (runs('tracing')) {
       log('tracing: get_guide with tracing sampled at 0, beside a server with tracing never configured');

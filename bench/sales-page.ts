@@ -37,7 +37,8 @@ const PROSE =
   'Start before the first cable car and you will have the lake to yourself. Every walk in this guide ' +
   'has the time it takes, the height it climbs, where to park and what the hut serves for lunch.';
 
-export async function seedSalesPage(origin: string, key: string, dataDir: string): Promise<Fixture> {
+/** `root`: the checkout whose admin command line puts the guide on sale (the app's own). */
+export async function seedSalesPage(origin: string, key: string, dataDir: string, root = ROOT): Promise<Fixture> {
   const call = api(origin, key);
   const { productId } = await call<{ productId: string }>('POST', '/guides', { name: 'Dolomites: Lakes and Huts' });
   await call('PATCH', `/guides/${productId}`, { headline: 'Twelve lakes, twenty huts, no crowds' });
@@ -80,9 +81,9 @@ export async function seedSalesPage(origin: string, key: string, dataDir: string
     searchDescription: 'Twelve Dolomites lakes at their quietest hour, and the huts nearby.',
   });
   await promisify(execFile)(
-    join(ROOT, 'node_modules/.bin/node'),
+    join(root, 'node_modules/.bin/node'),
     ['src/admin/cli.ts', 'guide', 'status', '--guide', productId, '--to', 'published'],
-    { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' } },
+    { cwd: root, env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' } },
   );
   const { salesPageUrl } = await call<{ salesPageUrl: string }>('GET', `/guides/${productId}`);
   const path = new URL(salesPageUrl).pathname;

@@ -104,6 +104,8 @@ export async function seedFixtures(
   needed: ReadonlySet<FixtureName>,
   /** The app's DATA_DIR: the admin command line puts a guide on sale there. */
   dataDir: string,
+  /** The app's checkout, whose admin command line that is (another commit's, for --against). */
+  root?: string,
 ): Promise<Partial<Record<FixtureName, Fixture>>> {
   const call = caller(origin, key);
   const today = new Date().toISOString().slice(0, 10);
@@ -116,6 +118,6 @@ export async function seedFixtures(
       createGuide(c, { name: 'Dolomites in Two Weeks', headline: 'Fourteen valleys, one a day', region: ALPS }),
     );
   }
-  if (needed.has('salesPage')) fixtures.salesPage = await seedSalesPage(origin, key, dataDir);
+  if (needed.has('salesPage')) fixtures.salesPage = await seedSalesPage(origin, key, dataDir, root);
   return fixtures;
 }

@@ -55,12 +55,7 @@ export const targets: Target[] = [
     fixture: 'guide',
     against: 'raw get_guide bytes',
     goal: 0.12,
-    request: (ctx) => ({
-      url: `${ctx.appOrigin}/mcp`,
-      method: 'POST',
-      headers: { ...mcpHeaders(ctx), 'mcp-protocol-version': LEGACY_PROTOCOL_VERSION },
-      body: toolCall(ctx),
-    }),
+    request: mcpGetGuide('legacy'),
     check: toolResult('guide'),
   },
   {
@@ -70,21 +65,7 @@ export const targets: Target[] = [
     fixture: 'guide',
     against: 'raw get_guide bytes',
     goal: 0.12,
-    request: (ctx) => ({
-      url: `${ctx.appOrigin}/mcp`,
-      method: 'POST',
-      headers: {
-        ...mcpHeaders(ctx),
-        'mcp-protocol-version': MODERN_PROTOCOL_VERSION,
-        'mcp-method': 'tools/call',
-        'mcp-name': 'get_guide',
-      },
-      body: toolCall(ctx, {
-        'io.modelcontextprotocol/protocolVersion': MODERN_PROTOCOL_VERSION,
-        'io.modelcontextprotocol/clientInfo': { name: 'creator-api-bench', version: '1.0.0' },
-        'io.modelcontextprotocol/clientCapabilities': {},
-      }),
-    }),
+    request: mcpGetGuide('modern'),
     check: toolResult('guide'),
   },
   // GET /guides/{id}/spots on a guide of 2,000 full spots: its first page (the issue's goal: 30% of raw).
@@ -152,6 +133,33 @@ function rest(fixture: FixtureName): (ctx: BenchContext) => TargetRequest {
     headers['content-type'] = 'application/json';
     return { url: `${ctx.appOrigin}${f.path}`, method: f.method, headers, body: f.requestBody };
   };
+}
+
+/** The get_guide tool call of a 2025-era client ('legacy') or of a 2026-07-28 one ('modern'). */
+export function mcpGetGuide(era: 'legacy' | 'modern'): (ctx: BenchContext) => TargetRequest {
+  if (era === 'legacy') {
+    return (ctx) => ({
+      url: `${ctx.appOrigin}/mcp`,
+      method: 'POST',
+      headers: { ...mcpHeaders(ctx), 'mcp-protocol-version': LEGACY_PROTOCOL_VERSION },
+      body: toolCall(ctx),
+    });
+  }
+  return (ctx) => ({
+    url: `${ctx.appOrigin}/mcp`,
+    method: 'POST',
+    headers: {
+      ...mcpHeaders(ctx),
+      'mcp-protocol-version': MODERN_PROTOCOL_VERSION,
+      'mcp-method': 'tools/call',
+      'mcp-name': 'get_guide',
+    },
+    body: toolCall(ctx, {
+      'io.modelcontextprotocol/protocolVersion': MODERN_PROTOCOL_VERSION,
+      'io.modelcontextprotocol/clientInfo': { name: 'creator-api-bench', version: '1.0.0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    }),
+  });
 }
 
 function mcpHeaders(ctx: BenchContext): Record<string, string> {

@@ -28,6 +28,8 @@ export class NodeSqliteAdapter implements SqliteDatabase {
   private walIndex: number | undefined;
   private readonly walHeader = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
   private dataVersion: StatementSync | undefined;
+  /** The last data_version read, with the commit stamp it was read under. */
+  private versionRead: { stamp: string; version: number } | undefined;
   /** Told of the reads answered at once (readNow), which never pass through Kysely's driver. */
   private readonly probe: StoreProbe | undefined;
 
@@ -73,8 +75,15 @@ export class NodeSqliteAdapter implements SqliteDatabase {
    * open here (while this connection's write transaction is open, no other can commit).
    */
   othersCommits(): number {
+    // The pragma is a read transaction (two lock system calls, a statement): while the commit stamp
+    // stands still nothing was committed anywhere, so the version read under it still holds.
+    const stamp = this.commitStamp();
+    if (stamp !== undefined && stamp === this.versionRead?.stamp) return this.versionRead.version;
     this.dataVersion ??= this.db.prepare('PRAGMA data_version');
-    return Number((this.dataVersion.get() as { data_version: number }).data_version);
+    const version = Number((this.dataVersion.get() as { data_version: number }).data_version);
+    // The stamp was taken before the pragma: a commit landing in between moves it for the next call.
+    if (stamp !== undefined) this.versionRead = { stamp, version };
+    return version;
   }
 
   prepare(text: string): SqliteStatement {

@@ -17,7 +17,8 @@ import { writeBody } from './compression.ts';
 export const MODERN_REVISION = '2026-07-28';
 
 /** The tool methods answered directly; every other method (discovery, listen, ping...) takes the SDK's entry. */
-const DIRECT_METHODS = new Set(['tools/call', 'tools/list']);
+const DIRECT_METHODS = new Set<string>(['tools/call', 'tools/list']);
+export type DirectMethod = 'tools/call' | 'tools/list';
 
 type NodeHeaders = Record<string, string | string[] | undefined>;
 
@@ -33,12 +34,14 @@ export async function serveDirect(
   headers: NodeHeaders,
   res: ServerResponse,
   authInfo: AuthInfo,
-  makeServer: () => Server,
+  /** A fresh SDK server with the handler of this method (it needs no other). */
+  makeServer: (method: DirectMethod) => Server,
   writeResponse: (response: Response) => Promise<void>,
 ): Promise<boolean> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
   const method = (body as { method?: unknown }).method;
   if (typeof method !== 'string' || !DIRECT_METHODS.has(method)) return false;
+  const direct = method as DirectMethod;
   const protocolVersionHeader = headerText(headers['mcp-protocol-version']);
   const mcpMethodHeader = headerText(headers['mcp-method']);
   const mcpNameHeader = headerText(headers['mcp-name']);
@@ -55,7 +58,7 @@ export async function serveDirect(
     if (route.classification.revision !== MODERN_REVISION || protocolVersionHeader !== MODERN_REVISION) return false;
     if (mcpMethodHeader !== method) return false;
     if (method === 'tools/call' && mcpNameHeader !== (route.message.params as { name?: unknown }).name) return false;
-    const server = makeServer();
+    const server = makeServer(direct);
     const transport = new DirectModernTransport(route.classification, route.message.id, res);
     await server.connect(transport);
     const outcome = await Promise.race([transport.answered, transport.handleMessage(route.message, { authInfo })]);
@@ -71,7 +74,7 @@ export async function serveDirect(
       return false;
     if (headers['mcp-session-id'] !== undefined) return false;
     const request = body as JSONRPCRequest;
-    const server = makeServer();
+    const server = makeServer(direct);
     const transport = new DirectLegacyTransport(request.id, res);
     await server.connect(transport);
     transport.onmessage?.(request, { authInfo });

@@ -24,7 +24,7 @@ import { API_VERSION } from '../core/versions.ts';
 import type { Authenticate } from './authenticate.ts';
 import { writeBody } from './compression.ts';
 import { sendError } from './http-errors.ts';
-import { MODERN_REVISION, serveDirect } from './mcp-direct.ts';
+import { type DirectMethod, MODERN_REVISION, serveDirect } from './mcp-direct.ts';
 import { MCP_BODY_LIMIT, type McpOptions } from './mcp-options.ts';
 import { ApiServer } from './mcp-server.ts';
 import { describeTools, keyMayCall, type ToolDescription } from './tool-list.ts';
@@ -67,7 +67,8 @@ export function mcpEndpoint(
   const { allowedHosts, direct, observe, trace } = options;
   const toolsFor = toolListsByKey(registry);
 
-  const makeServer = (caller: CallerInfo | undefined): Server => {
+  /** A server for one request; a direct answer's registers only the handler it dispatches to. */
+  const makeServer = (caller: CallerInfo | undefined, only?: DirectMethod): Server => {
     const server = new ApiServer(
       { name: 'creator-api', version: API_VERSION },
       {
@@ -76,10 +77,13 @@ export function mcpEndpoint(
         supportedProtocolVersions: SERVED_PROTOCOL_VERSIONS,
       },
     );
-    server.setRequestHandler('tools/list', async () => {
-      if (!caller) throw new ProtocolError(ProtocolErrorCode.InternalError, 'Caller not authenticated');
-      return toolsFor(caller.principal);
-    });
+    if (only !== 'tools/call') {
+      server.setRequestHandler('tools/list', async () => {
+        if (!caller) throw new ProtocolError(ProtocolErrorCode.InternalError, 'Caller not authenticated');
+        return toolsFor(caller.principal);
+      });
+    }
+    if (only === 'tools/list') return server;
     server.setRequestHandler('tools/call', async (request) => {
       const operation = registry.get(request.params.name);
       if (!operation || operation.restOnly) {
@@ -128,7 +132,7 @@ export function mcpEndpoint(
           request.headers,
           reply.raw,
           auth,
-          () => makeServer(caller),
+          (method) => makeServer(caller, method),
           (response) => writeResponse(request, reply.raw, response),
         );
         if (answered) {

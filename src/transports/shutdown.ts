@@ -18,6 +18,10 @@ export class Shutdown {
   private readonly inFlight = new Set<IncomingMessage>();
 
   track(request: IncomingMessage): void {
+    // One without a body sent all of it with its headers: nothing to cut, and most requests (every
+    // GET) then cost no listener and no set entry.
+    const { headers } = request;
+    if (headers['transfer-encoding'] === undefined && (headers['content-length'] ?? '0') === '0') return;
     this.inFlight.add(request);
     request.once('close', () => this.inFlight.delete(request));
   }
