@@ -23,7 +23,9 @@
  *                         then another creator's get_guide beside 50 walkers), `mixed` the mixed load on SQLite
  *                         and PostgreSQL (bench/mixed-load.ts), `tracing` REST get_guide with tracing sampled
  *                         at 0 against tracing never configured (bench/tracing-cost.ts), `history` three
- *                         writes with history against the same writes without it (bench/history-cost.ts);
+ *                         writes with history against the same writes without it (bench/history-cost.ts),
+ *                         `releases` restore_release on a 2,000- and a 4,000-spot guide and the sizes of
+ *                         list_changes and get_release with 10,000 changes (bench/releases-scale.ts);
  *                         they run last. `startup` runs first, alone:
  *                         the app's import CPU and `npm start`'s time to its banner against a bare
  *                         Fastify server's (bench/startup.ts)
@@ -49,6 +51,7 @@ import { benchMixed, MIXED_CREATORS, MIXED_P99_GOAL_MS, MIXED_RATIO_GOAL } from 
 import { benchPagingScale, P99_GOAL_MS, WALK_GOAL } from './paging-scale.ts';
 import { benchPublishingScale, SCALE_GOAL } from './publishing-scale.ts';
 import type { RawRoute } from './raw-server.ts';
+import { ANSWER_GOAL_BYTES, benchReleasesScale, RESTORE_GOAL } from './releases-scale.ts';
 import { formatNotes, formatTable, hasErrors, judge, type Row, writeResults } from './report.ts';
 import { benchBucketEnv } from './s3-server.ts';
 import { seedFixtures } from './seed.ts';
@@ -82,7 +85,7 @@ function onlyNames(): string[] {
 }
 
 /** BENCH_ONLY names of the benches that run apart from the table (startup before it, the others after), each on servers of its own. */
-const SEPARATE_BENCHES = ['startup', 'upload', 'publish', 'paging', 'mixed', 'tracing', 'history'];
+const SEPARATE_BENCHES = ['startup', 'upload', 'publish', 'paging', 'mixed', 'tracing', 'history', 'releases'];
 
 /** Whether a separate bench runs: always without BENCH_ONLY, else when named. */
 function runs(name: string): boolean {
@@ -327,6 +330,12 @@ async function main(): Promise<number> {
       const hc = await benchHistoryCost(startApp, settings);
       process.stdout.write(`\n${hc.lines.join('\n')}\n`);
       below ||= hc.worst > HISTORY_COST_GOAL;
+    }
+    if (runs('releases')) {
+      log('releases: restore_release on a 2,000- and a 4,000-spot guide, then answers with 10,000 changes');
+      const r = await benchReleasesScale(app.ready.origin, app.ready.key!, dataDir);
+      process.stdout.write(`\n${r.lines.join('\n')}\n`);
+      below ||= r.restoreRatio > RESTORE_GOAL || r.biggestAnswer >= ANSWER_GOAL_BYTES;
     }
     let mixedErrors = false;
     if (runs('mixed')) {
