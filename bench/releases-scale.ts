@@ -19,7 +19,7 @@ import { type ReleaseGuide, seedReleaseGuides } from './release-guides.ts';
 export const RESTORE_GOAL = 2.2;
 export const ANSWER_GOAL_BYTES = 64 * 1024;
 const SIZES = [2000, 4000] as const;
-const ROUNDS = 5;
+const ROUNDS = 7;
 const CHANGES = 10_000;
 const WRITERS = 4;
 
