@@ -22,7 +22,7 @@ const PER_CHAPTER = 100;
 export interface ReleaseGuide {
   size: number;
   productId: string;
-  /** The spots of the guide that stay, for the many small writes of the history. */
+  /** The spots the changes left untouched, for the many small writes of the history. */
   spotIds: string[];
 }
 
@@ -113,8 +113,8 @@ async function changeSince(call: JsonCall, guide: Awaited<ReturnType<typeof seed
     productId,
     Array.from({ length: tenth }, (_, i) => fullSpot(size + i, rng, today)),
   );
-  // Every photo moves to a spot further on; every chapter takes in the spots of its neighbour's
-  // first ten; the last chapter moves to the front.
+  // Every photo moves to a spot further on; every chapter gives its first ten spots to the chapter
+  // before it; the last chapter moves to the front.
   for (const [i, mediaId] of photos.entries()) {
     await call('PATCH', `/media/${mediaId}`, {
       spotId: spots[2 * tenth + ((i * PER_PHOTO + 50) % (size - 2 * tenth))]!.spotId,
@@ -131,7 +131,7 @@ async function changeSince(call: JsonCall, guide: Awaited<ReturnType<typeof seed
   await call('PUT', `/chapters/${chapters.at(-1)}/position`, { nextId: chapters[0] });
 }
 
-/** Both guides: seeded, released, then changed; spots that stay name the small writes. */
+/** The guides of these sizes: seeded, released, then changed. */
 export async function seedReleaseGuides(
   call: JsonCall,
   app: { origin: string; key: string; dataDir: string },
