@@ -25,7 +25,9 @@
  *                         and PostgreSQL (bench/mixed-load.ts), `tracing` REST get_guide with tracing sampled
  *                         at 0 against tracing never configured (bench/tracing-cost.ts: BENCH_TRACING_ROUNDS
  *                         short rounds, 12 by default, median of their ratios), `history` three
- *                         writes with history against the same writes without it (bench/history-cost.ts);
+ *                         writes with history against the same writes without it (bench/history-cost.ts),
+ *                         `releases` restore_release on a 2,000- and a 4,000-spot guide and the sizes of
+ *                         list_changes and get_release with 10,000 changes (bench/releases-scale.ts);
  *                         they run last. `startup` runs first, alone:
  *                         the app's import CPU and `npm start`'s time to its banner against a bare
  *                         Fastify server's (bench/startup.ts)
@@ -57,6 +59,7 @@ import { benchPagingScale, P99_GOAL_MS, STORES_PAGING_GOAL, WALK_GOAL } from './
 import { benchPagingStores } from './paging-stores.ts';
 import { benchPublishingScale, SCALE_GOAL } from './publishing-scale.ts';
 import type { RawRoute } from './raw-server.ts';
+import { ANSWER_GOAL_BYTES, benchReleasesScale, RESTORE_GOAL } from './releases-scale.ts';
 import { formatNotes, formatTable, hasErrors, judge, type Row, writeResults } from './report.ts';
 import { benchBucketEnv } from './s3-server.ts';
 import { seedFixtures } from './seed.ts';
@@ -90,7 +93,7 @@ function onlyNames(): string[] {
 }
 
 /** BENCH_ONLY names of the benches that run apart from the table (startup before it, the others after), each on servers of its own. */
-const SEPARATE_BENCHES = ['startup', 'upload', 'publish', 'paging', 'mixed', 'tracing', 'history'];
+const SEPARATE_BENCHES = ['startup', 'upload', 'publish', 'paging', 'mixed', 'tracing', 'history', 'releases'];
 
 /** Whether a separate bench runs: always without BENCH_ONLY, else when named. */
 function runs(name: string): boolean {
@@ -368,6 +371,12 @@ async function main(): Promise<number> {
       const hc = await benchHistoryCost(startApp, settings);
       process.stdout.write(`\n${hc.lines.join('\n')}\n`);
       below ||= hc.worst > HISTORY_COST_GOAL;
+    }
+    if (runs('releases')) {
+      log('releases: restore_release on a 2,000- and a 4,000-spot guide, then answers with 10,000 changes');
+      const r = await benchReleasesScale(app.ready.origin, app.ready.key!, dataDir);
+      process.stdout.write(`\n${r.lines.join('\n')}\n`);
+      below ||= r.restoreRatio > RESTORE_GOAL || r.biggestAnswer >= ANSWER_GOAL_BYTES;
     }
     let mixedErrors = false;
     if (runs('mixed')) {

@@ -58,9 +58,23 @@ export function restoredColumns(table: TrackedTable, row: Row): Row {
   return out;
 }
 
+/**
+ * Whether two column values are the same as JSON: primitives compared as they are (what nearly every
+ * column holds), objects (PostgreSQL's jsonb columns) as their JSON text. Stringifying every column
+ * of every row made a 4,000-spot comparison a fifth of restore_release's time and most of its garbage.
+ */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
 function sameRow(table: TrackedTable, now: Row, image: Row): boolean {
-  const wanted = restoredColumns(table, image);
-  return Object.keys(wanted).every((c) => JSON.stringify(now[c] ?? null) === JSON.stringify(wanted[c] ?? null));
+  for (const column of table.columns) {
+    if (table.unrecorded.includes(column) || !Object.hasOwn(image, column)) continue;
+    if (!sameValue(now[column] ?? null, image[column] ?? null)) return false;
+  }
+  return true;
 }
 
 /**
