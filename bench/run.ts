@@ -23,7 +23,9 @@
  *                         then another creator's get_guide beside 50 walkers), `mixed` the mixed load on SQLite
  *                         and PostgreSQL (bench/mixed-load.ts), `tracing` REST get_guide with tracing sampled
  *                         at 0 against tracing never configured (bench/tracing-cost.ts), `history` three
- *                         writes with history against the same writes without it (bench/history-cost.ts);
+ *                         writes with history against the same writes without it (bench/history-cost.ts), `import`
+ *                         import_spots' readers on a 2 MB file of each worst shape, CPU time and peak
+ *                         memory against a set bound (bench/file-readers.ts);
  *                         they run last. `startup` runs first, alone:
  *                         the app's import CPU and `npm start`'s time to its banner against a bare
  *                         Fastify server's (bench/startup.ts)
@@ -39,6 +41,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshPostgresSchema } from '../test/helpers/dialects.ts';
 import { type BenchContext, fixtureOf } from './context.ts';
+import { benchFileReaders } from './file-readers.ts';
 import { benchHistoryCost, HISTORY_COST_GOAL } from './history-cost.ts';
 import { benchHostileUploads, SETTLE_MARGIN_MB } from './hostile-uploads.ts';
 import { type Child, npmStartEnv, startChild } from './ipc.ts';
@@ -82,7 +85,7 @@ function onlyNames(): string[] {
 }
 
 /** BENCH_ONLY names of the benches that run apart from the table (startup before it, the others after), each on servers of its own. */
-const SEPARATE_BENCHES = ['startup', 'upload', 'publish', 'paging', 'mixed', 'tracing', 'history'];
+const SEPARATE_BENCHES = ['startup', 'upload', 'publish', 'paging', 'mixed', 'tracing', 'history', 'import'];
 
 /** Whether a separate bench runs: always without BENCH_ONLY, else when named. */
 function runs(name: string): boolean {
@@ -327,6 +330,12 @@ async function main(): Promise<number> {
       const hc = await benchHistoryCost(startApp, settings);
       process.stdout.write(`\n${hc.lines.join('\n')}\n`);
       below ||= hc.worst > HISTORY_COST_GOAL;
+    }
+    if (runs('import')) {
+      log('import: the file readers on a 2 MB file of each worst shape, one child process each');
+      const fr = await benchFileReaders();
+      process.stdout.write(`\n${fr.lines.join('\n')}\n`);
+      below ||= fr.below;
     }
     let mixedErrors = false;
     if (runs('mixed')) {
