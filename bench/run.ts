@@ -27,7 +27,9 @@
  *                         short rounds, 12 by default, median of their ratios), `history` three
  *                         writes with history against the same writes without it (bench/history-cost.ts),
  *                         `releases` restore_release on a 2,000- and a 4,000-spot guide and the sizes of
- *                         list_changes and get_release with 10,000 changes (bench/releases-scale.ts);
+ *                         list_changes and get_release with 10,000 changes (bench/releases-scale.ts), `import` import_spots'
+ *                         readers on a 2 MB file of each worst shape, CPU time and peak memory against a set
+ *                         bound (bench/file-readers.ts);
  *                         they run last. `startup` runs first, alone:
  *                         the app's import CPU and `npm start`'s time to its banner against a bare
  *                         Fastify server's (bench/startup.ts)
@@ -48,6 +50,7 @@ import { join } from 'node:path';
 import { freshPostgresSchema } from '../test/helpers/dialects.ts';
 import { againstCommit, benchAgainst } from './against.ts';
 import { type BenchContext, fixtureOf } from './context.ts';
+import { benchFileReaders } from './file-readers.ts';
 import { benchHistoryCost, HISTORY_COST_GOAL } from './history-cost.ts';
 import { benchHostileUploads, SETTLE_MARGIN_MB } from './hostile-uploads.ts';
 import { BENCH_APP_ENV, type Child, npmStartEnv, startChild } from './ipc.ts';
@@ -93,7 +96,17 @@ function onlyNames(): string[] {
 }
 
 /** BENCH_ONLY names of the benches that run apart from the table (startup before it, the others after), each on servers of its own. */
-const SEPARATE_BENCHES = ['startup', 'upload', 'publish', 'paging', 'mixed', 'tracing', 'history', 'releases'];
+const SEPARATE_BENCHES = [
+  'startup',
+  'upload',
+  'publish',
+  'paging',
+  'mixed',
+  'tracing',
+  'history',
+  'releases',
+  'import',
+];
 
 /** Whether a separate bench runs: always without BENCH_ONLY, else when named. */
 function runs(name: string): boolean {
@@ -377,6 +390,12 @@ async function main(): Promise<number> {
       const r = await benchReleasesScale(app.ready.origin, app.ready.key!, dataDir);
       process.stdout.write(`\n${r.lines.join('\n')}\n`);
       below ||= r.restoreRatio > RESTORE_GOAL || r.biggestAnswer >= ANSWER_GOAL_BYTES;
+    }
+    if (runs('import')) {
+      log('import: the file readers on a 2 MB file of each worst shape, one child process each');
+      const fr = await benchFileReaders();
+      process.stdout.write(`\n${fr.lines.join('\n')}\n`);
+      below ||= fr.below;
     }
     let mixedErrors = false;
     if (runs('mixed')) {

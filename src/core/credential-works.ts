@@ -26,5 +26,7 @@ export function credentialWorks(madeBy: Expression<string>, now: number): Expres
         .where('assistant_authorizations.grant_id', '=', madeBy)
         .where('assistant_authorizations.revoked_at', 'is', null),
     ),
+    // The studio's own session (studioPrincipal): it ends with the creator, whom the caller checks.
+    eb(eb.fn('substr', [madeBy, eb.val(1), eb.val(7)]), '=', 'studio_'),
   ]);
 }

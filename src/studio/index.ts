@@ -1,8 +1,10 @@
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../core/errors.ts';
+import { MAX_IMPORT_FILE_BYTES } from '../resources/files/import-upload.operations.ts';
 import { html } from '../resources/sales-page/index.ts';
 import { setRefusalHeaders } from '../transports/rate-limit-headers.ts';
 import type { StudioDeps } from './context.ts';
@@ -10,6 +12,7 @@ import { registerAccountRoutes } from './routes/account-routes.ts';
 import { registerAgreementRoutes } from './routes/agreement-routes.ts';
 import { registerAssistantRoutes } from './routes/assistant-routes.ts';
 import { registerEmailRoutes } from './routes/email-routes.ts';
+import { registerFileRoutes } from './routes/file-routes.ts';
 import { registerGuideRoutes } from './routes/guide-routes.ts';
 import { registerHistoryRoutes } from './routes/history-routes.ts';
 import { registerKeyRoutes } from './routes/key-routes.ts';
@@ -55,6 +58,14 @@ export function registerStudio(app: FastifyInstance, deps: StudioDeps): void {
   app.register(
     async (scope) => {
       await scope.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
+      // A map file for "Import a file": its fields on the body as text (the form token among them), the file as bytes.
+      await scope.register(multipart, {
+        attachFieldsToBody: 'keyValues',
+        limits: { fileSize: MAX_IMPORT_FILE_BYTES, files: 1 },
+        onFile: async (part) => {
+          (part as unknown as { value: unknown }).value = { bytes: await part.toBuffer(), filename: part.filename };
+        },
+      });
       await scope.register(cookie);
       await scope.register(csrf, {
         cookieKey: names.csrf,
@@ -75,6 +86,7 @@ export function registerStudio(app: FastifyInstance, deps: StudioDeps): void {
       registerAgreementRoutes(scope, deps);
       registerGuideRoutes(scope, deps);
       registerHistoryRoutes(scope, deps);
+      registerFileRoutes(scope, deps);
       registerPreviewRoutes(scope, deps);
       registerAssistantRoutes(scope, deps);
     },

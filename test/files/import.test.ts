@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { assertError, assertOk } from '../helpers/answers.ts';
+import { assertError, assertNotFoundAlike, assertOk } from '../helpers/answers.ts';
 import { apiFor, describeOverTransports } from '../helpers/api.ts';
 import { guideOf, newGuide } from '../helpers/fixtures.ts';
 import { mixedGeojson, spreadsheetCsv } from './import-files.ts';
@@ -264,12 +264,10 @@ await describeOverTransports('files: import_spots', (suite, t) => {
         format: 'csv',
         content: spreadsheetCsv,
       });
-      assertError(theirs, 'not_found');
-      assertError(missing, 'not_found');
-      assert.equal(
-        theirs.body.error.message.replace(productId, 'X'),
-        missing.body.error.message.replace('gd_missing', 'X'),
-      );
+      assertNotFoundAlike([
+        [theirs, productId],
+        [missing, 'gd_missing'],
+      ]);
     } finally {
       await bob.close();
     }

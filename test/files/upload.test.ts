@@ -4,29 +4,10 @@ import { assertError, assertOk } from '../helpers/answers.ts';
 import { apiFor, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { guideOf, newGuide, times } from '../helpers/fixtures.ts';
-import type { Harness } from '../helpers/harness.ts';
+import { uploadImportFile } from './import-calls.ts';
 import { spreadsheetCsv } from './import-files.ts';
 
-/** upload_import_file with the file as the raw body, or as a one-file form. */
-async function upload(
-  h: Harness,
-  key: string,
-  productId: string,
-  bytes: Buffer,
-  { type = 'application/octet-stream', form = false, name = 'places.csv' } = {},
-) {
-  const init: RequestInit = { method: 'POST', headers: { authorization: `Bearer ${key}` } };
-  if (form) {
-    const body = new FormData();
-    body.append('file', new Blob([new Uint8Array(bytes)], { type }), name);
-    init.body = body;
-  } else {
-    (init.headers as Record<string, string>)['content-type'] = type;
-    init.body = new Uint8Array(bytes);
-  }
-  const res = await fetch(`${h.baseUrl}/guides/${productId}/import/upload`, init);
-  return { ok: res.status < 300, status: res.status, body: (await res.json()) as any };
-}
+const upload = uploadImportFile;
 
 /** A GeoJSON over the 2 MB JSON body: 2,500 places with long descriptions. */
 const bigGeojson = JSON.stringify({

@@ -69,3 +69,16 @@ export function withoutRequestId<T>(body: T): T {
   assert.equal(typeof requestId, 'string', `error.requestId in ${JSON.stringify(body)}`);
   return { ...body, error: rest };
 }
+
+/**
+ * Each answer is 404 `not_found`, and all say the same once the id each asked for is set aside:
+ * another creator's record is refused as a missing one is, telling a prober nothing.
+ */
+export function assertNotFoundAlike(answers: readonly (readonly [Answer, string])[]): void {
+  const messages = new Set<string>();
+  for (const [answer, id] of answers) {
+    assertError(answer, 'not_found');
+    messages.add(answer.body.error.message.replaceAll(id, 'X'));
+  }
+  assert.equal(messages.size, 1, [...messages].join(' | '));
+}

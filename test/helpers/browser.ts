@@ -1,8 +1,11 @@
+import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { AccountsStore } from '../../src/studio/accounts/accounts.store.ts';
+import { hashPassword } from '../../src/studio/accounts/passwords.ts';
 import { type Harness, type HarnessOptions, startServer } from './harness.ts';
 
 /** The system's Chromium (Debian's `chromium` package); CHROMIUM_PATH points elsewhere. */
@@ -115,4 +118,19 @@ export function useBrowser(options?: HarnessOptions): BrowserSuite {
     await suite.h?.close();
   });
   return suite;
+}
+
+const PASSWORD = 'a long studio password';
+
+/** Alice, given a studio password, signs in through the sign-in form and lands on her guides. */
+export async function signInChromium(h: Harness, page: Page): Promise<void> {
+  const accounts = new AccountsStore({ db: h.store.db, clock: h.clock, dialect: h.store.dialect });
+  await accounts.setPassword(h.alice.creatorId, await hashPassword(PASSWORD));
+  const alice = await h.creators.find(h.alice.creatorId);
+  assert.ok(alice);
+  await page.goto(`${h.origin}/studio/sign-in`);
+  await page.getByLabel('Email').fill(alice.email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL('**/studio/guides');
 }

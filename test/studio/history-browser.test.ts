@@ -1,30 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
-import { AccountsStore } from '../../src/studio/accounts/accounts.store.ts';
-import { hashPassword } from '../../src/studio/accounts/passwords.ts';
 import { assertError, assertOk } from '../helpers/answers.ts';
 import { type Api, apiFor } from '../helpers/api.ts';
-import { type BrowserPage, browserSkip, useBrowser } from '../helpers/browser.ts';
+import { type BrowserPage, browserSkip, signInChromium, useBrowser } from '../helpers/browser.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { newGuide } from '../helpers/fixtures.ts';
-import type { Harness } from '../helpers/harness.ts';
 import { putOnSale, saleGuide } from '../helpers/sale-guide.ts';
 import { wholeGuide } from '../helpers/whole-guide.ts';
-
-const PASSWORD = 'a long studio password';
-
-async function signIn(h: Harness, page: Page): Promise<void> {
-  const accounts = new AccountsStore({ db: h.store.db, clock: h.clock, dialect: h.store.dialect });
-  await accounts.setPassword(h.alice.creatorId, await hashPassword(PASSWORD));
-  const alice = await h.creators.find(h.alice.creatorId);
-  assert.ok(alice);
-  await page.goto(`${h.origin}/studio/sign-in`);
-  await page.getByLabel('Email').fill(alice.email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL('**/studio/guides');
-}
 
 async function changesOf(api: Api, productId: string): Promise<any[]> {
   const a = await api.call('list_changes', { productId });
@@ -67,7 +49,7 @@ for (const { dialect, skip } of await testDialects()) {
         const tower = (await api.call('create_spot', { productId, name: 'Belém Tower' })).body.spotId;
         const [towerMade, described, cathedralMade] = await changesOf(api, productId);
 
-        await signIn(h, page);
+        await signInChromium(h, page);
         await page.locator(`[data-guide-id="${productId}"]`).getByRole('link', { name: 'History' }).click();
         await page.getByRole('heading', { name: 'History of Lisbon in a weekend' }).waitFor();
         assert.equal(await page.locator('[data-session]').count(), 2);
@@ -137,7 +119,7 @@ for (const { dialect, skip } of await testDialects()) {
         assertOk(await api.call('update_spot', { spotId: spotIds.bled, name: 'Lake Bled, island side' }));
         const working = await wholeGuide(h, productId);
 
-        await signIn(h, page);
+        await signInChromium(h, page);
         await page.goto(`${h.origin}/studio/guides/${productId}/history`);
         const release = page.locator('[data-release="1"]');
         assert.match((await release.textContent()) ?? '', /You, in the studio[\s\S]*It held: [^\n]*3 spots/);

@@ -72,7 +72,7 @@ function guideCard(
 <h2>${guide.name}</h2>
 <p><span class="tag${live ? ' live' : ''}" data-status>${live ? 'on sale' : guide.status}</span><span class="tag" data-visibility>${guide.visibleOnStore ? 'shown in store' : 'not in store'}</span>${guide.storeReviewStatus ? html`<span class="tag">review: ${guide.storeReviewStatus}</span>` : html``}</p>
 <p>${price(guide)} · ${guide.spotCount} ${guide.spotCount === 1 ? 'spot' : 'spots'}</p>
-<p><a href="/studio/guides/${id}/preview">Preview the working copy</a> · <a href="/studio/guides/${id}/history">History</a>${live ? html` · <a href="${guide.salesPageUrl}">Sales page</a>` : html``}</p>
+<p><a href="/studio/guides/${id}/preview">Preview the working copy</a> · <a href="/studio/guides/${id}/history">History</a> · <a href="/studio/guides/${id}/files">Import a file or download</a>${live ? html` · <a href="${guide.salesPageUrl}">Sales page</a>` : html``}</p>
 ${blocking}
 ${previewLinks(guide, csrf, links)}
 <div class="actions">${actions}${visibility}</div>

@@ -56,7 +56,14 @@ function linePlacemark(line: ExportLine): string {
     extendedData(fields, new Map()),
     line.coordinates !== null &&
       line.coordinates.length >= 2 &&
-      element('LineString', {}, element('tessellate', {}, '1'), coordinates(line.coordinates)),
+      element(
+        'LineString',
+        {},
+        element('tessellate', {}, '1'),
+        // Elevations are heights above sea level; without this, viewers and readers (ours too) drop them.
+        line.coordinates.some((p) => p[2] !== undefined) && element('altitudeMode', {}, 'absolute'),
+        coordinates(line.coordinates),
+      ),
   );
 }
 
