@@ -72,15 +72,22 @@ await describeOverTransports('files: import_spots with real KML, KMZ and GPX fil
         'Rifugio Lagazuoi',
         46.5275208,
         12.0088451,
-        'Hut at the top station of the cable car; the terrace looks over the Tofane.',
+        'Hut at the top station of the cable car; the terrace looks over the Tofane.\n\n' +
+          'Category: Hut\nOpen: June – October\nPhone: +39 0436 867303',
       ],
-      ['Rifugio Averau', 46.5034011, 12.0347339, 'Polenta with mushrooms & venison.\nBook ahead in August.'],
+      [
+        'Rifugio Averau',
+        46.5034011,
+        12.0347339,
+        'Polenta with mushrooms & venison.\nBook ahead in August.\n\nCategory: Hut\nOpen: 10:00 – 17:00, closed on Mondays',
+      ],
+      // Its media link is the map app's, not a fact about the place.
       ['Cinque Torri', 46.5130322, 12.0522157, 'Best light an hour before sunset.'],
       [
         'Open-air museum of the Great War',
         46.5142855,
         12.0489712,
-        'Trenches and tunnels restored on the Cinque Torri plateau.',
+        'Trenches and tunnels restored on the Cinque Torri plateau.\n\nOpening hours: Always open\nEntry: Free',
       ],
     ],
     chapters: [
@@ -90,7 +97,7 @@ await describeOverTransports('files: import_spots with real KML, KMZ and GPX fil
     hikes: [['Falzarego to Averau', 4]],
   };
 
-  it('a Google My Maps KML: folders become collections; descriptions keep their text, not their tables and fact lines', async () => {
+  it('a Google My Maps KML: folders become collections; descriptions keep their text, then the table and ExtendedData facts a line each', async () => {
     const productId = await newGuide(apis[t], `${t} my maps`);
     const args = { format: 'kml', content: text('my-maps.kml'), collectionsFrom: 'folders' };
     const a = await call('import_spots', { productId, ...args });
@@ -143,7 +150,8 @@ await describeOverTransports('files: import_spots with real KML, KMZ and GPX fil
           'Sass de Stria summit',
           46.526131,
           12.016602,
-          'Trenches of the Great War just below the top.',
+          'Trenches of the Great War just below the top.\n\n' +
+            'cmt: Short scramble, hands needed.\nlink: https://www.komoot.com/highlight/1234567',
         ],
         ['spring', 'Spring', 46.51325, 12.030114, 'Water all summer.'],
       ],

@@ -48,7 +48,7 @@ await describeOverTransports('files: import_spots', (suite, t) => {
         s.description,
       ]),
       [
-        ['cabo-girao', 'Cabo Girão', 32.6561234, -17.0047, 'Sea cliff, glass floor.'],
+        ['cabo-girao', 'Cabo Girão', 32.6561234, -17.0047, 'Sea cliff, glass floor.\n\nheight: 580'],
         ['miradouro-do-juncal', 'Miradouro do Juncal', 32.74, -16.89, null],
         ['fanal-tree', 'Fanal tree', 32.81, -17.14, null],
       ],
@@ -93,7 +93,7 @@ await describeOverTransports('files: import_spots', (suite, t) => {
         ['Vintgar, "the gorge"', 46.3933, 14.0847],
       ],
     );
-    assert.equal(spots[0].description, 'Pletna boat to the island.');
+    assert.equal(spots[0].description, 'Pletna boat to the island.\n\nParking: Paid');
     assert.equal(spots[0].timeZone, 'Europe/Ljubljana');
     const edited = spreadsheetCsv.replace('Pletna boat to the island.', 'Pletna boats from 8:00.');
     const b = await call('import_spots', { productId, format: 'csv', content: edited });

@@ -5,6 +5,7 @@ import { slugify } from '../../shared/text.ts';
 import type { Position } from '../../shared/tracks/track.schema.ts';
 import { type SpotWriteItem, spotFieldsSchema } from '../spots/index.ts';
 import type { ImportedFile, ImportedLine, ImportedPoint } from './imported-file.ts';
+import { FIXED_FIELDS } from './writers/spot-properties.ts';
 
 /** How the file's features become the guide's records (import_spots' options). */
 export interface ImportOptions {
@@ -67,6 +68,28 @@ function refusal(field: string, schema: z.ZodType, value: unknown): string | und
   return parsed.success ? undefined : `${field} is refused: ${parsed.error.issues[0]?.message ?? 'invalid'}.`;
 }
 
+/**
+ * Not facts about the place: what a map app keeps for drawing or a GPS for itself (a waypoint's
+ * `type` too, where the export writes the area), and the fields this service's own export writes
+ * as structure (so an export imported again reads as it was).
+ */
+const NOT_FACTS = /^(gx_|style|marker-|stroke|fill|icon|property:|type$|sym$|ele$|time$|fix$|sat$|areaKind$)/i;
+const isFact = (key: string) => !NOT_FACTS.test(key) && !FIXED_FIELDS.has(key);
+
+/**
+ * The description a spot gets: the file's own, then its other facts (ExtendedData, a My Maps
+ * description table, other columns), a "Name: value" line each, so nothing the creator wrote is
+ * lost. They are not mapped onto the guide's custom properties: those are typed, and which column
+ * is which property is the creator's choice, not a guess.
+ */
+function describedWithFacts(point: ImportedPoint): string | undefined {
+  const facts = Object.entries(point.properties)
+    .filter(([key, value]) => isFact(key) && value !== null && String(value).trim() !== '')
+    .map(([key, value]) => `${key}: ${String(value).trim()}`);
+  if (facts.length === 0) return point.description;
+  return [point.description, facts.join('\n')].filter((part) => part !== undefined && part !== '').join('\n\n');
+}
+
 function spotCandidate(point: ImportedPoint, options: ImportOptions, keys: Map<string, string>): SpotCandidate | Skip {
   const skip = (reason: string): Skip => ({
     kind: 'spot',
@@ -76,12 +99,11 @@ function spotCandidate(point: ImportedPoint, options: ImportOptions, keys: Map<s
   });
   if (point.name === undefined) return skip('no name: a spot needs one, and none is made up; name it in the file.');
   const folder = options.byFolder ? point.folder : undefined;
+  const description = describedWithFacts(point);
   const fieldProblem =
     refusal('name', spotFieldsSchema.shape.name, point.name) ??
     (folder === undefined ? undefined : refusal('folder', spotFieldsSchema.shape.name, folder)) ??
-    (point.description === undefined
-      ? undefined
-      : refusal('description', spotFieldsSchema.shape.description, point.description));
+    (description === undefined ? undefined : refusal('description', spotFieldsSchema.shape.description, description));
   if (fieldProblem) return skip(`over a limit: ${fieldProblem}`);
   const keySource = options.keyFrom === 'name' ? point.name : point.sourceId;
   if (keySource === undefined) return skip('no id property, and keyFrom is id-property: give it an id in the file.');
@@ -106,7 +128,7 @@ function spotCandidate(point: ImportedPoint, options: ImportOptions, keys: Map<s
       name: point.name,
       lat,
       lon,
-      ...(point.description !== undefined && { description: point.description }),
+      ...(description !== undefined && { description }),
       ...(options.areaId !== undefined && { areaId: options.areaId }),
     },
   };

@@ -1,7 +1,10 @@
 import type { ExportGuide, ExportSpot, ExportValue } from '../export-guide.ts';
 
-/** The fields every map format names the same way; a custom property with one of these keys is renamed. */
-const FIXED = new Set([
+/**
+ * The fields every map format names the same way; a custom property with one of these keys is
+ * renamed. An import reads them as the export's structure, never as facts about the place.
+ */
+export const FIXED_FIELDS: ReadonlySet<string> = new Set([
   'kind',
   'name',
   'description',
@@ -18,7 +21,7 @@ const FIXED = new Set([
  * A custom property's name in a file: its key, or `property:key` when the key is one of the fixed
  * fields' names (custom keys never hold a colon, so the two can never meet).
  */
-export const propertyName = (key: string) => (FIXED.has(key) ? `property:${key}` : key);
+export const propertyName = (key: string) => (FIXED_FIELDS.has(key) ? `property:${key}` : key);
 
 /** A value as one line of text, for formats whose values are text (KML ExtendedData, GPX). */
 export const valueText = (value: ExportValue) => (Array.isArray(value) ? value.join(', ') : String(value));
