@@ -16,10 +16,8 @@ const RESERVED: Readonly<Record<number, string>> = {
   25: 'unused: given to sign-in throttling (issue 28), which needed no table',
   28: 'unused: given to outages (issue 28), which needed no table',
   29: 'unassigned: kept free before history (issue 29)',
-  31: 'given to work in flight beside the import (issue 30): taken at its merge, or recorded unused',
-  32: 'given to work in flight beside the import (issue 30): taken at its merge, or recorded unused',
-  34: 'taken by a branch in flight',
-  35: 'taken by a branch in flight',
+  34: 'unused: given to export (issue 30), whose download addresses are sealed, not stored',
+  35: 'unused: given to the guide archive (issue 30), which needed no table',
 };
 
 const NAME = /^(\d{4})-[a-z0-9]+(?:-[a-z0-9]+)*$/;
