@@ -5,7 +5,7 @@ import { type Api, apiFor, noRateLimits, transports } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { newGuide } from '../helpers/fixtures.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
-import { assertGeoJson, download, gpxFeatures, kmlFeatures, parseXml } from './read-back.ts';
+import { assertGeoJson, download, gpxFeatures, HIKE_LINE, kmlFeatures, parseXml, ROUTE_LINE } from './read-back.ts';
 
 /** Names that break careless XML and careless JSON, and a character beyond the BMP. */
 const SPOT_NAME = 'Café "Zöe" & <Bar> 🏔️';
@@ -14,16 +14,6 @@ const AREA_NAME = 'Julian Alps & <Triglav> ⛰️';
 /** Seven decimals, as stored: they come back exactly. */
 const LAT = 46.3636123;
 const LON = 14.0938457;
-const ROUTE_LINE = [
-  [14.0938457, 46.3636123, 480],
-  [14.1123456, 46.3812345, 520.5],
-  [14.1334567, 46.3923456, 610],
-];
-const HIKE_LINE = [
-  [13.8856001, 46.2833002],
-  [13.9012345, 46.2954321],
-  [13.9223456, 46.3065432],
-];
 
 interface Seeded {
   productId: string;

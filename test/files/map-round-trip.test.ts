@@ -5,7 +5,7 @@ import { type Api, transports, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { newGuide } from '../helpers/fixtures.ts';
 import { wholeGuide } from '../helpers/whole-guide.ts';
-import { download } from './read-back.ts';
+import { download, HIKE_LINE, ROUTE_LINE } from './read-back.ts';
 
 /**
  * A guide exported as GeoJSON, KML and GPX and imported with import_spots into a new guide: what
@@ -30,16 +30,6 @@ const SPOTS = [
     lon: 151.2152967,
   },
   { spotKey: 'west', name: 'Ponta do Pargo', lat: 32.8123456, lon: -17.2654321 },
-];
-const ROUTE_LINE = [
-  [14.0938457, 46.3636123, 480],
-  [14.1123456, 46.3812345, 520.5],
-  [14.1334567, 46.3923456, 610],
-];
-const HIKE_LINE = [
-  [13.8856001, 46.2833002],
-  [13.9012345, 46.2954321],
-  [13.9223456, 46.3065432],
 ];
 
 async function fullGuide(api: Api): Promise<string> {

@@ -7,6 +7,18 @@ import { DOMParser, type Document } from '@xmldom/xmldom';
  * (what web maps use to open KML and GPX) on @xmldom/xmldom, and an RFC 7946 check of GeoJSON.
  */
 
+/** A route's line (with elevations, 7 decimals) and a hike's (without), as exports must give them back. */
+export const ROUTE_LINE = [
+  [14.0938457, 46.3636123, 480],
+  [14.1123456, 46.3812345, 520.5],
+  [14.1334567, 46.3923456, 610],
+];
+export const HIKE_LINE = [
+  [13.8856001, 46.2833002],
+  [13.9012345, 46.2954321],
+  [13.9223456, 46.3065432],
+];
+
 export interface Downloaded {
   status: number;
   contentType: string | null;

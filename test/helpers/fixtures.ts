@@ -286,3 +286,10 @@ export async function assertNoDanglingStops(api: Api, productId: string): Promis
     }
   }
 }
+
+/** A guide's history as list_changes answers it, newest first, up to 200 changes. */
+export async function changesOf(api: Api, productId: string): Promise<any[]> {
+  const a = await api.call('list_changes', { productId, limit: 200 });
+  assertOk(a);
+  return a.body.changes;
+}

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { assertOk } from '../helpers/answers.ts';
 import { type Api, apiFor } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { newGuide, recordPurchase } from '../helpers/fixtures.ts';
+import { changesOf, newGuide, recordPurchase } from '../helpers/fixtures.ts';
 import type { Harness } from '../helpers/harness.ts';
 import { startServer } from '../helpers/harness.ts';
 import { putOnSale, saleGuide } from '../helpers/sale-guide.ts';
@@ -30,12 +30,6 @@ function rowOf(text: string, id: string): string {
   const at = text.indexOf(`<tr data-record-id="${id}">`);
   assert.ok(at >= 0, `record ${id} is listed`);
   return text.slice(at, text.indexOf('</tr>', at));
-}
-
-async function changesOf(api: Api, productId: string): Promise<any[]> {
-  const a = await api.call('list_changes', { productId, limit: 200 });
-  assertOk(a);
-  return a.body.changes;
 }
 
 for (const { dialect, skip } of await testDialects()) {

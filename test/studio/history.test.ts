@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { assertError, assertOk } from '../helpers/answers.ts';
 import { type Api, apiFor } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { newGuide } from '../helpers/fixtures.ts';
+import { changesOf, newGuide } from '../helpers/fixtures.ts';
 import type { Harness } from '../helpers/harness.ts';
 import { startServer } from '../helpers/harness.ts';
 import { csrfOf, type StudioBrowser, signedInAs } from '../helpers/studio.ts';
@@ -29,12 +29,6 @@ function entryOf(text: string, changeId: string): string {
   const at = text.indexOf(`<li data-change-id="${changeId}">`);
   assert.ok(at >= 0, `change ${changeId} is listed`);
   return text.slice(at, text.indexOf('</li>', at));
-}
-
-async function changesOf(api: Api, productId: string): Promise<any[]> {
-  const a = await api.call('list_changes', { productId, limit: 200 });
-  assertOk(a);
-  return a.body.changes;
 }
 
 async function spotOf(api: Api, spotId: string): Promise<any> {
