@@ -44,7 +44,8 @@ export const targets: Target[] = [
     name: 'REST get_guide',
     fixture: 'guide',
     against: 'raw get_guide bytes',
-    goal: 0.35,
+    // Issue 31's goal, won back from the 0.35 it had slipped to.
+    goal: 0.45,
     request: rest('guide'),
     check: sameBytes('guide'),
   },
@@ -54,7 +55,8 @@ export const targets: Target[] = [
     name: 'MCP get_guide (2025 stateless)',
     fixture: 'guide',
     against: 'raw get_guide bytes',
-    goal: 0.12,
+    // Issue 31's goal for both client lines.
+    goal: 0.2,
     request: mcpGetGuide('legacy'),
     check: toolResult('guide'),
   },
@@ -64,7 +66,7 @@ export const targets: Target[] = [
     name: 'MCP get_guide (2026-07-28)',
     fixture: 'guide',
     against: 'raw get_guide bytes',
-    goal: 0.12,
+    goal: 0.2,
     request: mcpGetGuide('modern'),
     check: toolResult('guide'),
   },
