@@ -3,7 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Clock } from './core/clock.ts';
-import { CursorSeal, newCursorKey } from './core/cursor-seal.ts';
+import { CursorSeal } from './core/cursor-seal.ts';
 import type { Runtime } from './core/invoke.ts';
 import { KeyStore } from './core/keys.ts';
 import { withoutSecrets } from './core/log.ts';
@@ -11,6 +11,7 @@ import { AuthFailureLimits, RateLimits } from './core/rate-limit.ts';
 import { RedisLink } from './core/redis-link.ts';
 import type { Registry } from './core/registry.ts';
 import type { Resource } from './core/resource.ts';
+import { newSealKey } from './core/sealed-text.ts';
 import type { Services } from './core/services.ts';
 import { keptSecret } from './db/kept-secrets.ts';
 import type { Store } from './db/store-interface.ts';
@@ -138,9 +139,7 @@ export function buildApp(deps: AppDeps): App {
     log: logger,
     coordination: store.coordination,
     // One key for every instance of the deployment: a cursor one issued reads on at another.
-    cursors: new CursorSeal(async () =>
-      Buffer.from(await keptSecret(store.db, 'cursor-key', newCursorKey), 'base64url'),
-    ),
+    cursors: new CursorSeal(async () => Buffer.from(await keptSecret(store.db, 'cursor-key', newSealKey), 'base64url')),
     history: !deps.withoutHistory,
   };
   const sweepStores = runtime.stores({ db: store.db, clock, dialect: store.dialect });

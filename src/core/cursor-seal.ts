@@ -1,12 +1,8 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { badCursor } from './paging.ts';
+import { KeptKey, openSealed, sealText } from './sealed-text.ts';
 
 /** Fields a cursor reads on whatever they hold: how much a page shows, never which records. */
 const READ_ON_FIELDS = new Set(['cursor', 'limit', 'view']);
-
-const CIPHER = 'aes-256-gcm';
-const NONCE_BYTES = 12;
-const TAG_BYTES = 16;
 
 /** What a call that may page does with its answer: seal the next page's position into a cursor. */
 export interface PagedCall {
@@ -24,7 +20,7 @@ export interface PagedCall {
  */
 export class CursorSeal {
   readonly #loadKey: () => Promise<Buffer>;
-  #key: Promise<Buffer> | undefined;
+  readonly #key = new KeptKey();
 
   constructor(loadKey: () => Promise<Buffer>) {
     this.#loadKey = loadKey;
@@ -47,45 +43,18 @@ export class CursorSeal {
   }
 
   async #seal(position: string, binding: string): Promise<string> {
-    const nonce = randomBytes(NONCE_BYTES);
-    const cipher = createCipheriv(CIPHER, await this.#keyOnce(), nonce);
-    cipher.setAAD(Buffer.from(binding));
-    const sealed = Buffer.concat([cipher.update(position, 'utf8'), cipher.final()]);
-    return Buffer.concat([nonce, sealed, cipher.getAuthTag()]).toString('base64url');
+    return sealText(await this.#keyOnce(), position, binding);
   }
 
   async #open(cursor: string, binding: string): Promise<string> {
-    const bytes = Buffer.from(cursor, 'base64url');
-    // Only the one spelling this service writes: Buffer skips stray characters and spare bits.
-    if (bytes.length <= NONCE_BYTES + TAG_BYTES || bytes.toString('base64url') !== cursor) throw badCursor();
-    const decipher = createDecipheriv(CIPHER, await this.#keyOnce(), bytes.subarray(0, NONCE_BYTES), {
-      authTagLength: TAG_BYTES,
-    });
-    decipher.setAAD(Buffer.from(binding));
-    decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
-    try {
-      return Buffer.concat([
-        decipher.update(bytes.subarray(NONCE_BYTES, bytes.length - TAG_BYTES)),
-        decipher.final(),
-      ]).toString('utf8');
-    } catch {
-      throw badCursor();
-    }
+    const position = openSealed(await this.#keyOnce(), cursor, binding);
+    if (position === undefined) throw badCursor();
+    return position;
   }
 
-  /** The key, read once; a failed read (the store away) is tried again by the next call. */
   #keyOnce(): Promise<Buffer> {
-    this.#key ??= this.#loadKey().catch((err: unknown) => {
-      this.#key = undefined;
-      throw err;
-    });
-    return this.#key;
+    return this.#key.get(this.#loadKey);
   }
-}
-
-/** A fresh 256-bit cursor key, as the store keeps it. */
-export function newCursorKey(): string {
-  return randomBytes(32).toString('base64url');
 }
 
 /** The list, creator and filters a cursor is good for, in one spelling whatever the fields' order. */

@@ -1,6 +1,6 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { credentialWorks } from '../../core/credential-works.ts';
+import { KeptKey, newSealKey, openSealed, sealText } from '../../core/sealed-text.ts';
 import { ScopedStore, type StoreScope } from '../../core/stores.ts';
 import { keptSecret } from '../../db/kept-secrets.ts';
 import type { Database } from '../../db/tables.ts';
@@ -20,8 +20,6 @@ export interface DownloadLink {
   expiresAt: number;
 }
 
-const NONCE_BYTES = 12;
-const TAG_BYTES = 16;
 /** Far above any token this service writes (about 200 characters): longer ones are not even decoded. */
 const TOKEN_CHARS_MAX = 600;
 
@@ -30,16 +28,10 @@ const TOKEN_CHARS_MAX = 600;
  * address one instance made downloads from another); a failed read is tried again by the next use.
  */
 export class DownloadKey {
-  #key: Promise<Buffer> | undefined;
+  readonly #key = new KeptKey();
 
   get(db: Kysely<Database>): Promise<Buffer> {
-    this.#key ??= keptSecret(db, 'download-tokens', () => randomBytes(32).toString('base64url'))
-      .then((text) => Buffer.from(text, 'base64url'))
-      .catch((err: unknown) => {
-        this.#key = undefined;
-        throw err;
-      });
-    return this.#key;
+    return this.#key.get(async () => Buffer.from(await keptSecret(db, 'download-tokens', newSealKey), 'base64url'));
   }
 }
 
@@ -78,10 +70,7 @@ export class DownloadLinksStore extends ScopedStore {
   async make(link: Omit<DownloadLink, 'expiresAt'>): Promise<{ token: string; expiresAt: number }> {
     const expiresAt = this.clock.now() + DOWNLOAD_MS;
     const plain = JSON.stringify([link.guideId, link.creatorId, link.madeBy, link.format, link.from, expiresAt]);
-    const nonce = randomBytes(NONCE_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', await this.key.get(this.db), nonce);
-    const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return { token: Buffer.concat([nonce, sealed, cipher.getAuthTag()]).toString('base64url'), expiresAt };
+    return { token: sealText(await this.key.get(this.db), plain), expiresAt };
   }
 
   /** What a token stands for while it works; undefined for a token made up, changed, expired or no longer good. */
@@ -103,19 +92,10 @@ export class DownloadLinksStore extends ScopedStore {
 
   private async unseal(token: string): Promise<DownloadLink | undefined> {
     if (token.length > TOKEN_CHARS_MAX || !/^[\w-]+$/.test(token)) return undefined;
-    const bytes = Buffer.from(token, 'base64url');
-    // Only the one spelling this service writes: Buffer skips stray characters and spare bits.
-    if (bytes.length <= NONCE_BYTES + TAG_BYTES || bytes.toString('base64url') !== token) return undefined;
-    const decipher = createDecipheriv('aes-256-gcm', await this.key.get(this.db), bytes.subarray(0, NONCE_BYTES), {
-      authTagLength: TAG_BYTES,
-    });
-    decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
+    const plain = openSealed(await this.key.get(this.db), token);
+    if (plain === undefined) return undefined;
     try {
-      const plain = Buffer.concat([
-        decipher.update(bytes.subarray(NONCE_BYTES, bytes.length - TAG_BYTES)),
-        decipher.final(),
-      ]);
-      return linkOf(JSON.parse(plain.toString('utf8')));
+      return linkOf(JSON.parse(plain));
     } catch {
       return undefined;
     }
