@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { processUpload, renderRenditions } from '../src/resources/media/image-pipeline.ts';
+import { median } from './json-call.ts';
 
 export const BENCH_WIDTH = 4000;
 export const BENCH_HEIGHT = 3000;
@@ -40,12 +41,6 @@ export async function makeBenchJpeg(): Promise<Buffer> {
 export interface Timing {
   runsMs: number[];
   medianMs: number;
-}
-
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /** Times `work` `runs` times in a row, after one untimed warm-up run. */

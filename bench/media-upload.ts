@@ -6,16 +6,11 @@
  * concurrent uploads keep the server under 600 MB.
  */
 import { readFileSync } from 'node:fs';
+import { median } from './json-call.ts';
 import { makeBenchJpeg, timeBarePipeline } from './media-pipeline.ts';
 
 export const UPLOAD_RATIO_GOAL = 1.2;
 export const UPLOAD_RSS_GOAL_MB = 600;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 /** Resident memory of a process in MB now, or undefined where /proc cannot be read. */
 export function rssMb(pid: number): number | undefined {

@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
-import type { JsonCall } from './json-call.ts';
+import { type JsonCall, uploadPhoto } from './json-call.ts';
 import { BATCH_SIZE } from './seed.ts';
 import { fullSpot, seededRandom } from './spot-content.ts';
 
@@ -45,21 +45,13 @@ async function upsertAll(
 }
 
 /** A small JPEG (the bench times rows, not image work), on a spot of the guide. */
-async function uploadPhoto(origin: string, key: string, productId: string, spotId: string, i: number): Promise<string> {
+async function spotPhoto(origin: string, key: string, productId: string, spotId: string, i: number): Promise<string> {
   const jpeg = await sharp({
     create: { width: 320, height: 213, channels: 3, background: { r: i % 255, g: 90, b: 140 } },
   })
     .jpeg({ quality: 60 })
     .toBuffer();
-  const params = new URLSearchParams({ productId, spotId, credit: `Photographer ${i}`, alt: `View ${i}` });
-  const res = await fetch(`${origin}/api/v1/media/upload?${params}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'image/jpeg' },
-    body: jpeg,
-  });
-  const text = await res.text();
-  if (res.status !== 201) throw new Error(`setup: upload answered ${res.status}: ${text.slice(0, 300)}`);
-  return (JSON.parse(text) as { mediaId: string }).mediaId;
+  return uploadPhoto(origin, key, jpeg, { productId, spotId, credit: `Photographer ${i}`, alt: `View ${i}` });
 }
 
 /** A guide of `size` full spots with photos and chapters, on sale: its release 1. */
@@ -79,7 +71,7 @@ async function seedReleased(
   );
   const photos: string[] = [];
   for (let i = 0; i < size; i += PER_PHOTO) {
-    photos.push(await uploadPhoto(app.origin, app.key, productId, spots[i]!.spotId, i));
+    photos.push(await spotPhoto(app.origin, app.key, productId, spots[i]!.spotId, i));
   }
   const chapters: string[] = [];
   for (let c = 0; c * PER_CHAPTER < size; c++) {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import type { Fixture } from './context.ts';
-import { jsonCaller as api } from './json-call.ts';
+import { jsonCaller as api, uploadPhoto } from './json-call.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const SAMPLE_SPOTS = 12;
@@ -21,16 +21,7 @@ async function upload(origin: string, key: string, productId: string, i: number,
   })
     .jpeg({ quality: 70 })
     .toBuffer();
-  const params = new URLSearchParams({ productId, credit: `Photographer ${i + 1}`, alt: `View ${i + 1}` });
-  if (spotId) params.set('spotId', spotId);
-  const res = await fetch(`${origin}/api/v1/media/upload?${params}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'image/jpeg' },
-    body: jpeg,
-  });
-  const text = await res.text();
-  if (res.status !== 201) throw new Error(`setup: upload answered ${res.status}: ${text.slice(0, 300)}`);
-  return (JSON.parse(text) as { mediaId: string }).mediaId;
+  return uploadPhoto(origin, key, jpeg, { productId, spotId, credit: `Photographer ${i + 1}`, alt: `View ${i + 1}` });
 }
 
 const PROSE =

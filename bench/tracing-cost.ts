@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Child } from './ipc.ts';
+import { median } from './json-call.ts';
 import { type LoadSettings, newTally, runLoad, summarize, type Tally } from './load.ts';
 import { startOtlpSink } from './otlp-sink.ts';
 import { seedFixtures } from './seed.ts';
@@ -23,12 +24,6 @@ function tracingRounds(): number {
   const n = raw === undefined || raw.trim() === '' ? 12 : Number(raw);
   if (!Number.isInteger(n) || n < 2) throw new Error(`BENCH_TRACING_ROUNDS=${raw}: a whole number, 2 or more`);
   return n;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /** Adds one round's counts to a target's running tally. */

@@ -31,7 +31,8 @@ import { renderRenditions } from '../src/resources/media/image-pipeline.ts';
 import { openStore } from '../src/store.ts';
 import { benchCreatorKey } from './bench-creator.ts';
 import { BENCH_APP_ENV, type Child, startChild } from './ipc.ts';
-import { makeBenchJpeg, median } from './media-pipeline.ts';
+import { median } from './json-call.ts';
+import { makeBenchJpeg } from './media-pipeline.ts';
 import { benchBucketEnv } from './s3-server.ts';
 
 // As main.ts and the bench's app server do; --v8-heap-default measures V8's own pacing instead.
