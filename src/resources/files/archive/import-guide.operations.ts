@@ -58,7 +58,7 @@ export const importGuide = defineOperation({
   since: SINCE_2026_09_30,
   successStatus: 201,
   restOnly: true,
-  body: { kind: 'image', maxBytes: ARCHIVE_MAX_BYTES },
+  body: { kind: 'file', maxBytes: ARCHIVE_MAX_BYTES },
   rateLimit: { policy: 'uploads', key: (_input, principal) => principal.keyId },
   description:
     'Makes a new draft guide from a guide archive (export_guide format archive), sent as the body ' +
