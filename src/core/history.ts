@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { beginningWith } from '../db/begin-with.ts';
+import { directReaders } from '../db/database.ts';
 import type { Dialect } from '../db/store-interface.ts';
 import type { Database } from '../db/tables.ts';
 import type { Principal } from './auth.ts';
@@ -42,19 +43,13 @@ declare module './stores.ts' {
 /** The setting (PostgreSQL) that tells the triggers which change the transaction's writes belong to. */
 export const CURRENT_CHANGE_SETTING = 'creator_api.change';
 
-/** Opens a change for this transaction's writes: the triggers record rows under its id from here on. */
-export async function openChange(db: Kysely<Database>, dialect: Dialect, id = newChangeId()): Promise<string> {
-  if (dialect === 'postgres') await sql`select set_config(${CURRENT_CHANGE_SETTING}, ${id}, true)`.execute(db);
-  else await sql`insert into change_current (id) values (${id})`.execute(db);
-  return id;
-}
-
 /** What a change id is made of (newChangeId): safe to write into a statement's text. */
 const CHANGE_ID = /^chg_[0-9a-z]{9}[\w-]{16}$/;
 
 /**
- * Runs `work` in a write transaction with a change open (the write's `invoke`). On PostgreSQL the
- * change is named in the begin's own message (db/begin-with.ts): a round trip less a write.
+ * Runs `work` in a write transaction with a change open (the write's `invoke`): the triggers record
+ * rows under its id from its start to its end. On PostgreSQL the change is named in the begin's
+ * own message (db/begin-with.ts): a round trip less a write.
  */
 export function inChange<T>(
   db: Kysely<Database>,
@@ -63,7 +58,13 @@ export function inChange<T>(
 ): Promise<T> {
   const change = newChangeId();
   if (dialect === 'sqlite') {
-    return db.transaction().execute(async (trx) => work(trx, await openChange(trx, dialect, change)));
+    // The connection holds the open change for its triggers (history_change()): no statement names it.
+    const connection = directReaders.get(db);
+    if (!connection) throw new Error('history: changes are opened on the store as opened, not on a transaction');
+    return db.transaction().execute((trx) => {
+      connection.recordUnder(change);
+      return work(trx, change);
+    });
   }
   if (!CHANGE_ID.test(change)) throw new Error(`history: change id ${change} is not one newChangeId makes`);
   return beginningWith(`select set_config('${CURRENT_CHANGE_SETTING}', '${change}', true)`, () =>
@@ -85,7 +86,7 @@ export async function currentChange(db: Kysely<Database>, dialect: Dialect): Pro
   const { rows } =
     dialect === 'postgres'
       ? await sql<{ id: string }>`select current_setting(${CURRENT_CHANGE_SETTING}, true) as id`.execute(db)
-      : await sql<{ id: string }>`select id from change_current`.execute(db);
+      : await sql<{ id: string }>`select history_change() as id`.execute(db);
   const id = rows[0]?.id;
   if (!id) throw new Error('no change is open: history is written inside a write operation only');
   return id;
@@ -111,7 +112,6 @@ export async function closeChange(
   id: string,
   closing: ClosingChange,
 ): Promise<void> {
-  if (dialect === 'sqlite') await sql`delete from change_current`.execute(db);
   // Rows the triggers kept for a change not kept would fail its deferred foreign key at commit.
   const forget = sql`delete from change_rows where change_id = ${id}`;
   if (closing.guideId === undefined) {

@@ -11,6 +11,7 @@ import type { StoreDeadlines } from './pg-deadlines.ts';
 import type { Dialect, OpenedStore, Readiness, Store } from './store-interface.ts';
 import { StoreProbe } from './store-probe.ts';
 import type { Database } from './tables.ts';
+import { WalCheckpointer } from './wal-checkpointer.ts';
 
 export interface StoreOptions {
   /** PostgreSQL connection string; when absent, the embedded SQLite file under dataDir. */
@@ -69,7 +70,7 @@ export async function openDatabase(
     const migrator = await migratorOf(opened, migrations);
     return { ...opened, readiness: () => readinessOf(migrator) };
   }
-  const opened = openSqlite(options.dataDir, deadlines);
+  const opened = openSqlite(options.dataDir, deadlines, options.log);
   const migrator = await migratorOf(opened, migrations);
   await migrateKeepingUp(opened, migrator, upkeep);
   const adapter = directReaders.get(opened.db) as NodeSqliteAdapter;
@@ -125,7 +126,11 @@ async function currentSchema(db: Kysely<Database>): Promise<string | undefined> 
   return rows[0]?.schema ?? undefined;
 }
 
-function openSqlite(dataDir: string, deadlines: StoreDeadlines | undefined): OpenedStore {
+function openSqlite(
+  dataDir: string,
+  deadlines: StoreDeadlines | undefined,
+  log: CoordinationLog | undefined,
+): OpenedStore {
   mkdirSync(dataDir, { recursive: true });
   const probe = new StoreProbe(1);
   const file = resolve(dataDir, 'creator-api.sqlite');
@@ -135,7 +140,21 @@ function openSqlite(dataDir: string, deadlines: StoreDeadlines | undefined): Ope
     dialect: new ObservedDialect(new EmbeddedDialect({ database: adapter }), probe, deadlines?.acquireMs),
   });
   directReaders.set(db, adapter);
-  return { db, dialect: 'sqlite', probe, coordination: sqliteCoordination(adapter, file), close: () => db.destroy() };
+  const checkpointer = adapter.inWalMode ? checkpointOffThread(adapter, file, log) : undefined;
+  const close = async () => {
+    await db.destroy();
+    await checkpointer?.stop();
+  };
+  return { db, dialect: 'sqlite', probe, coordination: sqliteCoordination(adapter, file), close };
+}
+
+/** Checkpoints on a thread of its own; should it stop, the connection's commits take over again. */
+function checkpointOffThread(adapter: NodeSqliteAdapter, file: string, log: CoordinationLog | undefined) {
+  adapter.checkpointsElsewhere(true);
+  return new WalCheckpointer(file, (error) => {
+    log?.warn({ err: error }, 'the WAL checkpointer stopped: commits checkpoint the embedded store again');
+    adapter.checkpointsElsewhere(false);
+  });
 }
 
 /** The embedded store's connection behind each Kysely instance, for reads that need not queue. */

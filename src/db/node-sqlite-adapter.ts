@@ -2,6 +2,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 import type { StoreProbe } from './store-probe.ts';
+import { WAL_KEPT_BYTES } from './wal-checkpointer.ts';
 
 type Bindable = null | number | bigint | string | NodeJS.ArrayBufferView;
 
@@ -12,6 +13,12 @@ function bindable(value: unknown): Bindable {
 }
 
 const SQLITE_BUSY = 5;
+
+/** The statements Kysely opens and ends a transaction with. */
+const TRANSACTION_BOUNDS: ReadonlySet<string> = new Set(['begin immediate', 'commit', 'rollback']);
+
+/** The log's size (4 KB pages) at which a commit checkpoints itself though another connection is to. */
+const BACKSTOP_CHECKPOINT_FRAMES = 20_000;
 
 /** The first copy of the WAL-index header, at the start of the -shm file. */
 const WAL_INDEX_HEADER_BYTES = 48;
@@ -33,6 +40,13 @@ export class NodeSqliteAdapter implements SqliteDatabase {
   /** Told of the reads answered at once (readNow), which never pass through Kysely's driver. */
   private readonly probe: StoreProbe | undefined;
 
+  /**
+   * The change the open write transaction records its rows under (core/history.ts), read by the
+   * history triggers through `history_change()`: held here, not in a table, so naming it costs a
+   * function call rather than a write; it ends with the transaction, however that ends.
+   */
+  private openChange: string | null = null;
+
   /** How long a statement waits for a lock another process holds before SQLITE_BUSY. */
   private readonly busyTimeoutMs: number;
 
@@ -45,12 +59,29 @@ export class NodeSqliteAdapter implements SqliteDatabase {
     this.db.exec('PRAGMA journal_mode = WAL');
     this.db.exec('PRAGMA synchronous = NORMAL');
     this.db.exec('PRAGMA foreign_keys = ON');
+    this.db.exec('PRAGMA temp_store = MEMORY');
     // Case-insensitive name filters fold as PostgreSQL's lower() does; SQLite's lower() knows only ASCII.
     this.db.function('fold_case', { deterministic: true }, (text) =>
       typeof text === 'string' ? text.toLowerCase() : text,
     );
+    this.db.function('history_change', () => this.openChange);
     const mode = this.db.prepare('PRAGMA journal_mode').get() as { journal_mode?: string } | undefined;
     this.walIndexFile = mode?.journal_mode === 'wal' ? `${file}-shm` : undefined;
+  }
+
+  /** Whether the file keeps a write-ahead log, which a checkpointer copies back. */
+  get inWalMode(): boolean {
+    return this.walIndexFile !== undefined;
+  }
+
+  /**
+   * Who copies the WAL back into the file: another connection (a WalCheckpointer's thread), this
+   * connection's commits only as a backstop once the log is far past the usual size; or, when that
+   * other one stops, this connection's commits as SQLite does by default (every 1,000 pages).
+   */
+  checkpointsElsewhere(elsewhere: boolean): void {
+    this.db.exec(`PRAGMA wal_autocheckpoint = ${elsewhere ? BACKSTOP_CHECKPOINT_FRAMES : 1000}`);
+    this.db.exec(`PRAGMA journal_size_limit = ${elsewhere ? WAL_KEPT_BYTES : -1}`);
   }
 
   /**
@@ -93,10 +124,37 @@ export class NodeSqliteAdapter implements SqliteDatabase {
     const sql = text === 'begin' ? 'begin immediate' : text;
     const cached = this.cache.get(sql);
     if (cached) return cached;
-    const statement = wrap(this.db.prepare(sql));
+    const statement = TRANSACTION_BOUNDS.has(sql)
+      ? this.closingChange(wrap(this.db.prepare(sql)))
+      : wrap(this.db.prepare(sql));
     if (this.cache.size >= 500) this.cache.clear();
     this.cache.set(sql, statement);
     return statement;
+  }
+
+  /** Opens a change for the write transaction open on this connection (core/history.ts): its triggers record under it until it ends. */
+  recordUnder(change: string): void {
+    if (!this.db.isTransaction) throw new Error('history: a change is opened inside a write transaction only');
+    this.openChange = change;
+  }
+
+  /** The change the open transaction records under, if any. */
+  get recordingUnder(): string | null {
+    return this.openChange;
+  }
+
+  /** A transaction's begin, commit or rollback, which ends any change a transaction left open. */
+  private closingChange(statement: SqliteStatement): SqliteStatement {
+    const closing = <T>(run: () => T): T => {
+      this.openChange = null;
+      return run();
+    };
+    return {
+      reader: statement.reader,
+      all: (parameters) => closing(() => statement.all(parameters)),
+      run: (parameters) => closing(() => statement.run(parameters)),
+      iterate: (parameters) => closing(() => statement.iterate(parameters)),
+    };
   }
 
   /**

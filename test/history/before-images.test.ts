@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type Kysely, sql } from 'kysely';
 import type { Principal } from '../../src/core/auth.ts';
-import { closeChange, openChange } from '../../src/core/history.ts';
+import { closeChange, inChange } from '../../src/core/history.ts';
 import type { Database } from '../../src/db/tables.ts';
 import { assertOk } from '../helpers/answers.ts';
 import { noRateLimits, useServer } from '../helpers/api.ts';
@@ -27,8 +27,7 @@ for (const { dialect, skip } of await testDialects()) {
     /** Writes in one change as invoke records them; answers the change's rows by table and key. */
     async function inOneChange(guideId: string, write: (trx: Kysely<Rows>) => Promise<void>) {
       const db = server.h.store.db;
-      const change = await db.transaction().execute(async (trx) => {
-        const id = await openChange(trx, dialect);
+      const change = await inChange(db, dialect, async (trx, id) => {
         await write(trx as unknown as Kysely<Rows>);
         await closeChange(trx, dialect, id, { operation: 'test_write', principal, at: Date.now(), guideId });
         return id;

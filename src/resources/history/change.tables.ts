@@ -29,11 +29,3 @@ export interface ChangeRowsTable {
   /** 1 when the row no longer stood at the end of the change. */
   gone: number;
 }
-
-/**
- * The change the embedded store's open write transaction records under (one writer at a time): a
- * TEMP table, the connection's own, made at each open beside the triggers (db/history-triggers.ts).
- */
-export interface ChangeCurrentTable {
-  id: string;
-}

@@ -2,7 +2,7 @@ import type { Resource } from '../../core/resource.ts';
 import { up } from './change.migration.ts';
 import { historyOperations } from './change.operations.ts';
 import { ChangesStore } from './change.store.ts';
-import type { ChangeCurrentTable, ChangeRowsTable, ChangesTable } from './change.tables.ts';
+import type { ChangeRowsTable, ChangesTable } from './change.tables.ts';
 import { up as lean } from './lean.migration.ts';
 
 declare module '../../core/stores.ts' {
@@ -15,7 +15,6 @@ declare module '../../db/tables.ts' {
   interface Database {
     changes: ChangesTable;
     change_rows: ChangeRowsTable;
-    change_current: ChangeCurrentTable;
   }
 }
 
@@ -29,7 +28,7 @@ export const historyResource: Resource = {
   stores: { changes: (scope, { history }) => new ChangesStore(scope, history) },
   migrations: { '0030-history': { up }, '0036-history-lean': { up: lean } },
   // Its own tables hold no guide content: recording them would record the record.
-  history: { changes: 'untracked', change_rows: 'untracked', change_current: 'untracked' },
+  history: { changes: 'untracked', change_rows: 'untracked' },
 };
 
 export { listChanges, undoChangesOperation } from './change.operations.ts';
