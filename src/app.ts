@@ -148,7 +148,8 @@ export function buildApp(deps: AppDeps): App {
   );
   const keys = new KeyStore(store.db, clock, { cacheMs: config.authCacheMs, revocations: store.coordination });
   const oauth = new OAuthServer(runtime, deps.clientMetadataGuard);
-  const authenticate = authenticator(keys, new AuthFailureLimits(config.authFailuresPerMinute, redis), oauth);
+  const authFailures = new AuthFailureLimits(config.authFailuresPerMinute, redis);
+  const authenticate = authenticator(keys, authFailures, oauth);
 
   const fastify = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -224,7 +225,7 @@ export function buildApp(deps: AppDeps): App {
   registerDocsPage(fastify, runtime.urls);
   registerPublicFiles(fastify, publicFiles(extra), runtime);
   registerPublicPages(fastify, publicPages(extra), runtime);
-  registerDownloads(fastify, publicDownloads(extra), runtime);
+  registerDownloads(fastify, publicDownloads(extra), runtime, authFailures);
   registerOAuthRoutes(fastify, oauth, runtime.rateLimits);
   challengeOnRefusal(fastify, oauth);
   registerStudio(fastify, {

@@ -20,10 +20,24 @@ export interface Principal {
   studio?: true;
 }
 
-/** The studio acting for its signed-in creator: writes as the creator may, publishing aside. */
-export function studioPrincipal(creatorId: string): Principal {
-  return { keyId: `studio_${creatorId}`, creatorId, scope: 'write', publish: false, role: 'owner', studio: true };
+/**
+ * The studio acting for its signed-in creator: writes as the creator may, publishing aside. Its
+ * `keyId` names the session (the hash of its cookie's token, as the store keeps it), so what its
+ * calls make (download addresses) ends when that session is signed out or runs out.
+ */
+export function studioPrincipal(creatorId: string, session: string): Principal {
+  return {
+    keyId: `${STUDIO_KEY_PREFIX}${session}`,
+    creatorId,
+    scope: 'write',
+    publish: false,
+    role: 'owner',
+    studio: true,
+  };
 }
+
+/** What a studio session's `keyId` begins with (credentialWorks reads the session after it). */
+export const STUDIO_KEY_PREFIX = 'studio_';
 
 const KEY_PREFIX = 'sk_service_';
 

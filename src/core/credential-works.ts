@@ -1,9 +1,11 @@
 import { type Expression, expressionBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../db/tables.ts';
+import { STUDIO_KEY_PREFIX } from './auth.ts';
 
 /**
- * True while the credential that made something (an API key's id or an assistant's grant id) still
- * works: a key neither revoked nor expired, an assistant not disconnected. Asked at every use of what
+ * True while the credential that made something (an API key's id, an assistant's grant id or a
+ * studio session's `studioPrincipal` id) still works: a key neither revoked nor expired, an
+ * assistant not disconnected, a session neither signed out nor run out. Asked at every use of what
  * it made (a preview link, a download address), so whichever way a credential ends (the studio, the
  * admin command line, reuse detection, an expiry) what it made ends with it.
  */
@@ -26,7 +28,13 @@ export function credentialWorks(madeBy: Expression<string>, now: number): Expres
         .where('assistant_authorizations.grant_id', '=', madeBy)
         .where('assistant_authorizations.revoked_at', 'is', null),
     ),
-    // The studio's own session (studioPrincipal): it ends with the creator, whom the caller checks.
-    eb(eb.fn('substr', [madeBy, eb.val(1), eb.val(7)]), '=', 'studio_'),
+    // A session's expiry never passes its absolute end (SessionsStore), so it alone says whether it lasts.
+    eb.exists(
+      eb
+        .selectFrom('studio_sessions')
+        .select('studio_sessions.id_hash')
+        .where('studio_sessions.id_hash', '=', eb.fn<string>('substr', [madeBy, eb.val(STUDIO_KEY_PREFIX.length + 1)]))
+        .where('studio_sessions.expires_at', '>', now),
+    ),
   ]);
 }

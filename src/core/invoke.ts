@@ -50,6 +50,11 @@ export interface Call {
   requestId: string;
   log: Log;
   uploads?: readonly Upload[];
+  /**
+   * What an earlier call of the same request spent from the rate limits: a page that shows several
+   * operations' answers (the studio's History page) pays once, not once per operation.
+   */
+  paid?: RateLimitOutcome;
 }
 
 export interface Invocation {
@@ -74,7 +79,7 @@ export async function invoke(
   call: Call,
   onRate?: (rate: RateLimitOutcome) => void,
 ): Promise<Invocation> {
-  const rate = await runtime.rateLimits.consume(call.principal);
+  const rate = call.paid ?? (await runtime.rateLimits.consume(call.principal));
   onRate?.(rate);
   requireScope(call.principal, operation.scope, operation.name);
   const input = parseInput(operation.input, rawInput ?? {}, !operation.readOnly);

@@ -164,7 +164,7 @@ export class RateLimits {
   }
 
   /** Spends one call from every policy; over any of them throws rate_limited. */
-  async consume(principal: Principal): Promise<RateLimitOutcome> {
+  async consume(principal: Pick<Principal, 'keyId' | 'creatorId'>): Promise<RateLimitOutcome> {
     const states = [await spend(this.perKey, principal.keyId), await spend(this.perCreator, principal.creatorId)];
     const tightest = states.reduce((a, b) => (b.remaining / b.limit < a.remaining / a.limit ? b : a));
     return { tightest, policies: states };

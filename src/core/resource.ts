@@ -84,8 +84,22 @@ export interface Download {
  */
 export interface PublicDownloads {
   prefix: string;
-  /** The file a token stands for while it works, or undefined: 404, the same for every failure. */
-  open(token: string, reader: PublicPageReader & { services: Services; clock: Clock }): Promise<Download | undefined>;
+  /** What a token stands for while it works, or undefined: 404, the same for every failure. */
+  open(
+    token: string,
+    reader: PublicPageReader & { services: Services; clock: Clock },
+  ): Promise<OpenedDownload | undefined>;
+}
+
+/**
+ * A download a working token opened: who asked for it, whose budgets it spends from (the rate
+ * limits every call pays), and its file, written only once that is paid.
+ */
+export interface OpenedDownload {
+  /** The API key's id, assistant's grant id or studio session's id that asked for the address. */
+  madeBy: string;
+  creatorId: string;
+  write(): Promise<Download>;
 }
 
 /** The OpenAPI tag a resource's operations are listed under, and what it says about them. */

@@ -25,6 +25,11 @@ export interface TrackedTable {
   unrecorded: string[];
   /** Its foreign keys to other tracked tables: what a whole-guide copy reads and writes in order by. */
   references: TableReference[];
+  /**
+   * The columns of its unique keys that may hold null (a chapter's slug): undo and restore clear
+   * them before putting values back, so two records that traded values never clash half-way.
+   */
+  nullableUnique: string[];
 }
 
 /** One single-column foreign key between tracked tables. */
@@ -40,6 +45,8 @@ interface Column {
   name: string;
   /** Its place in the primary key, from 1; 0 when not in it. */
   pk: number;
+  /** 1 when it may hold null and is in a unique key other than the primary one. */
+  nullable_unique: number;
 }
 
 interface ForeignKey {
@@ -90,6 +97,7 @@ export async function trackedTables(
       idColumn,
       unrecorded: [...(declaration?.unrecorded ?? [])],
       references: [],
+      nullableUnique: tableColumns.filter((c) => Number(c.nullable_unique) === 1).map((c) => c.name),
     });
   }
   const byName = new Map(tracked.map((t) => [t.name, t]));
@@ -109,7 +117,9 @@ export async function trackedTables(
 
 async function sqliteCatalog(db: Kysely<Database>): Promise<{ columns: Column[]; foreignKeys: ForeignKey[] }> {
   const { rows: columns } = await sql<Column>`
-    select m.name as tbl, c.name as name, c.pk as pk
+    select m.name as tbl, c.name as name, c.pk as pk,
+      (c."notnull" = 0 and exists (select 1 from pragma_index_list(m.name) l, pragma_index_info(l.name) i
+        where l."unique" = 1 and l.origin <> 'pk' and i.name = c.name)) as nullable_unique
     from sqlite_master m, pragma_table_info(m.name) c
     where m.type = 'table' and m.name not like 'sqlite_%' order by m.name, c.cid`.execute(db);
   const { rows: foreignKeys } = await sql<ForeignKey>`
@@ -121,7 +131,9 @@ async function sqliteCatalog(db: Kysely<Database>): Promise<{ columns: Column[];
 async function postgresCatalog(db: Kysely<Database>): Promise<{ columns: Column[]; foreignKeys: ForeignKey[] }> {
   const { rows: columns } = await sql<Column>`
     select c.relname as tbl, a.attname as name,
-      coalesce((select u.ord from unnest(i.indkey) with ordinality u(attnum, ord) where u.attnum = a.attnum), 0)::int as pk
+      coalesce((select u.ord from unnest(i.indkey) with ordinality u(attnum, ord) where u.attnum = a.attnum), 0)::int as pk,
+      (not a.attnotnull and exists (select 1 from pg_index u where u.indrelid = c.oid and u.indisunique
+        and not u.indisprimary and a.attnum = any(u.indkey)))::int as nullable_unique
     from pg_class c
     join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
     left join pg_index i on i.indrelid = c.oid and i.indisprimary

@@ -50,6 +50,8 @@ export interface SignedIn {
   csrf: string;
   /** Whether the creator confirmed their address; until then every page says so. */
   emailConfirmed: boolean;
+  /** The session's id (studioPrincipal): what its calls make ends when it is signed out or runs out. */
+  session: string;
 }
 
 /** Runs `work` in one transaction with the studio's stores on it: all of it is written, or none. */
@@ -59,12 +61,21 @@ export function inTransaction<T>(runtime: Runtime, work: (s: StudioStores) => Pr
 
 /** The creator a request's session cookie names, if it names a live one. */
 export async function sessionCreator(deps: StudioDeps, request: FastifyRequest): Promise<Creator | undefined> {
+  return (await signedInSession(deps, request))?.creator;
+}
+
+/** The live session a request's cookie names and its creator. */
+async function signedInSession(
+  deps: StudioDeps,
+  request: FastifyRequest,
+): Promise<{ creator: Creator; session: string } | undefined> {
   const token = request.cookies[cookieNames(deps.secureCookies).session];
   if (token === undefined) return undefined;
   const s = studioStores(deps.runtime);
   const session = await s.sessions.find(token);
   if (!session) return undefined;
-  return s.stores.creators.find(session.creatorId);
+  const creator = await s.stores.creators.find(session.creatorId);
+  return creator && { creator, session: session.idHash };
 }
 
 /**
@@ -76,17 +87,18 @@ export async function requireSignedIn(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<SignedIn | undefined> {
-  const creator = await sessionCreator(deps, request);
-  if (!creator) {
+  const signedIn = await signedInSession(deps, request);
+  if (!signedIn) {
     const next = request.method === 'GET' ? request.url : '/studio/guides';
     await reply.header('Cache-Control', 'no-store').redirect(`/studio/sign-in?next=${encodeURIComponent(next)}`, 303);
     return undefined;
   }
+  const { creator, session } = signedIn;
   const emailConfirmed = await studioStores(deps.runtime).emailConfirmations.isConfirmed(
     creator.creatorId,
     creator.email,
   );
-  return { creator, csrf: reply.generateCsrf(), emailConfirmed };
+  return { creator, csrf: reply.generateCsrf(), emailConfirmed, session };
 }
 
 export function signedInLayout(who: SignedIn, section: Section) {

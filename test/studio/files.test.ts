@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { useServer } from '../helpers/api.ts';
+import { apiFor, useServer } from '../helpers/api.ts';
 import { testDialects } from '../helpers/dialects.ts';
 import { guideOf, newGuide } from '../helpers/fixtures.ts';
+import { authorizeThroughStudio } from '../helpers/oauth-client.ts';
 import { csrfOf, type StudioBrowser, signedInAs } from '../helpers/studio.ts';
 
 /** The import tests' real files. */
@@ -57,6 +58,43 @@ for (const { dialect, skip } of await testDialects()) {
         assert.equal(file.status, 200, `${format}: ${await file.clone().text()}`);
         assert.match(file.headers.get('content-disposition') ?? '', /^attachment/);
       }
+    });
+
+    it('a download address ends with the studio session that asked for it, as with a key or an assistant', async () => {
+      const { h, apis } = suite;
+      const productId = await newGuide(apis.rest, 'Downloads end with the session');
+      const download = async (browser: StudioBrowser) => {
+        const link = await browser.get(`/studio/guides/${productId}/files/download/geojson`);
+        assert.equal(link.status, 303, link.text.slice(0, 300));
+        assert.equal((await fetch(link.location as string)).status, 200, 'a new address downloads');
+        return link.location as string;
+      };
+      const laptop = await signedInAs(h, h.alice.creatorId);
+      const phone = await signedInAs(h, h.alice.creatorId);
+      const fromLaptop = await download(laptop);
+      const fromPhone = await download(phone);
+      assert.equal((await laptop.submit('/studio/guides', '/studio/sign-out', {})).status, 303);
+      assert.equal((await fetch(fromLaptop)).status, 404, 'its session signed out');
+      assert.equal((await fetch(fromPhone)).status, 200, "another session's address still works");
+      // The phone's session runs out (idle past its expiry) while its address is still young.
+      await h.store.db.updateTable('studio_sessions').set({ expires_at: h.clock.now() }).execute();
+      assert.equal((await fetch(fromPhone)).status, 404, 'its session expired');
+
+      const studio = await signedInAs(h, h.alice.creatorId);
+      const { accessToken } = await authorizeThroughStudio(h.origin, studio, {
+        clientName: 'Exporting assistant (test)',
+        resource: h.baseUrl,
+      });
+      const assistant = apiFor(h, 'rest', accessToken);
+      const exported = await assistant.call('export_guide', { productId, format: 'kml' });
+      assert.equal((await fetch(exported.body.url)).status, 200);
+      const page = await studio.get('/studio/assistants');
+      const grantId = /data-grant-id="([^"]+)"/.exec(page.text)?.[1] as string;
+      assert.equal(
+        (await studio.post(`/studio/assistants/${grantId}/revoke`, { _csrf: csrfOf(page.text) })).status,
+        303,
+      );
+      assert.equal((await fetch(exported.body.url)).status, 404, 'its assistant disconnected');
     });
 
     it("refuses the import form without its token, and another creator's guide is not found", async () => {

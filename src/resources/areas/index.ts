@@ -47,5 +47,5 @@ export const areasResource: Resource = {
   guideParts: { areas: (stores, guide) => stores.areas.listForGuide(guide.id) },
 };
 
-export { type Area, areaSchema } from './area.schema.ts';
+export { AREAS_PER_GUIDE, type Area, areaSchema } from './area.schema.ts';
 export { areasFromJson, areasOfGuide } from './area.store.ts';

@@ -23,7 +23,13 @@ export const exportDownloads: PublicDownloads = {
     if (!link) return undefined;
     const writer = exportWriters[link.format];
     const guide = { id: link.guideId, creatorId: link.creatorId };
-    const file = await writer.write({ guide, from: link.from, stores, services, now: clock.now() });
-    return { contentType: writer.contentType, fileName: fileNameOf(writer, file.fileStem), body: file.body };
+    return {
+      madeBy: link.madeBy,
+      creatorId: link.creatorId,
+      async write() {
+        const file = await writer.write({ guide, from: link.from, stores, services, now: clock.now() });
+        return { contentType: writer.contentType, fileName: fileNameOf(writer, file.fileStem), body: file.body };
+      },
+    };
   },
 };

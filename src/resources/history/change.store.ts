@@ -3,8 +3,10 @@ import { currentChange, type HistoryTables } from '../../core/history.ts';
 import type { PageRequest } from '../../core/paging.ts';
 import { ScopedStore, type StoreScope } from '../../core/stores.ts';
 import { type TrackedTable, trackedTables } from '../../db/history-triggers.ts';
+import { uniqueClashColumns } from '../../db/unique-clash.ts';
 import { type ChangeOutcome, outcomeOf, type TouchedRecord } from './change.answer.ts';
 import type { ChangeRowsTable, ChangesTable } from './change.tables.ts';
+import { clashRefusal } from './clash-refusal.ts';
 
 export interface ChangeFilters {
   recordId?: string | undefined;
@@ -256,8 +258,28 @@ export class ChangesStore extends ScopedStore {
     await sql`delete from ${sql.table(table)} where ${whereKey(key)}`.execute(this.anyDb);
   }
 
-  /** Puts a row back as it was: updated where it stands, inserted where it went. */
+  /**
+   * Puts a row back as it was: updated where it stands, inserted where it went. A unique value
+   * another row holds now refuses it (clashRefusal).
+   */
   async putBack(table: string, key: Values, before: Values): Promise<void> {
+    try {
+      await this.writeBack(table, key, before);
+    } catch (err) {
+      const columns = uniqueClashColumns(err);
+      if (columns === undefined) throw err;
+      const declared = this.tables[table];
+      throw clashRefusal(table, key, before, columns, declared === 'untracked' ? undefined : declared);
+    }
+  }
+
+  /** Sets a column of a standing row to null unless it holds this value already. */
+  async clearUnless(table: string, key: Values, column: string, value: unknown): Promise<void> {
+    await sql`update ${sql.table(table)} set ${sql.ref(column)} = null
+      where ${whereKey(key)} and ${sql.ref(column)} <> ${value}`.execute(this.anyDb);
+  }
+
+  private async writeBack(table: string, key: Values, before: Values): Promise<void> {
     const columns = Object.keys(before).filter((c) => !(c in key));
     if (columns.length > 0) {
       const assignments = sql.join(columns.map((c) => sql`${sql.ref(c)} = ${before[c]}`));

@@ -35,4 +35,5 @@ export { listChanges, undoChangesOperation } from './change.operations.ts';
 export type { Change } from './change.schema.ts';
 export { authorOf } from './change.store.ts';
 export { RowRemover } from './row-remover.ts';
+export { clearTradedValues, type RowPutBack } from './traded-values.ts';
 export { undoableOutcome } from './undo.ts';

@@ -2,6 +2,7 @@ import { ApiError, notFound, refuse } from '../../core/errors.ts';
 import type { OperationContext } from '../../core/operation.ts';
 import type { ChangesStore } from './change.store.ts';
 import { RowRemover } from './row-remover.ts';
+import { clearTradedValues } from './traded-values.ts';
 
 /** The name undo changes carry in the history: undoing one is a redo. */
 export const UNDO_OPERATION = 'undo_changes';
@@ -34,17 +35,24 @@ export async function undoChanges(
   const store = ctx.stores.changes;
   const changes = await requireUndoable(store, guideId, changeIds);
   await requireNothingLaterOnTheirRecords(store, changes);
-  const remover = new RowRemover(ctx, await store.trackedTables());
+  const tables = await store.trackedTables();
+  const remover = new RowRemover(ctx, tables);
+  const rows: { table: string; key: Record<string, unknown>; values: Record<string, unknown> | null }[] = [];
   for (const change of [...changes].sort((a, b) => b.seq - a.seq)) {
     for (const row of await store.rowsOf(change.id)) {
-      const key = JSON.parse(row.row_key) as Record<string, unknown>;
-      if (row.before !== null) {
-        await store.putBack(row.tbl, key, JSON.parse(row.before) as Record<string, unknown>);
-        continue;
-      }
-      // Created by the change: it goes, and what points at it goes as its delete would take it.
-      await remover.remove(row.tbl, key);
+      const values = row.before === null ? null : (JSON.parse(row.before) as Record<string, unknown>);
+      rows.push({ table: row.tbl, key: JSON.parse(row.row_key) as Record<string, unknown>, values });
     }
+  }
+  await clearTradedValues(
+    store,
+    tables,
+    rows.flatMap((r) => (r.values === null ? [] : [{ ...r, values: r.values }])),
+  );
+  for (const { table, key, values } of rows) {
+    if (values !== null) await store.putBack(table, key, values);
+    // Created by the change: it goes, and what points at it goes as its delete would take it.
+    else await remover.remove(table, key);
   }
   const undo = await store.current();
   await store.markUndone(

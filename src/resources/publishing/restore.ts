@@ -1,6 +1,6 @@
 import { ApiError, refuse } from '../../core/errors.ts';
 import type { OperationContext } from '../../core/operation.ts';
-import { RowRemover } from '../history/index.ts';
+import { clearTradedValues, type RowPutBack, RowRemover } from '../history/index.ts';
 import type { FoundRelease } from './release.store.ts';
 import { imageOf } from './release-image.ts';
 import {
@@ -53,14 +53,16 @@ export async function restoreRelease(
     for (const row of diff.extra) await remover.remove(diff.table.name, keyColumnsOf(diff.table, row));
   }
   // Read again: what the removals cleared in other records is put back with the rest.
-  for (const diff of compareWithImage(tables, image, await workingCopy.rows(tables, guideId))) {
-    await putBackRows(ctx, diff);
-  }
+  const rows = compareWithImage(tables, image, await workingCopy.rows(tables, guideId)).flatMap(rowsToPutBack);
+  await clearTradedValues(changes, tables, rows);
+  for (const { table, key, values } of rows) await changes.putBack(table, key, values);
   return differences;
 }
 
-async function putBackRows(ctx: OperationContext, diff: TableDiff): Promise<void> {
-  for (const row of [...diff.missing, ...diff.changed]) {
-    await ctx.stores.changes.putBack(diff.table.name, keyColumnsOf(diff.table, row), restoredColumns(diff.table, row));
-  }
+function rowsToPutBack(diff: TableDiff): RowPutBack[] {
+  return [...diff.missing, ...diff.changed].map((row) => ({
+    table: diff.table.name,
+    key: keyColumnsOf(diff.table, row),
+    values: restoredColumns(diff.table, row),
+  }));
 }

@@ -11,6 +11,8 @@ const TOUCH_RESOLUTION_MS = 60_000;
 export interface StudioSession {
   creatorId: string;
   createdAt: number;
+  /** Its id as the store keeps it (the hash of the cookie's token): what the studio's calls are made by. */
+  idHash: string;
 }
 
 /** Signed-in browsers, by the hash of their cookie's token. */
@@ -65,7 +67,7 @@ export class SessionsStore extends ScopedStore {
         .where('id_hash', '=', row.id_hash)
         .execute();
     }
-    return { creatorId: row.creator_id, createdAt };
+    return { creatorId: row.creator_id, createdAt, idHash: row.id_hash };
   }
 
   async end(token: unknown): Promise<void> {

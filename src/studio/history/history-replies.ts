@@ -22,7 +22,7 @@ export function historyReplies(deps: StudioDeps): HistoryReplies {
     sendPage(reply, { title, signedIn: signedInLayout(who, 'guides'), body }, status);
   return {
     call: (who, request) => ({
-      principal: studioPrincipal(who.creator.creatorId),
+      principal: studioPrincipal(who.creator.creatorId, who.session),
       requestId: request.id,
       log: request.log,
     }),

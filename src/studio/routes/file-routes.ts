@@ -38,7 +38,7 @@ function formatOf(filename: string | undefined, chosen: string): string {
 export function registerFileRoutes(app: FastifyInstance, deps: StudioDeps): void {
   const { runtime } = deps;
   const call = (who: SignedIn, request: FastifyRequest) => ({
-    principal: studioPrincipal(who.creator.creatorId),
+    principal: studioPrincipal(who.creator.creatorId, who.session),
     requestId: request.id,
     log: request.log,
   });

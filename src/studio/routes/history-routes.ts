@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../core/errors.ts';
 import { invoke } from '../../core/invoke.ts';
+import type { RateLimitOutcome } from '../../core/rate-limit.ts';
 import { type Change, listChanges, undoableOutcome, undoChangesOperation } from '../../resources/history/index.ts';
 import { html, type Markup } from '../../resources/sales-page/index.ts';
 import { requireSignedIn, type StudioDeps, studioStores } from '../context.ts';
@@ -78,15 +79,18 @@ export function registerHistoryRoutes(app: FastifyInstance, deps: StudioDeps): v
       };
       const { cursor } = place;
       let page: { changes: Change[]; nextCursor: string | null };
+      let paid: RateLimitOutcome;
       try {
-        const { result } = await invoke(runtime, listChanges, { productId, cursor }, call(who, request));
+        const { result, rate } = await invoke(runtime, listChanges, { productId, cursor }, call(who, request));
         page = result as unknown as typeof page;
+        paid = rate;
       } catch (err) {
         // A cursor that is not one this page gave (edited, or of another list) starts from the newest.
         if (!(err instanceof ApiError && err.code === 'invalid_argument' && cursor !== undefined)) throw err;
         return seeOther(reply, historyHref(productId, { ...place, cursor: undefined }));
       }
-      const releases = await releasesSectionAt(deps, replies, request, who, productId, place);
+      // One view, one call of the rate budget: the releases' read rides on the changes' (Call.paid).
+      const releases = await releasesSectionAt(deps, { ...call(who, request), paid }, who, productId, place);
       if (!releases) return seeOther(reply, historyHref(productId, { ...place, releases: undefined }));
       const records = page.changes.flatMap((c) => c.records);
       const changes = changesSection({

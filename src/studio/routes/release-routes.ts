@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../core/errors.ts';
-import { invoke } from '../../core/invoke.ts';
+import { type Call, invoke } from '../../core/invoke.ts';
 import { getRelease, listReleases, restoreReleaseOperation } from '../../resources/publishing/index.ts';
 import { html, type Markup } from '../../resources/sales-page/index.ts';
 import { requireSignedIn, type SignedIn, type StudioDeps, studioStores } from '../context.ts';
@@ -24,13 +24,12 @@ type Release = DifferencesView['release'];
 const isBadCursor = (err: unknown) => err instanceof ApiError && err.code === 'invalid_argument';
 
 /**
- * The releases section of the History page at `place`, read with list_releases as the studio;
+ * The releases section of the History page at `place`, read with list_releases by `call`;
  * undefined when its cursor is not one the page gave (the caller starts the releases again).
  */
 export async function releasesSectionAt(
   deps: StudioDeps,
-  replies: HistoryReplies,
-  request: FastifyRequest,
+  call: Call,
   who: SignedIn,
   productId: string,
   place: HistoryPlace,
@@ -38,7 +37,7 @@ export async function releasesSectionAt(
   const input = { productId, ...(place.releases !== undefined && { cursor: place.releases }) };
   let page: { releases: ReleaseSummary[]; nextCursor: string | null };
   try {
-    const { result } = await invoke(deps.runtime, listReleases, input, replies.call(who, request));
+    const { result } = await invoke(deps.runtime, listReleases, input, call);
     page = result as unknown as typeof page;
   } catch (err) {
     if (place.releases !== undefined && isBadCursor(err)) return undefined;

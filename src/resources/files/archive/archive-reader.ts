@@ -14,6 +14,7 @@ import {
   RECORDS_MAX_BYTES,
   RECORDS_NAME,
 } from './archive-format.ts';
+import { checkRecordFields } from './record-fields.ts';
 import { checkHeldIds } from './record-ids.ts';
 import { checkRecordShapes } from './record-shapes.ts';
 import { inflateEntry, type ZipEntry, zipEntries } from './zip-entries.ts';
@@ -127,6 +128,7 @@ export function readArchive(zip: Buffer): ReadArchive {
   const records = readRecords(files.get(RECORDS_NAME) as Buffer);
   files.delete(RECORDS_NAME);
   checkRecordShapes(records, bad);
+  checkRecordFields(records, bad);
   checkHeldIds(records, files, bad);
   return { manifest, records, files };
 }
