@@ -127,13 +127,6 @@ export function mcpEndpoint(
       return sendError(request, reply, err);
     }
     const caller: CallerInfo = { principal, requestId: request.id, log: request.log, request };
-    const auth: AuthInfo = {
-      token: 'api-key',
-      clientId: principal.keyId,
-      scopes:
-        principal.scope === 'write' ? (principal.publish ? ['read', 'write', 'publish'] : ['read', 'write']) : ['read'],
-      extra: { caller },
-    };
     reply.hijack();
     reply.raw.setHeader('X-Request-Id', request.id);
     if (direct && request.method === 'POST' && isJsonContentType(request.headers['content-type'])) {
@@ -151,7 +144,7 @@ export function mcpEndpoint(
           request.body,
           request.headers,
           reply.raw,
-          auth,
+          authInfoOf(caller),
           (method) => makeServer(caller, method),
           (response) => writeResponse(request, reply.raw, response),
         );
@@ -167,7 +160,19 @@ export function mcpEndpoint(
       }
     }
     observe?.('sdk');
-    await answer(handler, request, reply.raw, auth);
+    await answer(handler, request, reply.raw, authInfoOf(caller));
+  };
+}
+
+/** The caller as the SDK's paths carry it to the per-request server (the recognized path needs none). */
+function authInfoOf(caller: CallerInfo): AuthInfo {
+  const { principal } = caller;
+  return {
+    token: 'api-key',
+    clientId: principal.keyId,
+    scopes:
+      principal.scope === 'write' ? (principal.publish ? ['read', 'write', 'publish'] : ['read', 'write']) : ['read'],
+    extra: { caller },
   };
 }
 
