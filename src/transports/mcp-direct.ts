@@ -32,8 +32,8 @@ export function legacyHeadersServable(headers: NodeHeaders): boolean {
 }
 
 /**
- * The hot path of /mcp: a well-formed tools/call or tools/list POST, from a 2026-07-28 client or a
- * stateless 2025 one. The SDK still classifies the request and a fresh SDK server (from the same
+ * The hot path of /mcp after the recognized calls (mcp-tool-call.ts): a well-formed tools/call or
+ * tools/list POST, from a 2026-07-28 client or a stateless 2025 one. The SDK still classifies the request and a fresh SDK server (from the same
  * factory as the SDK's entry) validates and dispatches it; only the HTTP leg is ours, so there is
  * no web Request, no stream and no second serialization. Anything else, malformed or unusual,
  * answers false, and the SDK's full entry answers it with its own checks and errors.

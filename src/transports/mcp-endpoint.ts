@@ -61,7 +61,9 @@ const INSTRUCTIONS =
  * MCP over Streamable HTTP with the official SDK: a fresh low-level server per request, whose two
  * handlers dispatch to the operation registry. The tool list is built once per process; building a
  * high-level server with every tool registered on every request would cost more than the call.
- * Answers every request to /mcp once mcp.ts has loaded this module (the first such request).
+ * A tool call in the official clients' own form is answered without a server, as the SDK would
+ * answer it (mcp-tool-call.ts). Answers every request to /mcp once mcp.ts has loaded this module
+ * (the first such request).
  */
 export function mcpEndpoint(
   registry: Registry,
