@@ -56,7 +56,7 @@ describe('chooseEncoding', () => {
 });
 
 describe('compression of large answers', () => {
-  const answered = { direct: 0, sdk: 0 };
+  const answered = { recognized: 0, direct: 0, sdk: 0 };
   const s = useServer({
     env: noRateLimits,
     observeMcp: (path) => {

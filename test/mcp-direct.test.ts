@@ -2,14 +2,18 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
 import { type App, buildApp } from '../src/app.ts';
+import type { McpPath } from '../src/transports/mcp-options.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { type Harness, startServer } from './helpers/harness.ts';
 import { callTool, mcpClient } from './helpers/mcp.ts';
+import { receivingClient, receivingLines } from './helpers/received.ts';
 
 /**
- * Tool calls are answered directly (src/transports/mcp-direct.ts) for speed. Whatever a caller
- * sends, the answer must be the one the SDK's full entry gives: the same status, headers that
- * matter and bytes. A second server on the same store, with direct answers off, is the reference.
+ * Tool calls are answered directly for speed: in the official clients' own form without the SDK
+ * (src/transports/mcp-tool-call.ts), otherwise on the SDK's parts (src/transports/mcp-direct.ts).
+ * Whatever a caller sends, the answer must be the one the SDK's full entry gives: the same status,
+ * headers that matter and bytes. A second server on the same store, with direct answers off, is
+ * the reference; each test also checks which path answered.
  */
 const MODERN = '2026-07-28';
 const ENVELOPE = {
@@ -21,6 +25,8 @@ const ENVELOPE = {
 interface Exchange {
   headers?: Record<string, string>;
   body: unknown;
+  /** The body as sent, when JSON.stringify of `body` could not write it. */
+  text?: string;
 }
 
 interface Answer {
@@ -51,8 +57,9 @@ for (const { dialect, skip } of await testDialects()) {
     let reference: App;
     let referenceUrl: string;
     let productId: string;
-    const answered = { direct: 0, sdk: 0 };
-    const referenceAnswered = { direct: 0, sdk: 0 };
+    let unicodeId: string;
+    const answered: Record<McpPath, number> = { recognized: 0, direct: 0, sdk: 0 };
+    const referenceAnswered: Record<McpPath, number> = { recognized: 0, direct: 0, sdk: 0 };
 
     before(async () => {
       // Fixed public addresses, so that both servers write the same links into records.
@@ -75,6 +82,8 @@ for (const { dialect, skip } of await testDialects()) {
       referenceUrl = `${await reference.listen('127.0.0.1', 0)}/mcp`;
       const client = await mcpClient(h.mcpUrl, h.alice.publishKey);
       productId = (await callTool(client, 'create_guide', { name: 'Lisbon by tram' })).body.productId;
+      // Text that JSON escapes, or might: quotes, a line separator, a character outside the BMP.
+      unicodeId = (await callTool(client, 'create_guide', { name: 'Café "Ç" \u2028 😀' })).body.productId;
       await client.close();
     });
     after(async () => {
@@ -93,7 +102,7 @@ for (const { dialect, skip } of await testDialects()) {
           'x-request-id': 'direct-compare',
           ...exchange.headers,
         },
-        body: JSON.stringify(exchange.body),
+        body: exchange.text ?? JSON.stringify(exchange.body),
       });
       const answer: Answer = {
         status: res.status,
@@ -104,15 +113,16 @@ for (const { dialect, skip } of await testDialects()) {
       return answer;
     }
 
-    /** Sends the exchange to both servers; returns the answer, and whether it was answered directly. */
-    async function compare(exchange: Exchange, accept?: string): Promise<{ answer: Answer; direct: boolean }> {
-      const before = answered.direct;
+    /** Sends the exchange to both servers; returns the answer, and which path answered it. */
+    async function compare(exchange: Exchange, accept?: string): Promise<{ answer: Answer; path: McpPath }> {
+      const before = { ...answered };
       const answer = await send(h.mcpUrl, exchange, accept);
-      const direct = answered.direct > before;
+      const path = (Object.keys(answered) as McpPath[]).find((p) => answered[p] > before[p]);
+      assert.ok(path, 'answered on one of the paths');
       const expected = await send(referenceUrl, exchange, accept);
-      assert.equal(referenceAnswered.direct, 0, 'the reference never answers directly');
+      assert.equal(referenceAnswered.direct + referenceAnswered.recognized, 0, 'the reference answers on the SDK only');
       assert.deepEqual(answer, expected);
-      return { answer, direct };
+      return { answer, path };
     }
 
     const eras = [
@@ -121,9 +131,9 @@ for (const { dialect, skip } of await testDialects()) {
     ] as const;
 
     for (const { era, make } of eras) {
-      test(`${era}: a successful tools/call is answered directly, as the SDK answers it`, async () => {
-        const { answer, direct } = await compare(make('tools/call', { name: 'get_guide', arguments: { productId } }));
-        assert.equal(direct, true);
+      test(`${era}: a successful tools/call is recognized and answered as the SDK answers it`, async () => {
+        const { answer, path } = await compare(make('tools/call', { name: 'get_guide', arguments: { productId } }));
+        assert.equal(path, 'recognized');
         assert.equal(answer.status, 200);
         assert.match(answer.body, /Lisbon by tram/);
       });
@@ -131,65 +141,66 @@ for (const { dialect, skip } of await testDialects()) {
       test(`${era}: a request with a member JSON-RPC does not define is refused as the SDK refuses it`, async () => {
         const exchange = make('tools/call', { name: 'get_guide', arguments: { productId } });
         (exchange.body as Record<string, unknown>).extra = 'member';
-        const { answer, direct } = await compare(exchange);
-        assert.equal(direct, false);
+        const { answer, path } = await compare(exchange);
+        assert.equal(path, 'sdk');
         assert.equal(answer.status, 400);
       });
 
       test(`${era}: tools/list is answered directly, as the SDK answers it`, async () => {
-        const { answer, direct } = await compare(make('tools/list', {}));
-        assert.equal(direct, true);
+        const { answer, path } = await compare(make('tools/list', {}));
+        assert.equal(path, 'direct');
         assert.match(answer.body, /"name":"get_guide"/);
       });
 
       test(`${era}: an operation's refusal is the same tool error`, async () => {
-        const { answer, direct } = await compare(
-          make('tools/call', { name: 'get_guide', arguments: { productId: 7 } }),
-        );
-        assert.equal(direct, true);
+        const { answer, path } = await compare(make('tools/call', { name: 'get_guide', arguments: { productId: 7 } }));
+        assert.equal(path, 'recognized');
         assert.match(answer.body, /"isError":true/);
         assert.match(answer.body, /invalid_argument/);
       });
 
       test(`${era}: a missing guide is the same not_found`, async () => {
-        const { answer } = await compare(
+        const { answer, path } = await compare(
           make('tools/call', { name: 'get_guide', arguments: { productId: 'gd_AAAAAAAAAAAAAAAA' } }),
         );
+        assert.equal(path, 'recognized');
         assert.match(answer.body, /not_found/);
       });
 
       test(`${era}: an unknown tool is the same protocol error`, async () => {
-        const { answer } = await compare(make('tools/call', { name: 'no_such_tool', arguments: {} }));
+        const { answer, path } = await compare(make('tools/call', { name: 'no_such_tool', arguments: {} }));
+        assert.equal(path, 'direct');
         assert.match(answer.body, /Unknown tool: no_such_tool/);
       });
 
       test(`${era}: a tools/call without a name is refused the same way`, async () => {
-        const { answer } = await compare(make('tools/call', { arguments: {} }));
+        const { answer, path } = await compare(make('tools/call', { arguments: {} }));
+        assert.notEqual(path, 'recognized');
         assert.match(answer.body, /"error"/);
       });
     }
 
     test('2026-07-28: a call whose Mcp-Name disagrees with the tool goes to the SDK, which refuses it', async () => {
       const exchange = modern('tools/call', { name: 'get_guide', arguments: { productId } }, { 'mcp-name': 'whoami' });
-      const { answer, direct } = await compare(exchange);
-      assert.equal(direct, false);
+      const { answer, path } = await compare(exchange);
+      assert.equal(path, 'sdk');
       assert.notEqual(answer.status, 200);
     });
 
     test('2026-07-28: a call without the standard headers goes to the SDK, which refuses it', async () => {
       const exchange = modern('tools/call', { name: 'get_guide', arguments: { productId } });
       exchange.headers = {};
-      const { answer, direct } = await compare(exchange);
-      assert.equal(direct, false);
+      const { answer, path } = await compare(exchange);
+      assert.equal(path, 'sdk');
       assert.equal(answer.status, 400);
     });
 
     test('2025: a client that does not accept an event stream gets the SDK’s 406', async () => {
-      const { answer, direct } = await compare(
+      const { answer, path } = await compare(
         legacy('tools/call', { name: 'get_guide', arguments: { productId } }),
         'application/json',
       );
-      assert.equal(direct, false);
+      assert.equal(path, 'sdk');
       assert.equal(answer.status, 406);
     });
 
@@ -199,8 +210,8 @@ for (const { dialect, skip } of await testDialects()) {
         { name: 'get_guide', arguments: { productId } },
         { 'mcp-protocol-version': '1999-01-01' },
       );
-      const { answer, direct } = await compare(exchange);
-      assert.equal(direct, false);
+      const { answer, path } = await compare(exchange);
+      assert.equal(path, 'sdk');
       assert.equal(answer.status, 400);
     });
 
@@ -210,24 +221,124 @@ for (const { dialect, skip } of await testDialects()) {
         capabilities: {},
         clientInfo: { name: 'direct-tests', version: '1' },
       });
-      assert.equal((await compare(init)).direct, false);
-      assert.equal((await compare(legacy('ping', undefined))).direct, false);
+      assert.equal((await compare(init)).path, 'sdk');
+      assert.equal((await compare(legacy('ping', undefined))).path, 'sdk');
       const batch = { body: [legacy('tools/list', {}).body] };
-      assert.equal((await compare(batch)).direct, false);
+      assert.equal((await compare(batch)).path, 'sdk');
     });
 
-    test('the official client works through the direct answers, and writes land once', async () => {
-      const before = answered.direct;
-      const client = await mcpClient(h.mcpUrl, h.alice.writeKey);
-      const made = await callTool(client, 'create_guide', { name: 'Porto in a day' });
-      assert.equal(made.isError, false);
-      const read = await callTool(client, 'get_guide', { productId: made.body.productId });
-      assert.equal(read.body.name, 'Porto in a day');
-      await client.close();
-      assert.ok(answered.direct >= before + 2);
-      const listed = await fetch(`${h.baseUrl}/guides`, { headers: { authorization: `Bearer ${h.alice.readKey}` } });
-      const names = ((await listed.json()) as { guides: Array<{ name: string }> }).guides.map((g) => g.name);
-      assert.equal(names.filter((n) => n === 'Porto in a day').length, 1);
+    // What the recognized form leaves out goes to the SDK's parts, and is answered as the SDK answers it.
+    const outside: Array<{ what: string; exchange: () => Exchange }> = [
+      { what: 'an id past the safe integers', exchange: () => withId(modern('tools/call', call()), 2 ** 53) },
+      { what: 'a fractional id', exchange: () => withId(legacy('tools/call', call()), 1.5) },
+      { what: 'a null id', exchange: () => withId(legacy('tools/call', call()), null) },
+      {
+        what: 'declared client capabilities',
+        exchange: () => withEnvelope({ 'io.modelcontextprotocol/clientCapabilities': { roots: {} } }),
+      },
+      {
+        what: 'client info with a title',
+        exchange: () => withEnvelope({ 'io.modelcontextprotocol/clientInfo': { name: 'a', version: '1', title: 'A' } }),
+      },
+      {
+        what: 'a client info without a version',
+        exchange: () => withEnvelope({ 'io.modelcontextprotocol/clientInfo': { name: 'a' } }),
+      },
+      { what: 'a progress token', exchange: () => withEnvelope({ progressToken: 3 }) },
+      {
+        what: 'a trace context',
+        exchange: () => withEnvelope({ traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' }),
+      },
+      {
+        what: 'another envelope version',
+        exchange: () => withEnvelope({ 'io.modelcontextprotocol/protocolVersion': '2025-11-25' }),
+      },
+      {
+        what: '_meta on the 2025 line',
+        exchange: () => legacy('tools/call', { ...call(), _meta: { progressToken: 1 } }),
+      },
+      { what: 'a task on the 2025 line', exchange: () => legacy('tools/call', { ...call(), task: { ttl: 1000 } }) },
+      {
+        what: 'arguments that are a list',
+        exchange: () => legacy('tools/call', { name: 'get_guide', arguments: [productId] }),
+      },
+      { what: 'a __proto__ argument', exchange: () => ({ ...legacy('tools/call', call()), text: protoCall() }) },
+      { what: 'a REST-only operation', exchange: () => legacy('tools/call', { name: 'upload_media', arguments: {} }) },
+    ];
+    for (const { what, exchange } of outside) {
+      test(`a call with ${what} is left to the SDK's parts and answered alike`, async () => {
+        const { path } = await compare(exchange());
+        assert.notEqual(path, 'recognized');
+      });
+    }
+
+    // And what it takes in is what the official clients send, however the ids and arguments vary.
+    const inside: Array<{ what: string; exchange: () => Exchange }> = [
+      { what: 'a string id', exchange: () => withId(modern('tools/call', call()), 'call-9') },
+      { what: 'id 0', exchange: () => withId(legacy('tools/call', call()), 0) },
+      { what: 'a negative id', exchange: () => withId(modern('tools/call', call()), -4) },
+      { what: 'no arguments', exchange: () => modern('tools/call', { name: 'whoami' }) },
+      { what: 'no client info', exchange: () => withEnvelope({ 'io.modelcontextprotocol/clientInfo': undefined }) },
+      { what: 'no version header (2025)', exchange: () => ({ ...legacy('tools/call', call()), headers: {} }) },
+      {
+        what: 'members in another order',
+        exchange: () => legacy('tools/call', { arguments: { productId }, name: 'get_guide' }),
+      },
+      {
+        what: 'a large answer (compressed when accepted)',
+        exchange: () => modern('tools/call', { name: 'get_authoring_guide' }),
+      },
+      {
+        what: 'an answer JSON escapes',
+        exchange: () => modern('tools/call', { name: 'get_guide', arguments: { productId: unicodeId } }),
+      },
+    ];
+    for (const { what, exchange } of inside) {
+      test(`a call with ${what} is recognized and answered as the SDK answers it`, async () => {
+        const { path } = await compare(exchange());
+        assert.equal(path, 'recognized');
+      });
+    }
+
+    test('2026-07-28: a recognized call accepting only JSON is answered as the SDK answers it', async () => {
+      const { path } = await compare(modern('tools/call', call()), 'application/json');
+      assert.equal(path, 'recognized');
     });
+
+    function call() {
+      return { name: 'get_guide', arguments: { productId } };
+    }
+    function withId(exchange: Exchange, id: unknown): Exchange {
+      return { ...exchange, body: { ...(exchange.body as object), id } };
+    }
+    function withEnvelope(change: Record<string, unknown>): Exchange {
+      const meta = Object.fromEntries(Object.entries({ ...ENVELOPE, ...change }).filter(([, v]) => v !== undefined));
+      const exchange = modern('tools/call', call());
+      const body = exchange.body as { params: Record<string, unknown> };
+      return { ...exchange, body: { ...body, params: { ...body.params, _meta: meta } } };
+    }
+    /** A call whose arguments hold an own `__proto__` member, as JSON can carry it. */
+    function protoCall(): string {
+      return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_guide","arguments":{"__proto__":{"x":1},"productId":"${productId}"}}}`;
+    }
+
+    for (const line of receivingLines) {
+      test(`the official client (${line}) is answered on the recognized path, and writes land once`, async () => {
+        const before = answered.recognized;
+        const name = `Porto in a day (${line})`;
+        const client = await receivingClient(line, h.mcpUrl, h.alice.writeKey, []);
+        const made = await callTool(client, 'create_guide', { name });
+        assert.equal(made.isError, false);
+        const read = await callTool(client, 'get_guide', { productId: made.body.productId });
+        assert.equal(read.body.name, name);
+        const refused = await callTool(client, 'get_guide', { productId: 'gd_AAAAAAAAAAAAAAAA' });
+        assert.equal(refused.isError, true);
+        await client.close();
+        assert.equal(answered.recognized, before + 3);
+        const listed = await fetch(`${h.baseUrl}/guides`, { headers: { authorization: `Bearer ${h.alice.readKey}` } });
+        const names = ((await listed.json()) as { guides: Array<{ name: string }> }).guides.map((g) => g.name);
+        assert.equal(names.filter((n) => n === name).length, 1);
+      });
+    }
   });
 }

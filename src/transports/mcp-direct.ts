@@ -20,11 +20,20 @@ export const MODERN_REVISION = '2026-07-28';
 const DIRECT_METHODS = new Set<string>(['tools/call', 'tools/list']);
 export type DirectMethod = 'tools/call' | 'tools/list';
 
-type NodeHeaders = Record<string, string | string[] | undefined>;
+export type NodeHeaders = Record<string, string | string[] | undefined>;
+
+/** What the SDK's stateless 2025 transport checks of the headers before it dispatches a request. */
+export function legacyHeadersServable(headers: NodeHeaders): boolean {
+  const accept = headerText(headers.accept) ?? '';
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return false;
+  const version = headerText(headers['mcp-protocol-version']);
+  if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return false;
+  return headers['mcp-session-id'] === undefined;
+}
 
 /**
- * The hot path of /mcp: a well-formed tools/call or tools/list POST, from a 2026-07-28 client or a
- * stateless 2025 one. The SDK still classifies the request and a fresh SDK server (from the same
+ * The hot path of /mcp after the recognized calls (mcp-tool-call.ts): a well-formed tools/call or
+ * tools/list POST, from a 2026-07-28 client or a stateless 2025 one. The SDK still classifies the request and a fresh SDK server (from the same
  * factory as the SDK's entry) validates and dispatches it; only the HTTP leg is ours, so there is
  * no web Request, no stream and no second serialization. Anything else, malformed or unusual,
  * answers false, and the SDK's full entry answers it with its own checks and errors.
@@ -67,12 +76,7 @@ export async function serveDirect(
   }
 
   if (route.kind === 'legacy' && route.reason === 'no-claim') {
-    // What the SDK's stateless 2025 transport checks before it dispatches.
-    const accept = headerText(headers.accept) ?? '';
-    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return false;
-    if (protocolVersionHeader !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersionHeader))
-      return false;
-    if (headers['mcp-session-id'] !== undefined) return false;
+    if (!legacyHeadersServable(headers)) return false;
     const request = body as JSONRPCRequest;
     const server = makeServer(direct);
     const transport = new DirectLegacyTransport(request.id, res);
@@ -113,12 +117,16 @@ class DirectModernTransport extends PerRequestHTTPServerTransport {
       if (!('result' in message) && !('error' in message)) this.#streamed = true;
       return super.send(message, options);
     }
-    await writeBody(this.#res, 200, { 'content-type': 'application/json' }, Buffer.from(JSON.stringify(message)));
+    await writeBody(this.#res, 200, JSON_ANSWER_HEADERS, Buffer.from(JSON.stringify(message)));
     this.#answered(true);
   }
 }
 
-const EVENT_STREAM_HEADERS = {
+/** The headers of a 2026-07-28 JSON answer, as the SDK's per-request transport writes them. */
+export const JSON_ANSWER_HEADERS = { 'content-type': 'application/json' };
+
+/** The headers of a stateless 2025 answer, as the SDK's streamable HTTP transport writes them. */
+export const EVENT_STREAM_HEADERS = {
   'content-type': 'text/event-stream',
   'cache-control': 'no-cache, no-transform',
   connection: 'keep-alive',

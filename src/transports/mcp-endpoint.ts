@@ -19,6 +19,7 @@ import { ApiError, internalError, logFailure, toApiError } from '../core/errors.
 import { invoke, type Runtime } from '../core/invoke.ts';
 import { jsonOf } from '../core/json.ts';
 import type { Log } from '../core/log.ts';
+import type { AnyOperation } from '../core/operation.ts';
 import type { Registry } from '../core/registry.ts';
 import { API_VERSION } from '../core/versions.ts';
 import type { Authenticate } from './authenticate.ts';
@@ -27,6 +28,7 @@ import { sendError } from './http-errors.ts';
 import { type DirectMethod, MODERN_REVISION, serveDirect } from './mcp-direct.ts';
 import { MCP_BODY_LIMIT, type McpOptions } from './mcp-options.ts';
 import { ApiServer } from './mcp-server.ts';
+import { recognizeToolCall, toolCallAnswer } from './mcp-tool-call.ts';
 import { describeTools, keyMayCall, type ToolDescription } from './tool-list.ts';
 
 /** The 2025 revisions the SDK serves, and the modern revision it serves to clients that discover it. */
@@ -47,6 +49,9 @@ interface ToolOutcome {
   error?: ApiError;
 }
 
+/** Who answers: in `initialize` and `server/discover`, and in every 2026-07-28 result's `_meta`. */
+const SERVER_INFO = { name: 'creator-api', version: API_VERSION };
+
 const INSTRUCTIONS =
   'Builds and edits travel guides for one creator. Call get_authoring_guide first for the rules, addresses and topics, ' +
   'then with the topic of the work at hand. ' +
@@ -56,7 +61,9 @@ const INSTRUCTIONS =
  * MCP over Streamable HTTP with the official SDK: a fresh low-level server per request, whose two
  * handlers dispatch to the operation registry. The tool list is built once per process; building a
  * high-level server with every tool registered on every request would cost more than the call.
- * Answers every request to /mcp once mcp.ts has loaded this module (the first such request).
+ * A tool call in the official clients' own form is answered without a server, as the SDK would
+ * answer it (mcp-tool-call.ts). Answers every request to /mcp once mcp.ts has loaded this module
+ * (the first such request).
  */
 export function mcpEndpoint(
   registry: Registry,
@@ -67,16 +74,24 @@ export function mcpEndpoint(
   const { allowedHosts, direct, observe, trace } = options;
   const toolsFor = toolListsByKey(registry);
 
+  const runTool = async (
+    operation: AnyOperation,
+    args: unknown,
+    meta: Record<string, unknown> | undefined,
+    caller: CallerInfo,
+  ): Promise<CallToolResult> => {
+    const run = () => callTool(runtime, operation, args, caller);
+    const { result } = trace ? await trace(caller.request, operation.name, meta, run) : await run();
+    return result;
+  };
+
   /** A server for one request; a direct answer's registers only the handler it dispatches to. */
   const makeServer = (caller: CallerInfo | undefined, only?: DirectMethod): Server => {
-    const server = new ApiServer(
-      { name: 'creator-api', version: API_VERSION },
-      {
-        capabilities: { tools: { listChanged: false } },
-        instructions: INSTRUCTIONS,
-        supportedProtocolVersions: SERVED_PROTOCOL_VERSIONS,
-      },
-    );
+    const server = new ApiServer(SERVER_INFO, {
+      capabilities: { tools: { listChanged: false } },
+      instructions: INSTRUCTIONS,
+      supportedProtocolVersions: SERVED_PROTOCOL_VERSIONS,
+    });
     if (only !== 'tools/call') {
       server.setRequestHandler('tools/list', async () => {
         if (!caller) throw new ProtocolError(ProtocolErrorCode.InternalError, 'Caller not authenticated');
@@ -90,9 +105,7 @@ export function mcpEndpoint(
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
       }
       if (!caller) throw new ProtocolError(ProtocolErrorCode.InternalError, 'Caller not authenticated');
-      const run = () => callTool(runtime, operation, request.params.arguments, caller);
-      const { result } = trace ? await trace(caller.request, operation.name, request.params._meta, run) : await run();
-      return result;
+      return runTool(operation, request.params.arguments, request.params._meta, caller);
     });
     return server;
   };
@@ -116,22 +129,24 @@ export function mcpEndpoint(
       return sendError(request, reply, err);
     }
     const caller: CallerInfo = { principal, requestId: request.id, log: request.log, request };
-    const auth: AuthInfo = {
-      token: 'api-key',
-      clientId: principal.keyId,
-      scopes:
-        principal.scope === 'write' ? (principal.publish ? ['read', 'write', 'publish'] : ['read', 'write']) : ['read'],
-      extra: { caller },
-    };
     reply.hijack();
     reply.raw.setHeader('X-Request-Id', request.id);
     if (direct && request.method === 'POST' && isJsonContentType(request.headers['content-type'])) {
       try {
+        const call = recognizeToolCall(request.body, request.headers);
+        const operation = call && registry.get(call.name);
+        if (call && operation && !operation.restOnly) {
+          const result = await runTool(operation, call.arguments, undefined, caller);
+          const { headers, body } = toolCallAnswer(call, result, SERVER_INFO);
+          await writeBody(reply.raw, 200, headers, body);
+          observe?.('recognized');
+          return;
+        }
         const answered = await serveDirect(
           request.body,
           request.headers,
           reply.raw,
-          auth,
+          authInfoOf(caller),
           (method) => makeServer(caller, method),
           (response) => writeResponse(request, reply.raw, response),
         );
@@ -147,7 +162,19 @@ export function mcpEndpoint(
       }
     }
     observe?.('sdk');
-    await answer(handler, request, reply.raw, auth);
+    await answer(handler, request, reply.raw, authInfoOf(caller));
+  };
+}
+
+/** The caller as the SDK's paths carry it to the per-request server (the recognized path needs none). */
+function authInfoOf(caller: CallerInfo): AuthInfo {
+  const { principal } = caller;
+  return {
+    token: 'api-key',
+    clientId: principal.keyId,
+    scopes:
+      principal.scope === 'write' ? (principal.publish ? ['read', 'write', 'publish'] : ['read', 'write']) : ['read'],
+    extra: { caller },
   };
 }
 
@@ -267,7 +294,7 @@ function rememberVerdicts(
 
 async function callTool(
   runtime: Runtime,
-  operation: import('../core/operation.ts').AnyOperation,
+  operation: AnyOperation,
   args: unknown,
   caller: CallerInfo,
 ): Promise<ToolOutcome> {

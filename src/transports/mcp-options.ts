@@ -7,8 +7,11 @@ import type { ApiError } from '../core/errors.ts';
  */
 export const MCP_BODY_LIMIT = 2 * 1024 * 1024;
 
-/** Which path answered an MCP request: the direct answer of a tool call, or the SDK's full entry. */
-export type McpPath = 'direct' | 'sdk';
+/**
+ * Which path answered an MCP request: a tool call in the clients' own form recognized without the
+ * SDK, the direct answer on the SDK's parts, or the SDK's full entry.
+ */
+export type McpPath = 'recognized' | 'direct' | 'sdk';
 
 /** Runs a tool call inside a trace span (tracing.ts): joined to the trace context in the call's `_meta`. */
 export type ToolCallTracer = <T extends { error?: ApiError }>(

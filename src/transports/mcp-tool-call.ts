@@ -1,0 +1,98 @@
+import {
+  type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  SERVER_INFO_META_KEY,
+} from '@modelcontextprotocol/server';
+import { headerText } from '../core/headers.ts';
+import {
+  EVENT_STREAM_HEADERS,
+  JSON_ANSWER_HEADERS,
+  legacyHeadersServable,
+  MODERN_REVISION,
+  type NodeHeaders,
+} from './mcp-direct.ts';
+
+/**
+ * A tools/call in the exact form the official clients send it (`@modelcontextprotocol/client` 2.x
+ * on 2026-07-28 and on the stateless 2025 line, `@modelcontextprotocol/sdk` 1.x), recognized by
+ * looking at it, without the SDK. The SDK spends several zod parses on every message (three of
+ * them failing on purpose, to tell a request from a response) and builds a server and a transport
+ * around each one; for this form, which its checks accept whatever the tool's arguments hold, its
+ * answer is fixed by the tool's result. Anything else, however slightly different (another member,
+ * a `_meta` key beyond the envelope, declared client capabilities, an id that is not a string or
+ * safe integer), is not recognized and goes to the SDK's parts as before
+ * (docs/decisions/transports.md, "Tool calls in the clients' own form").
+ */
+export interface ToolCall {
+  era: 'modern' | 'legacy';
+  id: string | number;
+  name: string;
+  arguments: Record<string, unknown> | undefined;
+}
+
+type Plain = Record<string, unknown>;
+
+function isPlain(value: unknown): value is Plain {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Whether every own key of `value` is one of `allowed` (JSON.parse makes only own, enumerable keys). */
+function keysWithin(value: Plain, allowed: readonly string[]): boolean {
+  for (const key in value) if (!allowed.includes(key)) return false;
+  return true;
+}
+
+const MESSAGE_KEYS = ['jsonrpc', 'id', 'method', 'params'];
+const LEGACY_PARAMS_KEYS = ['name', 'arguments'];
+const MODERN_PARAMS_KEYS = ['name', 'arguments', '_meta'];
+const ENVELOPE_KEYS = [PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY];
+const CLIENT_INFO_KEYS = ['name', 'version'];
+
+/** The call, when the request is one in the clients' form; undefined sends it to the SDK's parts. */
+export function recognizeToolCall(body: unknown, headers: NodeHeaders): ToolCall | undefined {
+  if (!isPlain(body) || !keysWithin(body, MESSAGE_KEYS)) return undefined;
+  const { jsonrpc, id, method, params } = body;
+  if (jsonrpc !== '2.0' || method !== 'tools/call' || !isPlain(params)) return undefined;
+  if (typeof id !== 'string' && !Number.isSafeInteger(id)) return undefined;
+  const { name, arguments: args, _meta: meta } = params;
+  if (typeof name !== 'string') return undefined;
+  // A top-level `__proto__` would not survive the SDK's copy of the arguments (a zod record).
+  if (args !== undefined && (!isPlain(args) || Object.hasOwn(args, '__proto__'))) return undefined;
+  const call = { id: id as string | number, name, arguments: args };
+
+  if (headers['mcp-protocol-version'] === MODERN_REVISION) {
+    if (!keysWithin(params, MODERN_PARAMS_KEYS) || !isPlain(meta) || !keysWithin(meta, ENVELOPE_KEYS)) return undefined;
+    if (meta[PROTOCOL_VERSION_META_KEY] !== MODERN_REVISION) return undefined;
+    const capabilities = meta[CLIENT_CAPABILITIES_META_KEY];
+    if (!isPlain(capabilities) || !keysWithin(capabilities, [])) return undefined;
+    const clientInfo = meta[CLIENT_INFO_META_KEY];
+    if (clientInfo !== undefined) {
+      if (!isPlain(clientInfo) || !keysWithin(clientInfo, CLIENT_INFO_KEYS)) return undefined;
+      if (typeof clientInfo.name !== 'string' || typeof clientInfo.version !== 'string') return undefined;
+    }
+    if (headerText(headers['mcp-method']) !== method || headerText(headers['mcp-name']) !== name) return undefined;
+    return { era: 'modern', ...call };
+  }
+
+  if (!keysWithin(params, LEGACY_PARAMS_KEYS) || !legacyHeadersServable(headers)) return undefined;
+  return { era: 'legacy', ...call };
+}
+
+/** The headers and bytes the SDK answers a call with, for a result of the tool's handler. */
+export function toolCallAnswer(
+  call: ToolCall,
+  result: CallToolResult,
+  serverInfo: { name: string; version: string },
+): { headers: Record<string, string>; body: Buffer } {
+  if (call.era === 'modern') {
+    // The 2026-07-28 codec marks the result complete and names the server in its `_meta`.
+    const stamped = { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: serverInfo } };
+    const message = { result: stamped, jsonrpc: '2.0', id: call.id };
+    return { headers: JSON_ANSWER_HEADERS, body: Buffer.from(JSON.stringify(message)) };
+  }
+  const message = { result, jsonrpc: '2.0', id: call.id };
+  const frame = `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+  return { headers: EVENT_STREAM_HEADERS, body: Buffer.from(frame) };
+}
