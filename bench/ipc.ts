@@ -3,11 +3,14 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The allocator settings `npm start` gives the server (`NAME=${NAME:-default}` in package.json),
- * where this environment sets none: servers started here measure what `npm start` runs.
+ * The allocator settings `npm start` gives the server (`NAME=${NAME:-default}` in package.json,
+ * this checkout's or another's), where this environment sets none: servers started here measure
+ * what `npm start` runs.
  */
-export function npmStartEnv(): Record<string, string> {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+export function npmStartEnv(
+  packageJson: string | URL = new URL('../package.json', import.meta.url),
+): Record<string, string> {
+  const pkg = JSON.parse(readFileSync(packageJson ?? new URL('../package.json', import.meta.url), 'utf8'));
   const env: Record<string, string> = {};
   for (const [, name, fallback] of String(pkg.scripts.start).matchAll(/(\w+)=\$\{\w+:-([^}]*)\}/g)) {
     env[name as string] = process.env[name as string] ?? (fallback as string);

@@ -10,8 +10,9 @@
  * transfer is counted in both `transfer` and `upload`. GC time per phase comes from V8's gc entries.
  * CPU by thread name comes from /proc (threads that ended meanwhile, some of libvips', are missed).
  * Run alone: npx node bench/upload-cpu.ts [turns] [--bucket] [--multipart] [--v8-heap-default]
- * (with npm start's allocator settings, as the bench's app runs:
- *  MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072 npx node bench/upload-cpu.ts);
+ * (with npm start's allocator settings, as the bench's app runs: MALLOC_ARENA_MAX=2
+ *  MALLOC_MMAP_THRESHOLD_=131072 GLIBC_TUNABLES=glibc.malloc.hugetlb=1 npx node bench/upload-cpu.ts;
+ *  bench/upload-timeline.ts compares processes started each as its own `npm start` starts it);
  * UPLOAD_CPU_PROFILE=file.cpuprofile profiles the main thread over `turns` uploads instead
  * (with --profile-bare, bare pipelines).
  */

@@ -49,37 +49,57 @@ function limitsOf(body: UploadBodyKind): Limits {
   return { total: body.maxBytes + FORM_ROOM, files: 1, fileBytes: body.maxBytes, noun };
 }
 
+/** The body's length its Content-Length header declares; undefined when it declares none (chunked). */
+function declaredLength(request: FastifyRequest): number | undefined {
+  const header = request.headers['content-length'];
+  const declared = header === undefined ? Number.NaN : Number(header);
+  return Number.isSafeInteger(declared) && declared >= 0 ? declared : undefined;
+}
+
 /** A declared length over the limit is answered at once, before a byte of the body is read. */
 function refuseDeclaredLength(request: FastifyRequest, limit: number, what: string): void {
-  const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
+  const declared = declaredLength(request);
+  if (declared !== undefined && declared > limit) {
     throw tooLarge(`The ${what} is ${sizeText(declared)}; at most ${sizeText(limit)} is accepted.`);
   }
 }
 
-/** Raw bytes of one image or file, counted as they arrive: over the limit stops collecting at once. */
+/**
+ * Raw bytes of one image or file, counted as they arrive: over the limit stops collecting at once.
+ * With a declared length, each chunk is copied into one buffer of that length as it lands, so the
+ * body is whole with its last byte: gathering a photo's chunks only then (Buffer.concat) put 5 MB
+ * of fresh memory, ~1,300 page faults, on the main thread between the last byte and the first
+ * decode. The buffer is taken with the first chunk, not the headers, and its pages are mapped only
+ * as bytes are written to them, so a client that declares 6 MB and stalls holds what it sent.
+ */
 function readRaw(request: FastifyRequest, maxBytes: number, what: string): Promise<Buffer> {
   const raw = request.raw;
+  const declared = declaredLength(request);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
+    let whole: Buffer | undefined;
     let size = 0;
+    const fail = (err: ApiError) => {
+      finish();
+      chunks.length = 0;
+      whole = undefined;
+      reject(err);
+    };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > maxBytes) {
-        finish();
-        chunks.length = 0;
-        reject(tooLarge(`The ${what} is over the ${sizeText(maxBytes)} limit.`));
-        return;
-      }
-      chunks.push(chunk);
+      if (size > maxBytes) return fail(tooLarge(`The ${what} is over the ${sizeText(maxBytes)} limit.`));
+      if (declared === undefined) return void chunks.push(chunk);
+      // Node's parser ends a body at its Content-Length; more would be a client's error, never cut silently.
+      if (size > declared) return fail(new ApiError('invalid_argument', '(body): longer than its Content-Length'));
+      whole ??= Buffer.allocUnsafe(declared);
+      chunk.copy(whole, size - chunk.length);
     };
     const onEnd = () => {
       finish();
-      resolve(Buffer.concat(chunks, size));
+      resolve(whole ? whole.subarray(0, size) : Buffer.concat(chunks, size));
     };
     const onError = (err: Error) => {
-      finish();
-      reject(new ApiError('invalid_argument', `(body): the upload was cut short (${err.message})`));
+      fail(new ApiError('invalid_argument', `(body): the upload was cut short (${err.message})`));
     };
     const finish = () => {
       raw.off('data', onData).off('end', onEnd).off('error', onError);

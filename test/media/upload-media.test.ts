@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { connect } from 'node:net';
 import { describe, it } from 'node:test';
 import exifr from 'exifr';
 import { assertError, assertOk } from '../helpers/answers.ts';
@@ -175,6 +177,68 @@ for (const { dialect, blobStore, skip, name } of await testSetups()) {
       assert.equal(((await res.json()) as any).error.code, 'payload_too_large');
       const form = await uploadForm(suite.h, key(), '/media/upload', [{ bytes: big }], { productId });
       assert.equal(form.status, 413);
+    });
+
+    it('a photo is read whole however its body arrives; one cut short is refused and stores nothing', async () => {
+      const productId = await guide();
+      const jpeg = await phoneJpeg();
+      const whole = await uploadRaw(suite.h, key(), jpeg, 'image/jpeg', { productId });
+      assert.equal(whole.status, 201, JSON.stringify(whole.body));
+      const original = (await fetchImage(whole.body.urls.original)).bytes;
+      const url = new URL(`${suite.h.baseUrl}/media/upload?productId=${productId}`);
+      const headers = { authorization: `Bearer ${key()}`, 'content-type': 'image/jpeg' };
+      // The declared length in small pieces, each sent after the last left: copied in where it belongs.
+      const pieces = await new Promise<{ status: number; body: any }>((resolve, reject) => {
+        const req = request(url, { method: 'POST', headers: { ...headers, 'content-length': jpeg.length } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }),
+          );
+        });
+        req.on('error', reject);
+        const send = (at: number): void => {
+          if (at >= jpeg.length) return void req.end();
+          req.write(jpeg.subarray(at, at + 700), () => setTimeout(() => send(at + 700), 1));
+        };
+        send(0);
+      });
+      // No length at all (chunked): gathered at the end.
+      const chunked = await fetch(url, {
+        method: 'POST',
+        headers,
+        body: new ReadableStream({
+          start(controller) {
+            for (let at = 0; at < jpeg.length; at += 700) controller.enqueue(jpeg.subarray(at, at + 700));
+            controller.close();
+          },
+        }),
+        duplex: 'half',
+      } as RequestInit);
+      const chunkedBody = (await chunked.json()) as any;
+      for (const [how, answer] of [
+        ['in pieces', pieces],
+        ['chunked', { status: chunked.status, body: chunkedBody }],
+      ] as const) {
+        assert.equal(answer.status, 201, `${how}: ${JSON.stringify(answer.body)}`);
+        assert.deepEqual((await fetchImage(answer.body.urls.original)).bytes, original, `${how}: the same original`);
+      }
+      // Half the declared bytes, then the connection closes: no row, no file.
+      const before = await storedFiles(suite.h);
+      await new Promise<void>((resolve, reject) => {
+        const socket = connect(Number(url.port), url.hostname, () => {
+          const head = Object.entries({ ...headers, host: url.host, 'content-length': jpeg.length })
+            .map(([name, value]) => `${name}: ${value}\r\n`)
+            .join('');
+          socket.write(`POST ${url.pathname}${url.search} HTTP/1.1\r\n${head}\r\n`);
+          socket.end(jpeg.subarray(0, jpeg.length >> 1));
+        });
+        socket.on('error', reject).on('close', () => resolve());
+        socket.resume();
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.deepEqual(await storedFiles(suite.h), before, 'nothing stored');
+      assert.equal((await suite.apis.rest.call('list_media', { productId })).body.count, 3);
     });
 
     it("needs a key and the write scope; no file is 400; another creator's guide is 404", async () => {
