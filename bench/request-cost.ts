@@ -8,6 +8,7 @@
  *   npx node bench/request-cost.ts [--target rest|mcp2025|mcp2026|raw] [--requests N] [--warmup N]
  *                                  [--connections N] [--callgrind] [--strace] [--perf FILE]
  *                                  [--root DIR] [--profile DIR] [--traced RATIO] [--keep DIR]
+ *                                  [--node-flags='--flag …']
  *
  * --root runs another checkout's bench/app-server.ts (a worktree of an older commit, its own
  * node_modules), so the same requests measure both. --profile writes the server's --cpu-prof there.
@@ -19,6 +20,7 @@
  * nothing, `OTEL_TRACES_SAMPLER_ARG=RATIO`): `--traced 0` is what the tracing bench's unsampled
  * server runs. --keep DIR (with --callgrind) keeps callgrind's files and V8's map of its generated code
  * (--perf-basic-prof) there, to name the JavaScript functions callgrind counted by address.
+ * --node-flags gives the measured server Node's or V8's flags (`--trace-gc`, heap sizes).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -46,6 +48,7 @@ const { values: args } = parseArgs({
     profile: { type: 'string' },
     traced: { type: 'string' },
     keep: { type: 'string' },
+    'node-flags': { type: 'string', default: '' },
   },
 });
 const requests = Number(args.requests);
@@ -59,6 +62,7 @@ function runner(outDir: string): RunWith {
   const nodeArgs = args.profile
     ? [`--cpu-prof`, `--cpu-prof-interval=50`, `--cpu-prof-dir=${resolve(args.profile)}`]
     : [];
+  nodeArgs.push(...args['node-flags'].split(' ').filter(Boolean));
   // V8's map of its generated code, so that callgrind's addresses can be named (--keep).
   if (args.keep) nodeArgs.push('--perf-basic-prof');
   if (!args.callgrind) return { execArgv: nodeArgs };
@@ -238,7 +242,7 @@ async function main(): Promise<void> {
     const perRequestSyscalls = await syscalls?.();
     await perf?.();
     const line = [
-      `${args.target}${args.traced === undefined ? "" : ` traced at ${args.traced}`} ${root}: ${requests} requests over ${connections} connections after ${warmup} warm-up`,
+      `${args.target}${args.traced === undefined ? '' : ` traced at ${args.traced}`} ${root}: ${requests} requests over ${connections} connections after ${warmup} warm-up`,
       `  server CPU ${(cpu / requests).toFixed(1)} µs/request (${seconds.toFixed(1)} s wall)`,
     ];
     if (perRequestSyscalls) line.push('  system calls per request:', ...perRequestSyscalls);
