@@ -7,7 +7,8 @@
  *
  *   npx node bench/request-cost.ts [--target rest|mcp2025|mcp2026|raw] [--requests N] [--warmup N]
  *                                  [--connections N] [--callgrind] [--strace] [--perf FILE]
- *                                  [--root DIR] [--profile DIR]
+ *                                  [--root DIR] [--profile DIR] [--traced RATIO] [--keep DIR]
+ *                                  [--node-flags='--flag …']
  *
  * --root runs another checkout's bench/app-server.ts (a worktree of an older commit, its own
  * node_modules), so the same requests measure both. --profile writes the server's --cpu-prof there.
@@ -15,17 +16,22 @@
  * calls per request (callgrind counts user space only: a lock or pread the kernel serves is not in
  * its figure). --perf records the server's on-CPU samples (Linux perf, task-clock: time the process
  * ran, not time it waited for a core) with JavaScript frames named (--perf-basic-prof), for
- * `perf report -i FILE`.
+ * `perf report -i FILE`. --traced RATIO configures tracing (an OTLP sink in this process that keeps
+ * nothing, `OTEL_TRACES_SAMPLER_ARG=RATIO`): `--traced 0` is what the tracing bench's unsampled
+ * server runs. --keep DIR (with --callgrind) keeps callgrind's files and V8's map of its generated code
+ * (--perf-basic-prof) there, to name the JavaScript functions callgrind counted by address.
+ * --node-flags gives the measured server Node's or V8's flags (`--trace-gc`, heap sizes).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { TargetRequest } from './context.ts';
 import { type Child, npmStartEnv, type RunWith, startChild } from './ipc.ts';
+import { startOtlpSink } from './otlp-sink.ts';
 import { seedFixtures } from './seed.ts';
 import { mcpGetGuide } from './targets.ts';
 
@@ -40,6 +46,9 @@ const { values: args } = parseArgs({
     perf: { type: 'string' },
     root: { type: 'string' },
     profile: { type: 'string' },
+    traced: { type: 'string' },
+    keep: { type: 'string' },
+    'node-flags': { type: 'string', default: '' },
   },
 });
 const requests = Number(args.requests);
@@ -53,6 +62,9 @@ function runner(outDir: string): RunWith {
   const nodeArgs = args.profile
     ? [`--cpu-prof`, `--cpu-prof-interval=50`, `--cpu-prof-dir=${resolve(args.profile)}`]
     : [];
+  nodeArgs.push(...args['node-flags'].split(' ').filter(Boolean));
+  // V8's map of its generated code, so that callgrind's addresses can be named (--keep).
+  if (args.keep) nodeArgs.push('--perf-basic-prof');
   if (!args.callgrind) return { execArgv: nodeArgs };
   return {
     execPath: 'valgrind',
@@ -158,10 +170,20 @@ function callgrindInstructions(dir: string, pid: number): { main: number; all: n
   return { main, all };
 }
 
+/** Copies callgrind's files and V8's code map of `pid` to `dir`, for naming the generated code's costs. */
+function keepCounts(from: string, pid: number, dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  for (const file of readdirSync(from).filter((f) => f.startsWith(`callgrind.out.${pid}`))) {
+    copyFileSync(join(from, file), join(dir, file));
+  }
+  copyFileSync(`/tmp/perf-${pid}.map`, join(dir, `perf-${pid}.map`));
+}
+
 async function main(): Promise<void> {
   const root = resolve(args.root ?? new URL('..', import.meta.url).pathname);
   const dataDir = mkdtempSync(join(tmpdir(), 'creator-api-request-cost-'));
   const children: Child[] = [];
+  const sink = args.traced === undefined ? undefined : await startOtlpSink();
   try {
     const how = runner(dataDir);
     const env = {
@@ -175,6 +197,7 @@ async function main(): Promise<void> {
       // Under valgrind a request takes some 50 times as long, so a 2 s key cache would be read again
       // every few hundred requests instead of every tens of thousands: held for the run instead.
       ...(args.callgrind && { AUTH_CACHE_MS: '60000' }),
+      ...(sink && { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_TRACES_SAMPLER_ARG: args.traced! }),
     };
     // The app is seeded plainly first; only the measured server runs under the chosen runner.
     const app = await startChild('app', join(root, 'bench/app-server.ts'), env, {
@@ -219,7 +242,7 @@ async function main(): Promise<void> {
     const perRequestSyscalls = await syscalls?.();
     await perf?.();
     const line = [
-      `${args.target} ${root}: ${requests} requests over ${connections} connections after ${warmup} warm-up`,
+      `${args.target}${args.traced === undefined ? '' : ` traced at ${args.traced}`} ${root}: ${requests} requests over ${connections} connections after ${warmup} warm-up`,
       `  server CPU ${(cpu / requests).toFixed(1)} µs/request (${seconds.toFixed(1)} s wall)`,
     ];
     if (perRequestSyscalls) line.push('  system calls per request:', ...perRequestSyscalls);
@@ -228,12 +251,14 @@ async function main(): Promise<void> {
       callgrindControl(pid, '-i', 'off');
       await measured.stop(120_000);
       const { main, all } = callgrindInstructions(dataDir, pid);
+      if (args.keep) keepCounts(dataDir, pid, resolve(args.keep));
       const per = (n: number) => Math.round(n / requests).toLocaleString('en');
       line.push(`  ${per(main)} instructions/request on the main thread (${per(all)} with every thread)`);
     }
     process.stdout.write(`${line.join('\n')}\n`);
   } finally {
     await Promise.all(children.map((c) => c.stop(args.callgrind ? 120_000 : 10_000)));
+    sink?.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

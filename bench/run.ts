@@ -24,7 +24,8 @@
  *                         on fresh SQLite and PostgreSQL servers, bench/paging-stores.ts), `mixed` the mixed load on SQLite
  *                         and PostgreSQL (bench/mixed-load.ts), `tracing` REST get_guide with tracing sampled
  *                         at 0 against tracing never configured (bench/tracing-cost.ts: BENCH_TRACING_ROUNDS
- *                         short rounds, 12 by default, median of their ratios), `history` three
+ *                         rounds, 12 by default, of BENCH_TRACING_ROUND_SECONDS, 3 by default, each after half a
+ *                         second it does not count; median of their ratios), `history` three
  *                         writes with history against the same writes without it (bench/history-cost.ts),
  *                         `releases` restore_release on a 2,000- and a 4,000-spot guide and the sizes of
  *                         list_changes and get_release with 10,000 changes (bench/releases-scale.ts), `import` import_spots'

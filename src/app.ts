@@ -153,6 +153,9 @@ export function buildApp(deps: AppDeps): App {
 
   const fastify = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
+    // A silent logger's child logs nothing either: requests share it rather than each making a
+    // child (pino's child serializes its bindings, ~2% of a cached get_guide's instructions).
+    ...(logger.level === 'silent' && { childLoggerFactory: (parent: FastifyBaseLogger) => parent }),
     bodyLimit: JSON_BODY_LIMIT,
     requestIdHeader: false,
     genReqId: (req) => {

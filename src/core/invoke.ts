@@ -79,7 +79,8 @@ export async function invoke(
   call: Call,
   onRate?: (rate: RateLimitOutcome) => void,
 ): Promise<Invocation> {
-  const rate = call.paid ?? (await runtime.rateLimits.consume(call.principal));
+  const counted = call.paid ?? runtime.rateLimits.consume(call.principal);
+  const rate = counted instanceof Promise ? await counted : counted;
   onRate?.(rate);
   requireScope(call.principal, operation.scope, operation.name);
   const input = parseInput(operation.input, rawInput ?? {}, !operation.readOnly);

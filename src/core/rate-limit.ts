@@ -89,15 +89,82 @@ export type OperationPolicy = 'uploads' | 'link-checks' | 'sign-in-address' | 'a
 export interface RateLimitOutcome {
   tightest: RateLimitState;
   policies: RateLimitState[];
+  /** The RateLimit-Policy field of `policies`, the same for every call: made once. */
+  policiesField: string;
 }
 
 interface Policy {
   name: string;
-  limiter: () => RateLimiterAbstract;
+  count: Counter;
   limit: number;
   windowSeconds: number;
   /** How the refusal names what ran out ("with this key this minute"). */
   scope: string;
+}
+
+/** One point spent: the points left, when the window ends, and whether the limit was passed. */
+interface Spent {
+  remaining: number;
+  msBeforeNext: number;
+  over: boolean;
+}
+
+/** Spends one point of a key: at once in this process's memory, through a promise over Redis. */
+type Counter = (key: string) => Spent | Promise<Spent>;
+
+/**
+ * A fixed window a key, as rate-limiter-flexible's memory limiter counts (the window starts with
+ * the key's first point and lasts `windowSeconds`; points past the limit are counted and refused),
+ * without its promise and result object: every call spends from two of these, and the library's
+ * `consume` was the largest step of a call's own work (docs/decisions/performance.md).
+ */
+export class MemoryWindows {
+  private readonly windows = new Map<string, { points: number; endsAt: number }>();
+  private readonly limit: number;
+  private readonly windowMs: number;
+
+  constructor(limit: number, windowSeconds: number) {
+    this.limit = limit;
+    this.windowMs = windowSeconds * 1000;
+  }
+
+  spend(key: string): Spent {
+    const now = Date.now();
+    const window = this.windows.get(key);
+    if (window !== undefined && window.endsAt > now) {
+      window.points += 1;
+      return {
+        remaining: Math.max(0, this.limit - window.points),
+        msBeforeNext: window.endsAt - now,
+        over: window.points > this.limit,
+      };
+    }
+    const opened = { points: 1, endsAt: now + this.windowMs };
+    this.windows.set(key, opened);
+    // Forgotten when it ends (a timer a window, as the library's): the map holds only live windows.
+    setTimeout(() => {
+      if (this.windows.get(key) === opened) this.windows.delete(key);
+    }, this.windowMs).unref();
+    return { remaining: Math.max(0, this.limit - 1), msBeforeNext: this.windowMs, over: this.limit < 1 };
+  }
+}
+
+/** A policy's counter: this process's memory, or Redis with the memory as its stand-in. */
+function counterOf(options: MemoryOptions & { keyPrefix: string }, link: RedisLink | undefined): Counter {
+  if (!link) {
+    const windows = new MemoryWindows(options.points ?? 4, options.duration ?? 1);
+    return (key) => windows.spend(key);
+  }
+  const limiter = limiterOf(options, link);
+  return async (key) => {
+    try {
+      const res = await limiter().consume(key, 1);
+      return { remaining: Math.max(0, res.remainingPoints), msBeforeNext: res.msBeforeNext, over: false };
+    } catch (err) {
+      if (!(err instanceof RateLimiterRes)) throw err;
+      return { remaining: 0, msBeforeNext: err.msBeforeNext, over: true };
+    }
+  };
 }
 
 /**
@@ -109,18 +176,22 @@ export class RateLimits {
   private readonly perCreator: Policy;
   private readonly ofOperations: Record<OperationPolicy, Policy>;
   private readonly redis: RedisLink | undefined;
+  private readonly policiesField: string;
 
   constructor(settings: RateLimitSettings, redis?: RedisLink) {
     this.redis = redis;
     const policy = (name: string, prefix: string, limit: number, windowSeconds: number, scope: string): Policy => ({
       name,
-      limiter: limiterOf({ keyPrefix: prefix, points: limit, duration: windowSeconds }, redis),
+      count: counterOf({ keyPrefix: prefix, points: limit, duration: windowSeconds }, redis),
       limit,
       windowSeconds,
       scope,
     });
     this.perKey = policy('per-key', 'key', settings.keyPerMinute, 60, 'with this key this minute');
     this.perCreator = policy('per-creator', 'creator', settings.creatorPerHour, 3600, 'for this creator this hour');
+    this.policiesField = [this.perKey, this.perCreator]
+      .map((p) => policyField({ policy: p.name, limit: p.limit, windowSeconds: p.windowSeconds }))
+      .join(', ');
     this.ofOperations = {
       uploads: policy('uploads', 'uploads', settings.uploadsPerKeyPerMinute, 60, 'uploads with this key this minute'),
       'link-checks': policy(
@@ -163,11 +234,22 @@ export class RateLimits {
     return limiterOf({ keyPrefix: prefix, points, duration: durationSeconds }, this.redis);
   }
 
-  /** Spends one call from every policy; over any of them throws rate_limited. */
-  async consume(principal: Pick<Principal, 'keyId' | 'creatorId'>): Promise<RateLimitOutcome> {
-    const states = [await spend(this.perKey, principal.keyId), await spend(this.perCreator, principal.creatorId)];
-    const tightest = states.reduce((a, b) => (b.remaining / b.limit < a.remaining / a.limit ? b : a));
-    return { tightest, policies: states };
+  /**
+   * Spends one call from every policy; over any of them throws rate_limited. In memory it answers
+   * at once, not through a promise: the hot path of every call awaits only when Redis counts.
+   */
+  consume(principal: Pick<Principal, 'keyId' | 'creatorId'>): RateLimitOutcome | Promise<RateLimitOutcome> {
+    const perKey = spend(this.perKey, principal.keyId);
+    const perCreator = spend(this.perCreator, principal.creatorId);
+    if (perKey instanceof Promise || perCreator instanceof Promise) {
+      return Promise.all([perKey, perCreator]).then(([k, c]) => this.outcome(k, c));
+    }
+    return this.outcome(perKey, perCreator);
+  }
+
+  private outcome(perKey: RateLimitState, perCreator: RateLimitState): RateLimitOutcome {
+    const tightest = perCreator.remaining / perCreator.limit < perKey.remaining / perKey.limit ? perCreator : perKey;
+    return { tightest, policies: [perKey, perCreator], policiesField: this.policiesField };
   }
 
   /** Spends one from an operation's own limit, for what its input names (a key, a guide). */
@@ -188,19 +270,9 @@ export class RateLimits {
 }
 
 /** Spends one point; over the limit throws rate_limited with the wait. */
-async function spend(policy: Policy, key: string): Promise<RateLimitState> {
-  try {
-    return stateOf(policy, await policy.limiter().consume(key, 1));
-  } catch (err) {
-    if (!(err instanceof RateLimiterRes)) throw err;
-    const retryAfterMs = Math.max(1, err.msBeforeNext);
-    throw rateLimited(
-      `Too many requests ${policy.scope}: the limit is ${policy.limit}. ` +
-        `Wait ${Math.ceil(retryAfterMs / 1000)} s before the next request.`,
-      { policy: policy.name, limit: policy.limit, windowSeconds: policy.windowSeconds },
-      retryAfterMs,
-    );
-  }
+function spend(policy: Policy, key: string): RateLimitState | Promise<RateLimitState> {
+  const spent = policy.count(key);
+  return spent instanceof Promise ? spent.then((s) => stateOf(policy, s)) : stateOf(policy, spent);
 }
 
 interface PolicyDetails {
@@ -228,14 +300,28 @@ export function refusedPolicy(error: ApiError): RateLimitState | undefined {
   return { policy, limit, windowSeconds, remaining: 0, resetMs: error.retryAfterMs };
 }
 
-function stateOf(policy: Policy, res: RateLimiterRes): RateLimitState {
+function stateOf(policy: Policy, spent: Spent): RateLimitState {
+  if (spent.over) {
+    const retryAfterMs = Math.max(1, spent.msBeforeNext);
+    throw rateLimited(
+      `Too many requests ${policy.scope}: the limit is ${policy.limit}. ` +
+        `Wait ${Math.ceil(retryAfterMs / 1000)} s before the next request.`,
+      { policy: policy.name, limit: policy.limit, windowSeconds: policy.windowSeconds },
+      retryAfterMs,
+    );
+  }
   return {
     policy: policy.name,
     limit: policy.limit,
-    remaining: Math.max(0, res.remainingPoints),
-    resetMs: res.msBeforeNext,
+    remaining: spent.remaining,
+    resetMs: spent.msBeforeNext,
     windowSeconds: policy.windowSeconds,
   };
+}
+
+/** A policy as the RateLimit-Policy field lists it (draft-ietf-httpapi-ratelimit-headers). */
+export function policyField(p: Pick<RateLimitState, 'policy' | 'limit' | 'windowSeconds'>): string {
+  return `"${p.policy}";q=${p.limit};w=${p.windowSeconds}`;
 }
 
 const AUTH_FAILURE_WINDOW_SECONDS = 60;

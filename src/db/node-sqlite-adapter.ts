@@ -34,6 +34,9 @@ export class NodeSqliteAdapter implements SqliteDatabase {
   private readonly walIndexFile: string | undefined;
   private walIndex: number | undefined;
   private readonly walHeader = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
+  /** The header last read, and its text: the same text object while the header stands still. */
+  private readonly lastHeader = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
+  private lastStamp = '';
   private dataVersion: StatementSync | undefined;
   /** The last data_version read, with the commit stamp it was read under. */
   private versionRead: { stamp: string; version: number } | undefined;
@@ -97,7 +100,12 @@ export class NodeSqliteAdapter implements SqliteDatabase {
     this.walIndex ??= existingFile(this.walIndexFile);
     if (this.walIndex === undefined) return undefined;
     readSync(this.walIndex, this.walHeader, 0, WAL_INDEX_HEADER_BYTES, 0);
-    return this.walHeader.toString('latin1');
+    // Every request reads it twice (its key, its guide's revision) and it rarely moves: no new
+    // string while it stands still, and callers compare the same string object.
+    if (this.lastStamp !== '' && this.walHeader.equals(this.lastHeader)) return this.lastStamp;
+    this.walHeader.copy(this.lastHeader);
+    this.lastStamp = this.walHeader.toString('latin1');
+    return this.lastStamp;
   }
 
   /**

@@ -20,7 +20,7 @@ import {
   TraceIdRatioBasedSampler,
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TracingSettings } from '../config.ts';
 import type { ApiError } from '../core/errors.ts';
 import { API_VERSION } from '../core/versions.ts';
@@ -44,7 +44,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** This request's span, when its trace is recorded; null when it is not (unsampled, probes). */
     traceSpan: Span | null;
-    /** The context holding traceSpan, entered again before the handler runs. */
+    /** The context holding traceSpan, in which the request's body is read and its handler runs. */
     traceContext: Context | null;
   }
 }
@@ -79,42 +79,42 @@ export class Tracing {
     this.samplesNewTraces = settings.sampleRatio > 0;
   }
 
-  /** Spans for every request and store statement. Call before any route or hook is added. */
+  /**
+   * Spans for every request and store statement. Call before any route or hook is added. Of
+   * Fastify's hooks only `onRequest` runs for every request (and `onError` for failed ones): a
+   * request whose trace is recorded gets its own listeners, so one that is not runs no hook runner
+   * of a stage that has no other hook (`preHandler`, `onResponse`).
+   */
   instrument(app: FastifyInstance, store: Store): void {
     app.decorateRequest('traceSpan', null);
     app.decorateRequest('traceContext', null);
-    app.addHook('onRequest', (request, _reply, done) => {
-      const recorded = this.startRequest(request);
+    app.addHook('onRequest', (request, reply, done) => {
+      const recorded = this.startRequest(request, reply);
       if (!recorded) return done();
       context.with(recorded, done);
-    });
-    // The body is read on the socket's events, outside the context entered above: enter it again.
-    app.addHook('preHandler', (request, _reply, done) => {
-      if (request.traceContext === null) return done();
-      context.with(request.traceContext, done);
     });
     app.addHook('onError', (request, _reply, error, done) => {
       if (request.traceSpan) failSpan(request.traceSpan, error.name, error);
       done();
     });
-    app.addHook('onResponse', (request, reply, done) => {
-      const span = request.traceSpan;
-      if (span) {
-        span.setAttribute('http.response.status_code', reply.statusCode);
-        span.setAttribute('creator_api.transport', transportOf(request));
-        span.setAttribute('creator_api.operation', operationOf(request));
-        if (request.refusal) span.setAttribute('error.type', request.refusal.code);
-        if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-        span.end();
-        request.traceSpan = null;
-      }
-      done();
-    });
     this.detach.push(store.probe.attach({ statement: (sql) => this.statement(store.dialect, sql) }));
   }
 
+  /** Ends the request's span once its answer is sent, or its connection lost. */
+  private endRequest(request: FastifyRequest, reply: FastifyReply): void {
+    const span = request.traceSpan;
+    if (!span) return;
+    request.traceSpan = null;
+    span.setAttribute('http.response.status_code', reply.statusCode);
+    span.setAttribute('creator_api.transport', transportOf(request));
+    span.setAttribute('creator_api.operation', operationOf(request));
+    if (request.refusal) span.setAttribute('error.type', request.refusal.code);
+    if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+    span.end();
+  }
+
   /** Starts the request's span when its trace is recorded: the context to run it in, else undefined. */
-  private startRequest(request: FastifyRequest): Context | undefined {
+  private startRequest(request: FastifyRequest, reply: FastifyReply): Context | undefined {
     const sent = request.headers.traceparent;
     // Unsampled: nothing made. A caller's context is followed either way (parent-based sampling).
     if (sent === undefined && !this.samplesNewTraces) return undefined;
@@ -132,6 +132,11 @@ export class Tracing {
     if (!span.isRecording()) return undefined;
     request.traceSpan = span;
     request.traceContext = trace.setSpan(parent, span);
+    // A body is read on the socket's events, outside the context entered in onRequest: its
+    // listeners run in it, and so does the handler the last of them calls.
+    context.bind(request.traceContext, request.raw);
+    // 'close' comes after the answer's last byte, and also when the connection is lost first.
+    reply.raw.once('close', () => this.endRequest(request, reply));
     return request.traceContext;
   }
 

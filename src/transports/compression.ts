@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -138,6 +138,7 @@ export async function sendBody(
   body: Buffer,
   contentType: string,
 ): Promise<FastifyReply> {
+  if (body.length < COMPRESS_MIN_BYTES && reply.statusCode < 300) return writeNow(reply, body, contentType);
   reply.type(contentType);
   if (body.length < COMPRESS_MIN_BYTES) return reply.send(body);
   const vary = reply.getHeader('vary');
@@ -147,4 +148,19 @@ export async function sendBody(
   const sent = await encode(body, encoding);
   if (sent.encoding) reply.header('Content-Encoding', sent.encoding);
   return reply.send(sent.body);
+}
+
+/**
+ * A small success written straight to the socket with the headers set so far, as the raw baseline
+ * writes its bytes: Fastify's send path (its content-type parse, the onSend hooks, which only
+ * challenge 401s and 403s) has nothing to add to a finished Buffer. onResponse hooks still run.
+ */
+function writeNow(reply: FastifyReply, body: Buffer, contentType: string): FastifyReply {
+  const headers = reply.getHeaders() as OutgoingHttpHeaders;
+  headers['content-type'] = contentType;
+  headers['content-length'] = String(body.length);
+  reply.hijack();
+  reply.raw.writeHead(reply.statusCode, headers);
+  reply.raw.end(body);
+  return reply;
 }

@@ -1,19 +1,19 @@
 import type { FastifyReply } from 'fastify';
 import type { ApiError } from '../core/errors.ts';
-import { type RateLimitOutcome, type RateLimitState, refusedPolicy } from '../core/rate-limit.ts';
+import { policyField, type RateLimitOutcome, type RateLimitState, refusedPolicy } from '../core/rate-limit.ts';
 
 /**
  * The RateLimit fields of draft-ietf-httpapi-ratelimit-headers, written here only: a success
  * shows the tighter of the policies it spent from, a 429 the policy that refused it (r=0), with
  * Retry-After beside them.
  */
-function setFields(reply: FastifyReply, policies: readonly RateLimitState[], shown: RateLimitState): void {
-  reply.header('RateLimit-Policy', policies.map((p) => `"${p.policy}";q=${p.limit};w=${p.windowSeconds}`).join(', '));
+function setFields(reply: FastifyReply, policies: string, shown: RateLimitState): void {
+  reply.header('RateLimit-Policy', policies);
   reply.header('RateLimit', `"${shown.policy}";r=${shown.remaining};t=${Math.ceil(shown.resetMs / 1000)}`);
 }
 
 export function setRateHeaders(reply: FastifyReply, rate: RateLimitOutcome): void {
-  setFields(reply, rate.policies, rate.tightest);
+  setFields(reply, rate.policiesField, rate.tightest);
 }
 
 /**
@@ -23,6 +23,6 @@ export function setRateHeaders(reply: FastifyReply, rate: RateLimitOutcome): voi
 export function setRefusalHeaders(reply: FastifyReply, error: ApiError): void {
   if (error.retryAfterMs === undefined) return;
   const refused = refusedPolicy(error);
-  if (refused) setFields(reply, [refused], refused);
+  if (refused) setFields(reply, policyField(refused), refused);
   reply.header('Retry-After', String(Math.ceil(error.retryAfterMs / 1000)));
 }
