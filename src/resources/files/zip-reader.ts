@@ -121,7 +121,7 @@ export class ZipReader {
     }
     if (bytes.length > entry.size) throw past();
     if (bytes.length < entry.size) {
-      throw fault('ends-early', `holds ${bytes.length} bytes, not the ${entry.size} it declares.`);
+      throw fault('ends-early', `ends at ${bytes.length} bytes, short of the ${entry.size} it declares.`);
     }
     this.#inflated += bytes.length;
     return bytes;

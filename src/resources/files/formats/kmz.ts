@@ -31,6 +31,8 @@ function kmzRefusal(fault: ZipFault): ApiError {
       return refuseContent(`holds more than ${KMZ_ENTRIES_MAX} files; a KMZ is a KML and its icons.`);
     case 'name':
       return refuseContent(`holds a file named ${JSON.stringify(fault.entry.name)}, a path out of the archive.`);
+    case 'duplicate':
+      return refuseContent(`holds two files named ${fault.entry.name}; which one a map app reads is its own choice.`);
     case 'method':
       return refuseContent(`compresses ${fault.entry.name} with method ${fault.entry.method}; a KMZ uses deflate.`);
     case 'size':
