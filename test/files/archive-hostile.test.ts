@@ -7,6 +7,7 @@ import { testDialects } from '../helpers/dialects.ts';
 import { uploadArchive } from '../helpers/example-story.ts';
 import { flat } from '../helpers/images.ts';
 import { storedFiles } from '../helpers/uploads.ts';
+import { declaringCompressed, declaringSize, encrypted, garbled, renamed } from './zip-surgery.ts';
 
 /**
  * Archives no export wrote: each is refused with a 400 naming the part at fault, and nothing of it
@@ -28,15 +29,6 @@ async function withImage() {
     },
   ];
   return { records, files: new Map([[PNG_NAME, png]]) };
-}
-
-/** The zip with `name`'s uncompressed size rewritten in both its headers: a zip that lies about it. */
-function declaring(zip: Buffer, name: string, size: number): Buffer {
-  const first = zip.indexOf(Buffer.from(name));
-  const second = zip.indexOf(Buffer.from(name), first + 1);
-  zip.writeUInt32LE(size, first - 30 + 22);
-  zip.writeUInt32LE(size, second - 46 + 24);
-  return zip;
 }
 
 for (const { dialect, skip } of await testDialects()) {
@@ -90,7 +82,7 @@ for (const { dialect, skip } of await testDialects()) {
     it('a zip bomb lying about its size stops inflating past what it declared', async () => {
       const { records } = await withImage();
       const bomb = Buffer.alloc(64 * 1024 * 1024);
-      const zip = declaring(
+      const zip = declaringSize(
         makeArchive(records, new Map([[PNG_NAME, bomb]]), (m) => {
           m.files[0].bytes = 100;
           return m;
@@ -117,6 +109,26 @@ for (const { dialect, skip } of await testDialects()) {
         const zip = makeArchive(records, files, (m) => m, { [name]: Buffer.from('x') });
         await refused(zip, `archive entry "${name}": is not a name this archive holds`);
       }
+    });
+
+    // The KMZ reader's defences, which the archive shares since both are one zip reader, and the
+    // zip reader's own: each names the entry at fault.
+    it('a name twice, an encrypted entry, an entry cut short, damaged or named otherwise in its local header', async () => {
+      const { records, files } = await withImage();
+      const other = 'files/blob_CCCCCCCCCCCCCCCC.png';
+      const twice = renamed(
+        makeArchive(records, files, (m) => m, { [other]: Buffer.from('x') }),
+        other,
+        PNG_NAME,
+      );
+      await refused(twice, `archive entry "${PNG_NAME}": appears twice.`);
+      const zip = makeArchive(records, files);
+      await refused(encrypted(zip, PNG_NAME), `archive entry "${PNG_NAME}": is encrypted.`);
+      await refused(declaringCompressed(zip, PNG_NAME, 10_000_000), `archive entry "${PNG_NAME}": is cut short.`);
+      await refused(garbled(zip, 'records.json'), 'archive entry "records.json": is damaged: its deflated data');
+      const renamedLocally = renamed(zip, PNG_NAME, PNG_NAME.replace('BBBB', 'CCCC'), 'local');
+      await refused(renamedLocally, `archive entry "${PNG_NAME}": is damaged: its local header names another file.`);
+      await refused(zip.subarray(0, zip.length - 30), /^archive: is not a zip file/);
     });
 
     it('too many entries, counted from the central directory', async () => {

@@ -5,6 +5,7 @@ import { readKml } from '../../src/resources/files/formats/kml.ts';
 import { KMZ_ENTRIES_MAX, readKmz } from '../../src/resources/files/formats/kmz.ts';
 import type { ImportedFile } from '../../src/resources/files/imported-file.ts';
 import { assertRefused, fixture, kml, placemark, point, text } from './files.ts';
+import { asZip64, declaringCompressed, declaringSize, encrypted, garbled, renamed, withMethod } from './zip-surgery.ts';
 
 describe('KMZ reader', () => {
   const icon = new Uint8Array(64);
@@ -54,5 +55,26 @@ describe('KMZ reader', () => {
       ...strToU8('</name></Placemark></Document></kml>'),
     ]);
     assertRefused(() => readKmz(zipSync({ 'doc.kml': latin1 })), /not UTF-8/);
+  });
+
+  // The archive reader's defences, which the KMZ reader shares since both are one zip reader.
+  it('refuses duplicate names, an encrypted or ZIP64 zip, a KML cut short, damaged or named twice', () => {
+    const doc = strToU8(kml(placemark(`<name>A</name>${point('1,2')}`)));
+    const zip = zipSync({ 'doc.kml': doc, 'abc.kml': icon });
+    assertRefused(() => readKmz(renamed(zip, 'abc.kml', 'doc.kml')), /holds two files named doc\.kml/);
+    assertRefused(() => readKmz(encrypted(zip, 'doc.kml')), /holds doc\.kml, which is encrypted/);
+    assertRefused(() => readKmz(asZip64(zip)), /is not a readable KMZ \(zip\) file: it is a ZIP64 archive/);
+    assertRefused(
+      () => readKmz(zip.subarray(0, zip.length - 30)),
+      /is not a readable KMZ \(zip\) file: it is not a zip/,
+    );
+    assertRefused(() => readKmz(declaringCompressed(zip, 'doc.kml', 100_000)), /holds doc\.kml, which is cut short/);
+    assertRefused(() => readKmz(garbled(zip, 'doc.kml')), /holds doc\.kml, which is damaged/);
+    assertRefused(() => readKmz(renamed(zip, 'doc.kml', 'evi.kml', 'local')), /local header names another file/);
+    assertRefused(() => readKmz(declaringSize(zip, 'doc.kml', doc.length + 1)), /which ends at \d+ bytes, short of/);
+    assertRefused(
+      () => readKmz(withMethod(zip, 'doc.kml', 12)),
+      /compresses doc\.kml with method 12; a KMZ uses deflate/,
+    );
   });
 });

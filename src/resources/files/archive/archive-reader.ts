@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { refuse } from '../../../core/errors.ts';
+import { type ZipEntry, type ZipFault, type ZipLimits, ZipReader } from '../zip-reader.ts';
 import {
   ARCHIVE_FILE_NAME,
   ARCHIVE_FORMAT,
@@ -17,7 +18,6 @@ import {
 import { checkRecordFields } from './record-fields.ts';
 import { checkHeldIds } from './record-ids.ts';
 import { checkRecordShapes } from './record-shapes.ts';
-import { inflateEntry, type ZipEntry, zipEntries } from './zip-entries.ts';
 
 /** An archive read and checked whole: what an import writes, nothing of it written yet. */
 export interface ReadArchive {
@@ -32,26 +32,28 @@ const bad = (part: string, sentence: string) =>
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-/** Names, counts and declared sizes, checked before anything is inflated. */
-function checkEntries(entries: readonly ZipEntry[]): void {
-  const seen = new Set<string>();
-  let total = 0;
-  for (const entry of entries) {
-    const { name } = entry;
+/** The names an archive holds; what the zip reader refuses as a path out of it is refused in these words too. */
+const NAME_RULE = `is not a name this archive holds (${MANIFEST_NAME}, ${RECORDS_NAME} or files/<key>.<ext>; no folders, no "..").`;
+
+/** The zip reader's refusals in the archive's words: the entry at fault, and that nothing was imported. */
+const archiveRefusal = (fault: ZipFault) =>
+  bad('entry' in fault ? `entry "${fault.entry.name}"` : '', fault.kind === 'name' ? NAME_RULE : fault.sentence);
+
+const ARCHIVE_LIMITS: ZipLimits = {
+  entries: ARCHIVE_MAX_ENTRIES,
+  entryBytes: (name) => (name === RECORDS_NAME || name === MANIFEST_NAME ? RECORDS_MAX_BYTES : FILE_MAX_BYTES),
+  totalBytes: ARCHIVE_MAX_INFLATED,
+  // No ratio: the caps above are what bound an archive's cost; a ratio would only make a bomb
+  // reaching them a few times bigger on the wire (docs/decisions/files.md, One zip reader).
+  refuse: archiveRefusal,
+};
+
+/** Every name is one this archive holds (the reader has refused duplicates and paths out of it). */
+function checkNames(entries: readonly ZipEntry[]): void {
+  for (const { name } of entries) {
     if (name !== MANIFEST_NAME && name !== RECORDS_NAME && !ARCHIVE_FILE_NAME.test(name)) {
-      throw bad(
-        `entry "${name}"`,
-        `is not a name this archive holds (${MANIFEST_NAME}, ${RECORDS_NAME} or files/<key>.<ext>; no folders, no "..").`,
-      );
+      throw bad(`entry "${name}"`, NAME_RULE);
     }
-    if (seen.has(name)) throw bad(`entry "${name}"`, 'appears twice.');
-    seen.add(name);
-    const cap = name === RECORDS_NAME ? RECORDS_MAX_BYTES : name === MANIFEST_NAME ? RECORDS_MAX_BYTES : FILE_MAX_BYTES;
-    if (entry.size > cap) throw bad(`entry "${name}"`, `declares ${entry.size} bytes; at most ${cap} are read.`);
-    total += entry.size;
-  }
-  if (total > ARCHIVE_MAX_INFLATED) {
-    throw bad('', `declares ${total} bytes once inflated; at most ${ARCHIVE_MAX_INFLATED} are read.`);
   }
 }
 
@@ -118,13 +120,14 @@ function readRecords(bytes: Buffer): ArchiveRecords {
  * wrote: caps are checked on the central directory before inflating, every file against the
  * manifest's sha256, every id the records name against the records the archive holds.
  */
-export function readArchive(zip: Buffer): ReadArchive {
-  const entries = zipEntries(zip, ARCHIVE_MAX_ENTRIES);
-  checkEntries(entries);
-  const manifestEntry = entries.find((e) => e.name === MANIFEST_NAME);
+export function readArchive(bytes: Buffer): ReadArchive {
+  const zip = new ZipReader(bytes, ARCHIVE_LIMITS);
+  checkNames(zip.entries);
+  zip.checkSizes(zip.entries);
+  const manifestEntry = zip.entries.find((e) => e.name === MANIFEST_NAME);
   if (!manifestEntry) throw bad('', `holds no ${MANIFEST_NAME}: it is not a guide archive.`);
-  const manifest = readManifest(inflateEntry(zip, manifestEntry));
-  const files = checkAgainstManifest(manifest, entries, (entry) => inflateEntry(zip, entry));
+  const manifest = readManifest(zip.inflate(manifestEntry));
+  const files = checkAgainstManifest(manifest, zip.entries, (entry) => zip.inflate(entry));
   const records = readRecords(files.get(RECORDS_NAME) as Buffer);
   files.delete(RECORDS_NAME);
   checkRecordShapes(records, bad);
