@@ -368,7 +368,7 @@ async function main(): Promise<number> {
       // `paging-stores` alone skips the walks on SQLite and runs only the load on both stores.
       if (!onlyNames().every((o) => o.includes('paging-stores'))) {
         log('paging: walking a 2,000-spot and a 4,000-spot guide, then 50 walkers beside another creator');
-        const p = await benchPagingScale(app.ready.origin, app.ready.key!, app.ready.otherKey!);
+        const p = await benchPagingScale(app.ready.origin, app.ready.key!, app.ready.otherKey!, app.process.pid);
         process.stdout.write(`\n${p.lines.join('\n')}\n`);
         below ||= p.walkRatio > WALK_GOAL || !(p.p99Ms < P99_GOAL_MS);
       }
