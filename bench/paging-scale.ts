@@ -10,6 +10,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { type JsonCall as Call, jsonCaller as caller, median } from './json-call.ts';
+import { processCpuMs } from './machine.ts';
 import { BATCH_SIZE } from './seed.ts';
 import { fullSpot, seededRandom } from './spot-content.ts';
 
@@ -80,10 +81,12 @@ export async function pagingFairness(
   key: string,
   otherKey: string,
   big: { productId: string; spotId: string },
+  serverPid?: number,
 ): Promise<Fairness> {
   const call = caller(origin, key);
   const other = caller(origin, otherKey);
   const { productId: otherGuide } = await other<{ productId: string }>('POST', '/guides', { name: 'Another creator' });
+  const cpuBefore = serverPid === undefined ? undefined : processCpuMs(serverPid);
   const worker = new Worker(new URL('./paging-walkers.ts', import.meta.url), {
     workerData: { origin, key, productId: big.productId, clients: CLIENTS },
   });
@@ -111,6 +114,12 @@ export async function pagingFairness(
   }
   const load = await walked;
   await worker.terminate();
+  const cpuAfter = serverPid === undefined ? undefined : processCpuMs(serverPid);
+  // CPU time, unlike pages a second, is little moved by other work on a busy machine.
+  const serverCpu =
+    cpuBefore === undefined || cpuAfter === undefined
+      ? ''
+      : `; the server's CPU ${((cpuAfter - cpuBefore) / load.pages).toFixed(2)} ms a page`;
   if (load.failures > 0) throw new Error(`paging bench: ${load.failures} pages failed under load`);
   const p99Ms = percentile(latencies, 99);
   // The walkers start a second before the timing and stop with it.
@@ -121,11 +130,16 @@ export async function pagingFairness(
     line:
       `  ${latencies.length} calls: p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${p99Ms.toFixed(1)} ms, ` +
       `max ${Math.max(...latencies).toFixed(1)} ms ${p99Ms < P99_GOAL_MS ? 'ok' : 'ABOVE'} (goal p99 < ${P99_GOAL_MS} ms); ` +
-      `the clients read ${load.pages} pages (${pagesPerSecond.toFixed(0)}/s), ${edits} edits`,
+      `the clients read ${load.pages} pages (${pagesPerSecond.toFixed(0)}/s), ${edits} edits${serverCpu}`,
   };
 }
 
-export async function benchPagingScale(origin: string, key: string, otherKey: string): Promise<PagingBench> {
+export async function benchPagingScale(
+  origin: string,
+  key: string,
+  otherKey: string,
+  serverPid?: number,
+): Promise<PagingBench> {
   const call = caller(origin, key);
   const guides: Array<{ size: number; productId: string; spotId: string }> = [];
   for (const size of SIZES) guides.push(await seedPagingGuide(call, size));
@@ -148,7 +162,7 @@ export async function benchPagingScale(origin: string, key: string, otherKey: st
   const walkRatio = large! / small!;
 
   // Another creator's guide, timed while 50 clients walk the big one and its creator edits it.
-  const fairness = await pagingFairness(origin, key, otherKey, guides.find((g) => g.size === 4000)!);
+  const fairness = await pagingFairness(origin, key, otherKey, guides.find((g) => g.size === 4000)!, serverPid);
 
   const row = (size: number, ms: number) =>
     `  ${String(size).padStart(5)} spots  ${ms.toFixed(0).padStart(6)} ms a walk of ${pagesOf.get(size)} pages, ` +

@@ -29,7 +29,7 @@ export async function benchPagingStores(lite: Child, post: Child): Promise<Pagin
   ] as const) {
     const { origin, key, otherKey } = app.ready;
     const big = await seedPagingGuide(jsonCaller(origin, key!), 4000);
-    measured.push({ name, f: await pagingFairness(origin, key!, otherKey!, big) });
+    measured.push({ name, f: await pagingFairness(origin, key!, otherKey!, big, app.process.pid) });
   }
   const [sqlite, postgres] = measured as [(typeof measured)[0], (typeof measured)[0]];
   const ratio = postgres.f.pagesPerSecond / sqlite.f.pagesPerSecond;

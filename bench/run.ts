@@ -21,7 +21,8 @@
  *                         readiness and publish_changes scaling bench (bench/publishing-scale.ts), `paging`
  *                         the paging bench (bench/paging-scale.ts: walks of a 2,000- and a 4,000-spot guide,
  *                         then another creator's get_guide beside 50 walkers; then that fairness load again
- *                         on fresh SQLite and PostgreSQL servers, bench/paging-stores.ts), `mixed` the mixed load on SQLite
+ *                         on fresh SQLite and PostgreSQL servers, bench/paging-stores.ts; `paging-stores` runs only
+ *                         that last part), `mixed` the mixed load on SQLite
  *                         and PostgreSQL (bench/mixed-load.ts), `tracing` REST get_guide with tracing sampled
  *                         at 0 against tracing never configured (bench/tracing-cost.ts: BENCH_TRACING_ROUNDS
  *                         rounds, 12 by default, of BENCH_TRACING_ROUND_SECONDS, 3 by default, each after half a
@@ -365,10 +366,13 @@ async function main(): Promise<number> {
       below ||= p.worstRatio > SCALE_GOAL;
     }
     if (runs('paging')) {
-      log('paging: walking a 2,000-spot and a 4,000-spot guide, then 50 walkers beside another creator');
-      const p = await benchPagingScale(app.ready.origin, app.ready.key!, app.ready.otherKey!);
-      process.stdout.write(`\n${p.lines.join('\n')}\n`);
-      below ||= p.walkRatio > WALK_GOAL || !(p.p99Ms < P99_GOAL_MS);
+      // `paging-stores` alone skips the walks on SQLite and runs only the load on both stores.
+      if (!onlyNames().every((o) => o.includes('paging-stores'))) {
+        log('paging: walking a 2,000-spot and a 4,000-spot guide, then 50 walkers beside another creator');
+        const p = await benchPagingScale(app.ready.origin, app.ready.key!, app.ready.otherKey!, app.process.pid);
+        process.stdout.write(`\n${p.lines.join('\n')}\n`);
+        below ||= p.walkRatio > WALK_GOAL || !(p.p99Ms < P99_GOAL_MS);
+      }
       log('paging fairness on SQLite and PostgreSQL: fresh servers started alike');
       const stores = await onBothStores(children, {}, benchPagingStores);
       process.stdout.write(`${stores.lines.join('\n')}\n`);

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Coordination } from '../db/coordination.ts';
+import { onBehalfOf } from '../db/fair-turns.ts';
 import { retryingStalePlans } from '../db/stale-plans.ts';
 import type { Dialect } from '../db/store-interface.ts';
 import type { Database } from '../db/tables.ts';
@@ -72,12 +73,23 @@ const NO_UPLOADS: readonly Upload[] = Object.freeze([]);
  * An operation declared `exclusive` runs only while the same job runs nowhere else, from its own
  * rate limit to its commit; a call that finds it running is refused with rate_limited.
  */
-export async function invoke(
+export function invoke(
   runtime: Runtime,
   operation: AnyOperation,
   rawInput: unknown,
   call: Call,
   onRate?: (rate: RateLimitOutcome) => void,
+): Promise<Invocation> {
+  // The store's connections are shared fairly among creators (db/fair-turns.ts).
+  return onBehalfOf(call.principal.creatorId, () => invokeAsCaller(runtime, operation, rawInput, call, onRate));
+}
+
+async function invokeAsCaller(
+  runtime: Runtime,
+  operation: AnyOperation,
+  rawInput: unknown,
+  call: Call,
+  onRate: ((rate: RateLimitOutcome) => void) | undefined,
 ): Promise<Invocation> {
   const counted = call.paid ?? runtime.rateLimits.consume(call.principal);
   const rate = counted instanceof Promise ? await counted : counted;

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { announceRevocation } from '../db/coordination.ts';
+import { onBehalfOf } from '../db/fair-turns.ts';
 import { prepared } from '../db/prepared.ts';
 import type { Database } from '../db/tables.ts';
 import { generateKey, hashesMatch, hashKey, type KeyScope, looksLikeKey, type Principal, type Role } from './auth.ts';
@@ -148,7 +149,8 @@ export class KeyStore {
   async authenticate(key: string): Promise<Principal> {
     if (!looksLikeKey(key)) throw invalidKey();
     const hash = hashKey(key);
-    return this.cache.get(hash, () => this.read(hash));
+    // Its creator is not known yet: the key stands for them in the queue for a store connection.
+    return this.cache.get(hash, () => onBehalfOf(hash, () => this.read(hash)));
   }
 
   private async read(hash: string): Promise<ReadCredential<Principal>> {

@@ -10,18 +10,18 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import { statementWithBegin } from './begin-with.ts';
+import { FairTurns, type GiveBack } from './fair-turns.ts';
 import type { EndOfCall, StoreProbe } from './store-probe.ts';
-import { ConnectionWaitTimeout } from './unavailable.ts';
 
 /** Kysely's abort options, passed through untouched. */
 type Options = Parameters<Driver['acquireConnection']>[0];
 
 /**
  * A Kysely dialect that reports to a StoreProbe: how long a caller waits for a connection, how
- * many hold one or wait, and each statement. On a dialect with one connection (SQLite) the queue
- * for it is kept here instead of inside Kysely, so that the wait for it can be seen; it is the same
- * first-come queue Kysely keeps, with a bound on the wait (`waitMs`, DATABASE_ACQUIRE_TIMEOUT_MS) as
- * a pool has.
+ * many hold one or wait, and each statement. The queue for the store's connections (the probe's
+ * `max`: a pool's, or SQLite's one) is kept here instead of inside Kysely or the pool, so that the
+ * wait can be seen and is fair among parties (fair-turns.ts: another creator's call does not queue
+ * behind one creator's fifty), with a bound on the wait (`waitMs`, DATABASE_ACQUIRE_TIMEOUT_MS).
  */
 export class ObservedDialect implements Dialect {
   private readonly inner: Dialect;
@@ -42,8 +42,7 @@ export class ObservedDialect implements Dialect {
   }
 
   createDriver(): Driver {
-    const single = !this.inner.createAdapter().supportsMultipleConnections;
-    return new ObservedDriver(this.inner.createDriver(), this.probe, single ? new Turns(this.waitMs) : undefined);
+    return new ObservedDriver(this.inner.createDriver(), this.probe, new FairTurns(this.probe.max, this.waitMs));
   }
 
   createQueryCompiler(): QueryCompiler {
@@ -55,60 +54,16 @@ export class ObservedDialect implements Dialect {
   }
 }
 
-/** One connection, taken in turn: Kysely's own ConnectionMutex, which it does not export. */
-class Turns {
-  private held: Promise<void> | undefined;
-  private free: (() => void) | undefined;
-  private readonly waitMs: number | undefined;
-
-  constructor(waitMs: number | undefined) {
-    this.waitMs = waitMs;
-  }
-
-  async take(): Promise<void> {
-    const { waitMs } = this;
-    const deadline = waitMs === undefined ? undefined : performance.now() + waitMs;
-    while (this.held) {
-      if (deadline === undefined) await this.held;
-      else if (!(await settlesWithin(this.held, deadline - performance.now()))) {
-        throw new ConnectionWaitTimeout(waitMs as number);
-      }
-    }
-    this.held = new Promise((resolve) => {
-      this.free = resolve;
-    });
-  }
-
-  give(): void {
-    const free = this.free;
-    this.held = undefined;
-    this.free = undefined;
-    free?.();
-  }
-}
-
-/** Whether `promise` settles within `ms` (false at once when no time is left). */
-async function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
-  if (ms <= 0) return false;
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([promise.then(() => true), late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 class ObservedDriver implements Driver {
   private readonly inner: Driver;
   private readonly probe: StoreProbe;
-  private readonly turns: Turns | undefined;
+  private readonly turns: FairTurns;
   /** Each connection's observed stand-in, and back. */
   private readonly standIns = new WeakMap<DatabaseConnection, ObservedConnection>();
+  /** The turn each connection handed out now was taken under. */
+  private readonly turnOf = new WeakMap<DatabaseConnection, GiveBack>();
 
-  constructor(inner: Driver, probe: StoreProbe, turns: Turns | undefined) {
+  constructor(inner: Driver, probe: StoreProbe, turns: FairTurns) {
     this.inner = inner;
     this.probe = probe;
     this.turns = turns;
@@ -124,13 +79,14 @@ class ObservedDriver implements Driver {
     const acquired = probe.acquiring();
     let connection: DatabaseConnection;
     try {
-      await this.turns?.take();
+      const giveBack = await this.turns.take();
       try {
         connection = await this.inner.acquireConnection(options);
       } catch (err) {
-        this.turns?.give();
+        giveBack();
         throw err;
       }
+      this.turnOf.set(connection, giveBack);
     } catch (err) {
       probe.waiting -= 1;
       acquired(err);
@@ -196,7 +152,9 @@ class ObservedDriver implements Driver {
       await this.inner.releaseConnection(innerOf(connection), options);
     } finally {
       this.probe.inUse -= 1;
-      this.turns?.give();
+      const inner = innerOf(connection);
+      this.turnOf.get(inner)?.();
+      this.turnOf.delete(inner);
     }
   }
 

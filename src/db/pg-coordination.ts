@@ -27,7 +27,8 @@ export interface CoordinationLog {
 
 /**
  * PostgreSQL's coordination: one connection of its own per process, outside the pool, that
- * LISTENs for revocations and holds the session locks of exclusive jobs.
+ * LISTENs for revocations, holds the session locks of exclusive jobs and runs the short reads many
+ * calls share (guide revisions: db/aside-reads.ts).
  *
  * Why a revocation cannot go unseen for more than a second: notifications reach a listener in the
  * order their transactions committed, one queue for every channel. Every 200 ms the connection
@@ -63,12 +64,28 @@ export class PostgresCoordination implements Coordination {
   }
 
   revocationMark(): string | undefined {
+    if (!this.live()) return undefined;
+    return `${localRevocationCount()} ${this.generation}`;
+  }
+
+  /**
+   * A short read on the listening connection, beside the pool (db/aside-reads.ts); undefined while
+   * the connection is not open or its beats do not come back (then the caller uses the pool).
+   */
+  read<R>(text: string, values: unknown[]): Promise<R[]> | undefined {
+    const client = this.live();
+    if (!client) return undefined;
+    return client.query(text, values).then((result) => result.rows as R[]);
+  }
+
+  /** The listening connection while its beats come back; else none (and it is opened again if lost). */
+  private live(): pg.Client | undefined {
     if (!this.client) {
       if (!this.opening && performance.now() >= this.nextAttemptAt) this.open().catch(() => {});
       return undefined;
     }
     if (performance.now() - this.vouchedFrom > BEAT_VOUCHES_MS) return undefined;
-    return `${localRevocationCount()} ${this.generation}`;
+    return this.client;
   }
 
   async exclusive<T>(job: string, work: () => Promise<T>): Promise<Exclusive<T>> {

@@ -1,5 +1,7 @@
+import { AsyncResource } from 'node:async_hooks';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { type AsideConnection, asideConnections } from './aside-reads.ts';
 import { ObservedDialect } from './observed-dialect.ts';
 import { type CoordinationLog, PostgresCoordination } from './pg-coordination.ts';
 import { connectionSettings, GuardedClient, type StoreDeadlines } from './pg-deadlines.ts';
@@ -48,8 +50,11 @@ export function openPostgres(
     problems?.warn({ err: err.message }, 'the store ended an idle connection; the pool opens a new one when needed');
   });
   const probe = new StoreProbe(POOL_MAX, () => pool.totalCount);
-  const db = new Kysely<Database>({ dialect: new ObservedDialect(new PostgresDialect({ pool }), probe) });
+  // The wait for a pool connection is kept (and bounded) by the observed dialect, fairly among creators.
+  const dialect = new ObservedDialect(new PostgresDialect({ pool }), probe, deadlines?.acquireMs);
+  const db = new Kysely<Database>({ dialect });
   const coordination = new PostgresCoordination(connectionString, problems, deadlines);
+  asideConnections.set(db, observedAside(coordination, probe));
   return {
     db,
     dialect: 'postgres',
@@ -58,6 +63,33 @@ export function openPostgres(
     close: async () => {
       await coordination.close();
       await db.destroy();
+    },
+  };
+}
+
+/**
+ * Reads beside the pool, on the coordination connection, reported to the probe as statements. They
+ * run outside any call's context: one read answers many calls, so it is no one call's span.
+ */
+function observedAside(coordination: PostgresCoordination, probe: StoreProbe): AsideConnection {
+  const outside = new AsyncResource('creator-api aside read');
+  return {
+    read<R>(text: string, values: unknown[]) {
+      return outside.runInAsyncScope(() => {
+        const running = coordination.read<R>(text, values);
+        if (!running) return undefined;
+        const end = probe.statement(text);
+        return running.then(
+          (rows) => {
+            end();
+            return rows;
+          },
+          (err: unknown) => {
+            end(err);
+            throw err;
+          },
+        );
+      });
     },
   };
 }

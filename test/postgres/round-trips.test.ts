@@ -44,18 +44,41 @@ const WHOLE_GUIDE_BUDGET: Record<string, number> = {
   set_link_verified: 17, // begin naming the change, the guide's lock, the parts that hold links, the marks, closing the change, commit
 };
 
+/**
+ * Pool connections each of those calls takes. A guide's revision is read beside the pool, on the
+ * coordination connection, by one statement for all the calls asking at once (db/aside-reads.ts):
+ * a view served again takes none, so it never waits behind calls that hold them all.
+ */
+const CONNECTIONS: Record<string, number> = {
+  'REST get_guide': 1, // the record: the guide was just written
+  'MCP get_guide': 0, // the view is cached: its revision is read beside the pool
+  'REST list_spots': 1,
+  'REST get_spot': 1,
+  'REST whoami': 1,
+  'REST list_guides': 1,
+  'MCP get_spot': 1,
+  'REST update_spot': 1,
+  'REST update_guide': 1,
+};
+
 const postgres = (await testDialects()).find((d) => d.dialect === 'postgres');
 
 describe('round trips per call on PostgreSQL', { skip: postgres?.skip ?? 'PostgreSQL not tested' }, () => {
   let h: Harness;
   let client: Client;
   let statements: string[] = [];
+  let connections = 0;
   before(async () => {
     h = await startServer({ dialect: 'postgres' });
-    // The store's probe (what metrics and traces watch) is told every statement, begin and commit too.
+    // The store's probe (what metrics and traces watch) is told every statement, begin and commit
+    // too, and every pool connection taken.
     h.store.probe.attach({
       statement(text) {
         statements.push(text);
+        return () => {};
+      },
+      acquiring() {
+        connections += 1;
         return () => {};
       },
     });
@@ -99,15 +122,54 @@ describe('round trips per call on PostgreSQL', { skip: postgres?.skip ?? 'Postgr
       ['REST update_guide', () => rest(h.baseUrl, key, 'PATCH', `/guides/${productId}`, { headline: `${Date.now()}` })],
     ];
     const counted: Record<string, number> = {};
+    const taken: Record<string, number> = {};
     // The first round warms the key cache and the views; the second is the steady state.
     for (let round = 0; round < 2; round++) {
       for (const [name, call] of calls) {
         statements = [];
+        connections = 0;
         ok(await call());
         counted[name] = statements.length;
+        taken[name] = connections;
       }
     }
     assert.deepEqual(counted, BUDGET, `statements per call:\n${JSON.stringify(counted, null, 2)}`);
+    assert.deepEqual(taken, CONNECTIONS, `pool connections per call:\n${JSON.stringify(taken, null, 2)}`);
+  });
+
+  it('pages served again share their revision reads and take no pool connection', async () => {
+    const key = h.alice.writeKey;
+    const productId = (await rest(h.baseUrl, key, 'POST', '/guides', { name: 'Walked' })).body.productId as string;
+    const spots = Array.from({ length: 25 }, (_, i) => ({ spotKey: `spot-${i}`, name: `Spot ${i}` }));
+    const made = await rest(h.baseUrl, key, 'POST', `/guides/${productId}/spots/batch`, { spots });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    const page = (cursor?: string) =>
+      rest(
+        h.baseUrl,
+        key,
+        'GET',
+        `/guides/${productId}/spots?limit=10${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
+    const first = await page();
+    const second = await page(first.body.nextCursor);
+    assert.equal(second.status, 200);
+    // Forty clients at once on the two pages, served from the views at this revision.
+    statements = [];
+    connections = 0;
+    const CLIENTS = 40;
+    const answers = await Promise.all(
+      Array.from({ length: CLIENTS }, (_, i) => page(i % 2 === 0 ? undefined : first.body.nextCursor)),
+    );
+    assert.ok(answers.every((a) => a.status === 200));
+    assert.deepEqual(answers[1]?.body.spots, second.body.spots);
+    assert.equal(connections, 0, 'no pool connection');
+    assert.ok(
+      statements.every((text) => text === 'select id, creator_id, revision from guides where id = any($1)'),
+      statements.join('\n'),
+    );
+    // Each statement answers the calls that came with it, or while the one before ran (how many
+    // come together depends on the machine: test/db/aside-reads.test.ts shows the rule itself).
+    assert.ok(statements.length < CLIENTS, `${statements.length} revision reads for ${CLIENTS} calls`);
   });
 
   it('a guide record is read in one statement however many areas and properties it holds', async () => {

@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { notFound } from '../../core/errors.ts';
 import { jsonOf } from '../../core/json.ts';
 import { countCache } from '../../core/work-meter.ts';
+import { asideConnections, SharedReads } from '../../db/aside-reads.ts';
 import { directReaders } from '../../db/database.ts';
 import { prepared } from '../../db/prepared.ts';
 import type { Database } from '../../db/tables.ts';
@@ -19,6 +20,14 @@ interface RevisionRow {
   id: string;
   revision: number;
 }
+
+/** A guide's revision and owner, as the shared reads of PostgreSQL's aside connection return it. */
+interface OwnerRow extends RevisionRow {
+  creator_id: string;
+}
+
+/** Guides' revisions and owners by id, for every call that asked at once (db/aside-reads.ts). */
+const REVISIONS_OF = 'select id, creator_id, revision from guides where id = any($1)';
 
 const revisionOf = prepared<RevisionRow>('guide revision', (db) =>
   db.selectFrom('guides').select(['id', 'revision']).where('id', '=', '').where('creator_id', '=', ''),
@@ -55,6 +64,12 @@ export class GuideViewCache {
    */
   private readonly confirmed = new LRUCache<string, { stamp: string; row: RevisionRow }>({ max: 10_000 });
 
+  /** Views being built now, by guide, revision and view: a second call for one waits for it. */
+  private readonly building = new Map<string, Promise<object>>();
+
+  /** Revisions read for many calls at once, per store (PostgreSQL only: sharedRevisionsOf). */
+  private readonly sharedRevisions = new WeakMap<object, SharedReads<OwnerRow>>();
+
   /**
    * The view named `view` of the caller's guide, from memory when its revision has not moved. For
    * reads outside a transaction only: inside one, a view could describe writes that roll back.
@@ -82,9 +97,29 @@ export class GuideViewCache {
       countCache('guide_revisions', { hit });
       if (hit) return known.row;
     }
+    const shared = await this.sharedRevisionsOf(db)?.get(productId);
+    if (shared !== undefined) {
+      return shared?.creator_id === creatorId ? { id: shared.id, revision: shared.revision } : undefined;
+    }
     const [row] = await revisionOf(db, productId, creatorId);
     if (row && stamp !== undefined) this.confirmed.set(key, { stamp, row });
     return row;
+  }
+
+  /**
+   * PostgreSQL (outside a transaction): revisions read on the store's aside connection, one
+   * statement for all the calls that asked meanwhile, instead of a pool connection and a round trip
+   * each. Exact as the query it replaces: each statement is sent after the calls it answers came.
+   */
+  private sharedRevisionsOf(db: Kysely<Database>): SharedReads<OwnerRow> | undefined {
+    let shared = this.sharedRevisions.get(db);
+    if (!shared) {
+      const aside = asideConnections.get(db);
+      if (!aside) return undefined;
+      shared = new SharedReads<OwnerRow>(aside, REVISIONS_OF, (row) => row.id);
+      this.sharedRevisions.set(db, shared);
+    }
+    return shared;
   }
 
   private async viewOf<T extends object>(
@@ -96,9 +131,20 @@ export class GuideViewCache {
     const cached = kept?.revision === row.revision ? (kept.views.get(view) as T | undefined) : undefined;
     countCache('guide_views', { hit: cached !== undefined });
     if (cached) return cached;
-    const built = Object.freeze(await build(row.id, (other, make) => this.viewOf(row, other, make)));
-    this.keep(row, view, built);
-    return built;
+    // Calls that ask for one view at one revision together share its build, as they would share
+    // it once kept: fifty clients walking a list in step after an edit build each page once.
+    const buildKey = `${row.id} ${row.revision} ${view}`;
+    const underWay = this.building.get(buildKey);
+    if (underWay) return underWay as Promise<T>;
+    const building = (async () => {
+      const built = Object.freeze(await build(row.id, (other, make) => this.viewOf(row, other, make)));
+      this.keep(row, view, built);
+      return built;
+    })();
+    this.building.set(buildKey, building);
+    const done = () => this.building.delete(buildKey);
+    building.then(done, done);
+    return building;
   }
 
   /** Keeps a view beside its guide's others at its revision; one built at an older revision than kept is not kept. */
