@@ -16,8 +16,16 @@ import { Worker } from 'node:worker_threads';
  */
 export const WAL_KEPT_BYTES = 16 * 1024 * 1024;
 
+/**
+ * How long after the store opens the thread starts: a process that opens the store for a moment
+ * (the admin command line, a migration check) never pays for a thread, and a log a second old is
+ * still small (the writer's own backstop stands meanwhile).
+ */
+const START_AFTER_MS = 1000;
+
 export class WalCheckpointer {
-  private readonly worker: Worker;
+  private worker: Worker | undefined;
+  private readonly starting: NodeJS.Timeout;
   private stopped = false;
 
   /**
@@ -25,28 +33,37 @@ export class WalCheckpointer {
    * checkpointing in its commits, so the WAL never grows unwatched.
    */
   constructor(file: string, onFailure: (error: unknown) => void) {
-    this.worker = new Worker(new URL('./wal-checkpointer.worker.ts', import.meta.url), {
+    this.starting = setTimeout(() => this.start(file, onFailure), START_AFTER_MS);
+    this.starting.unref();
+  }
+
+  private start(file: string, onFailure: (error: unknown) => void): void {
+    const worker = new Worker(new URL('./wal-checkpointer.worker.ts', import.meta.url), {
       workerData: { file, keptBytes: WAL_KEPT_BYTES },
-      // The thread holds no request: a process that is done need not wait for it.
       stdout: false,
       stderr: false,
     });
-    this.worker.unref();
-    this.worker.once('error', (error) => {
+    // The thread holds no request: a process that is done need not wait for it.
+    worker.unref();
+    worker.once('error', (error) => {
       if (!this.stopped) onFailure(error);
     });
-    this.worker.once('exit', (code) => {
+    worker.once('exit', (code) => {
       if (!this.stopped) onFailure(new Error(`the WAL checkpointer exited with code ${code}`));
     });
+    this.worker = worker;
   }
 
   /** Lets the worker finish the checkpoint it is in and close its connection. */
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    const exited = once(this.worker, 'exit');
-    this.worker.postMessage('stop');
-    const timer = setTimeout(() => void this.worker.terminate(), 5000);
+    clearTimeout(this.starting);
+    const worker = this.worker;
+    if (!worker) return;
+    const exited = once(worker, 'exit');
+    worker.postMessage('stop');
+    const timer = setTimeout(() => void worker.terminate(), 5000);
     try {
       await exited;
     } finally {
