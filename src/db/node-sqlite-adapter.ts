@@ -146,11 +146,6 @@ export class NodeSqliteAdapter implements SqliteDatabase {
     this.openChange = change;
   }
 
-  /** The change the open transaction records under, if any. */
-  get recordingUnder(): string | null {
-    return this.openChange;
-  }
-
   /** A transaction's begin, commit or rollback, which ends any change a transaction left open. */
   private closingChange(statement: SqliteStatement): SqliteStatement {
     const closing = <T>(run: () => T): T => {
