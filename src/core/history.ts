@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import { randomFillSync } from 'node:crypto';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { beginningWith } from '../db/begin-with.ts';
 import { directReaders } from '../db/database.ts';
 import type { Dialect } from '../db/store-interface.ts';
@@ -75,11 +75,22 @@ export function inChange<T>(
 /**
  * A change's id begins with when it was opened (base 36, fixed width: ids sort as they were made),
  * then 96 random bits: each write adds its entries at the end of the indexes on change ids, on the
- * page the last write wrote, where a random id would rewrite a page anywhere in them.
+ * page the last write wrote, where a random id would rewrite a page anywhere in them. The random
+ * bytes are drawn for 256 ids at a time: a draw is a call into OpenSSL that costs more than the rest
+ * of the id.
  */
 export function newChangeId(now = Date.now()): string {
-  return `chg_${now.toString(36).padStart(9, '0')}${randomBytes(12).toString('base64url')}`;
+  if (randomAt === randomPool.length) {
+    randomFillSync(randomPool);
+    randomAt = 0;
+  }
+  const random = randomPool.toString('base64url', randomAt, randomAt + 12);
+  randomAt += 12;
+  return `chg_${now.toString(36).padStart(9, '0')}${random}`;
 }
+
+const randomPool = Buffer.alloc(12 * 256);
+let randomAt = randomPool.length;
 
 /** The change this transaction's writes are recorded under (what an undo marks the undone ones with). */
 export async function currentChange(db: Kysely<Database>, dialect: Dialect): Promise<string> {
@@ -118,18 +129,29 @@ export async function closeChange(
     await forget.execute(db);
     return;
   }
-  const keep = sql`
-    insert into changes (id, guide_id, seq, at, operation, by_id)
-    select ${id}, g.id, coalesce((select max(c.seq) from changes c where c.guide_id = g.id), 0) + 1,
-      ${closing.at}, ${closing.operation}, ${closing.principal.studio ? null : closing.principal.keyId}
-    from guides g
-    where g.id = ${closing.guideId} and exists (select 1 from change_rows r where r.change_id = ${id})`;
+  const byId = closing.principal.studio ? null : closing.principal.keyId;
   if (dialect === 'postgres') {
     // One round trip: the rows are forgotten in the same statement when the change is not kept.
-    await sql`with kept as (${keep} returning id)
+    await sql`with kept as (${keepChange(id, closing.at, closing.operation, byId, closing.guideId)} returning id)
       delete from change_rows where change_id = ${id} and not exists (select 1 from kept)`.execute(db);
     return;
   }
-  const kept = await keep.execute(db);
+  // Compiled once: building the statement cost more than SQLite's work to run it (every write runs it).
+  keepChangeText ??= keepChange('', 0, '', null, '').compile(db).sql;
+  const kept = await db.executeQuery(
+    CompiledQuery.raw(keepChangeText, [id, closing.at, closing.operation, byId, closing.guideId, id]),
+  );
   if (Number(kept.numAffectedRows ?? 0) === 0) await forget.execute(db);
 }
+
+/** The statement that keeps a change under its guide, next in the guide's history, when it touched any row. */
+function keepChange(id: string, at: number, operation: string, byId: string | null, guideId: string) {
+  return sql`
+    insert into changes (id, guide_id, seq, at, operation, by_id)
+    select ${id}, g.id, coalesce((select max(c.seq) from changes c where c.guide_id = g.id), 0) + 1,
+      ${at}, ${operation}, ${byId}
+    from guides g
+    where g.id = ${guideId} and exists (select 1 from change_rows r where r.change_id = ${id})`;
+}
+
+let keepChangeText: string | undefined;
