@@ -47,7 +47,7 @@
  * the separate benches (startup, uploads, paging…) do not run then.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshPostgresSchema } from '../test/helpers/dialects.ts';
 import { againstCommit, benchAgainst } from './against.ts';
@@ -58,7 +58,13 @@ import { benchHostileUploads, SETTLE_MARGIN_MB } from './hostile-uploads.ts';
 import { BENCH_APP_ENV, type Child, npmStartEnv, startChild } from './ipc.ts';
 import { type LoadSettings, type Measurement, newTally, probe, runLoad, summarize } from './load.ts';
 import { CpuTally } from './machine.ts';
-import { benchUploads, UPLOAD_RATIO_GOAL, UPLOAD_RSS_GOAL_MB } from './media-upload.ts';
+import {
+  benchUploads,
+  UPLOAD_RATIO_GOAL,
+  UPLOAD_RSS_GOAL_MB,
+  type UploadBench,
+  type UploadBenchOptions,
+} from './media-upload.ts';
 import { benchMixed, MIXED_CREATORS, MIXED_P99_GOAL_MS, MIXED_RATIO_GOAL } from './mixed-load.ts';
 import { benchPagingScale, P99_GOAL_MS, STORES_PAGING_GOAL, WALK_GOAL } from './paging-scale.ts';
 import { benchPagingStores } from './paging-stores.ts';
@@ -191,21 +197,36 @@ function startApp(dataDir: string, env: Record<string, string> = {}, root?: stri
  * The upload bench again with the photo files in a bucket of a local S3-compatible server (a child
  * of its own), judged by the same ratio goal (issue 31); its memory is the disk run's to judge. The
  * server shares the machine's two cores with the app and the bare pipeline, so its own cost shows
- * in the ratio.
+ * in the ratio (its CPU per upload is shown beside it). Then, not judged, the same turns with that
+ * server at the lowest CPU priority, so that it takes only what the upload leaves idle, as a bucket
+ * on another machine takes none of these cores: the difference is the bench's server's, not the app's.
  */
 async function benchUploadsToBucket(children: Child[]): Promise<{ ratio: number; lines: string[] }> {
   const s3 = await startChild('s3', './s3-server.ts', {});
   children.push(s3);
+  const bucketPid = s3.process.pid!;
   const dir = mkdtempSync(join(tmpdir(), 'creator-api-bench-upload-s3-'));
   try {
     const app = await startApp(dir, benchBucketEnv(s3.ready.origin));
     children.push(app);
-    const u = await benchUploads(app.ready.origin, app.ready.key!, app.process.pid!).finally(() => app.stop());
+    const bench = (options: UploadBenchOptions) =>
+      benchUploads(app.ready.origin, app.ready.key!, app.process.pid!, { bucketPid, ...options });
+    let u: UploadBench;
+    let elsewhere: UploadBench;
+    try {
+      u = await bench({});
+      setPriority(bucketPid, 19);
+      elsewhere = await bench({ tenAtOnce: false, judged: false });
+    } finally {
+      await app.stop();
+    }
     return {
       ratio: u.ratio,
       lines: [
         `with the files in an S3-compatible bucket (fauxqs on loopback, in a process of its own; ratio judged):`,
         ...u.lines.slice(1),
+        `the same, the bucket's server at the lowest CPU priority (as if on another machine; not judged):`,
+        ...elsewhere.lines.slice(1),
       ],
     };
   } finally {

@@ -33,6 +33,7 @@ import { openStore } from '../src/store.ts';
 import { benchCreatorKey } from './bench-creator.ts';
 import { BENCH_APP_ENV, type Child, startChild } from './ipc.ts';
 import { median } from './json-call.ts';
+import { processCpuMs } from './machine.ts';
 import { makeBenchJpeg } from './media-pipeline.ts';
 import { benchBucketEnv } from './s3-server.ts';
 
@@ -100,14 +101,20 @@ function threadDelta(before: Map<string, number>, after: Map<string, number>): M
 
 interface Sample {
   threads: Map<string, number>;
+  /** CPU of the bench's S3 server (another process on the same cores), with --bucket. */
+  s3Ms: number;
   cpuMs: number;
   wallMs: number;
   gcMs: number;
   majors: number;
 }
 
+/** CPU ms so far of the S3 server's process (every thread), 0 without one. */
+const s3Cpu = () => (s3Pid === undefined ? 0 : (processCpuMs(s3Pid) ?? 0));
+
 async function measure(work: () => Promise<unknown>): Promise<Sample> {
   const [gc0, maj0] = [gcMs, gcMajor];
+  const s3Cpu0 = s3Cpu();
   const threads0 = threadCpu();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
@@ -117,16 +124,19 @@ async function measure(work: () => Promise<unknown>): Promise<Sample> {
   const threads = threadDelta(threads0, threadCpu());
   // gc entries are delivered asynchronously: let them arrive before reading the tally.
   await new Promise((r) => setImmediate(r));
-  return { threads, cpuMs: (cpu.user + cpu.system) / 1000, wallMs, gcMs: gcMs - gc0, majors: gcMajor - maj0 };
+  const s3Ms = s3Cpu() - s3Cpu0;
+  return { threads, s3Ms, cpuMs: (cpu.user + cpu.system) / 1000, wallMs, gcMs: gcMs - gc0, majors: gcMajor - maj0 };
 }
 
 const children: Child[] = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'creator-api-upload-cpu-'));
 let s3Env: Record<string, string> = {};
+let s3Pid: number | undefined;
 if (bucket) {
   const s3 = await startChild('s3', './s3-server.ts', {});
   children.push(s3);
   s3Env = benchBucketEnv(s3.ready.origin);
+  s3Pid = s3.process.pid;
 }
 const config = loadConfig({
   ...process.env,
@@ -242,6 +252,12 @@ function report(): void {
   };
   console.log(`mean CPU ms by thread: bare: ${perThread(samples.bare)}`);
   console.log(`                       upload: ${perThread(samples.upload)}`);
+  if (bucket) {
+    const s3 = samples.upload.map((x) => x.s3Ms);
+    console.log(
+      `S3 server (its own process, same cores) per upload: median ${median(s3).toFixed(0)} ms of CPU (${s3.map((v) => v.toFixed(0)).join(' ')})`,
+    );
+  }
   console.log(`upload / bare: cpu ${cpuRatio.toFixed(3)}  wall ${wallRatio.toFixed(3)}`);
 }
 

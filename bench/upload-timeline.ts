@@ -6,24 +6,30 @@
  * V8's collections) and sends the list here. Turns alternate: the bench's own baseline (the bare
  * pipeline in this process, as bench/media-upload.ts times it), the bare server, the app; each
  * ratio is taken within a turn, so load from other processes falls on all three alike.
- * Run: npx node bench/upload-timeline.ts [turns] [--bucket] [--default-malloc] [--steps] [--against DIR]
+ * Run: npx node bench/upload-timeline.ts [turns] [--bucket [--bucket-nice]] [--default-malloc] [--steps] [--against DIR]
+ *   --bucket          the files in the bench's bucket (bench/s3-server.ts, a process on the same cores);
+ *                     the bucket server's CPU per upload is reported with each app
+ *   --bucket-nice     that server at nice 19: it takes only CPU the uploads leave idle, as a bucket on
+ *                     another machine takes none of these cores
  *   --default-malloc  the servers without npm start's allocator settings
  *   --steps           every turn's timeline, not only the medians
  *   --against DIR     another app, from another checkout (its bench/app-server.ts), in the same turns;
  *                     may be given more than once
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderRenditions } from '../src/resources/media/image-pipeline.ts';
 import { BENCH_APP_ENV, type Child, npmStartEnv, startChild } from './ipc.ts';
 import { median } from './json-call.ts';
+import { processCpuMs } from './machine.ts';
 import { makeBenchJpeg } from './media-pipeline.ts';
 import { benchBucketEnv } from './s3-server.ts';
 import type { Step, TimelineMessage } from './upload-timeline-hooks.ts';
 
 const turns = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 9);
 const bucket = process.argv.includes('--bucket');
+const bucketNice = process.argv.includes('--bucket-nice');
 const allSteps = process.argv.includes('--steps');
 const defaultMalloc = process.argv.includes('--default-malloc');
 /** What `npm start` of a checkout sets (this one's unless named), or nothing with --default-malloc. */
@@ -36,11 +42,16 @@ const children: Child[] = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'creator-api-upload-timeline-'));
 try {
   let s3Env: Record<string, string> = {};
+  let s3Pid: number | undefined;
   if (bucket) {
     const s3 = await startChild('s3', './s3-server.ts', {});
     children.push(s3);
     s3Env = benchBucketEnv(s3.ready.origin);
+    s3Pid = s3.process.pid;
+    if (bucketNice && s3Pid !== undefined) setPriority(s3Pid, 19);
   }
+  /** The bucket server's CPU ms so far (0 without one): sampled around each upload to an app. */
+  const s3Cpu = () => (s3Pid === undefined ? 0 : (processCpuMs(s3Pid) ?? 0));
   const appEnv = { ...BENCH_APP_ENV, ...s3Env };
   const jpeg = await makeBenchJpeg();
   // Made once, as a client holds its file: the bare pipeline gets its input without a copy too.
@@ -59,6 +70,7 @@ try {
     child: bare,
     send: () => post(`${bare.ready.origin}/`, { 'content-type': 'image/jpeg' }),
     timelines: [],
+    bucketCpu: [],
   });
   const apps: [string, string | undefined][] = [['upload', undefined]];
   for (const dir of againstDirs) apps.push([`upload (${dir})`, dir]);
@@ -68,7 +80,15 @@ try {
     const env = { DATA_DIR: mkdtempSync(join(dataDir, 'app-')), ...appEnv, ...startEnvOf(root) };
     const app = await startChild(name, file, env, { ...hooks, ...(root && { cwd: root }) });
     children.push(app);
-    servers.push({ child: app, send: await uploader(app, post), timelines: [] });
+    const upload = await uploader(app, post);
+    const server: Server = { child: app, send: upload, timelines: [], bucketCpu: [] };
+    server.send = async () => {
+      const cpu0 = s3Cpu();
+      const ms = await upload();
+      server.bucketCpu.push(s3Cpu() - cpu0);
+      return ms;
+    };
+    servers.push(server);
   }
   for (const server of servers) {
     server.child.process.on('message', (m: TimelineMessage) => {
@@ -87,7 +107,10 @@ try {
     for (const server of servers) await server.send();
   }
   await new Promise((r) => setTimeout(r, 100));
-  for (const server of servers) server.timelines.length = 0;
+  for (const server of servers) {
+    server.timelines.length = 0;
+    server.bucketCpu.length = 0;
+  }
 
   const bareWall: number[] = [];
   const wall = new Map<Server, number[]>(servers.map((s) => [s, []]));
@@ -101,7 +124,7 @@ try {
   const ratios = (a: number[], b: number[]) => a.map((v, i) => v / (b[i] as number)).sort((x, y) => x - y);
   const spread = (r: number[]) => `median ${median(r).toFixed(2)} (${r.map((v) => v.toFixed(2)).join(' ')})`;
   console.log(
-    `${bucket ? 'bucket' : 'disk'}, ${turns} turns, servers with ${JSON.stringify(serverEnv)}, load ${loadavg()[0]?.toFixed(1)}`,
+    `${bucket ? `bucket${bucketNice ? ' (its server at nice 19)' : ''}` : 'disk'}, ${turns} turns, servers with ${JSON.stringify(serverEnv)}, load ${loadavg()[0]?.toFixed(1)}`,
   );
   console.log(`bare pipeline in this process: median ${ms(median(bareWall))} ms (the bench's baseline)`);
   for (const [server, times] of wall) {
@@ -116,9 +139,11 @@ try {
       `${server.child.name.padEnd(20)} over the bare server in each turn: ${spread(ratios(times, bareServerWall))}`,
     );
   }
-  for (const { child, timelines: list } of servers) {
+  for (const { child, timelines: list, bucketCpu } of servers) {
+    const inBucket =
+      s3Pid === undefined || bucketCpu.length === 0 ? '' : `, bucket server CPU ${ms(median(bucketCpu))} ms`;
     console.log(
-      `\n${child.name}: ${list.length} requests, server-side median ${ms(median(list.map((t) => t.totalMs)))} ms, main thread busy ${median(list.map((t) => t.busy * 100)).toFixed(0)}%, CPU ${ms(median(list.map((t) => t.cpuMs)))} ms, page faults ${median(list.map((t) => t.pageFaults))}`,
+      `\n${child.name}: ${list.length} requests, server-side median ${ms(median(list.map((t) => t.totalMs)))} ms, main thread busy ${median(list.map((t) => t.busy * 100)).toFixed(0)}%, CPU ${ms(median(list.map((t) => t.cpuMs)))} ms, page faults ${median(list.map((t) => t.pageFaults))}${inBucket}`,
     );
     for (const line of summary(list)) console.log(line);
     if (allSteps) for (const t of list) console.log(`  ${steps(t.steps)}`);
@@ -132,6 +157,8 @@ interface Server {
   child: Child;
   send: () => Promise<number>;
   timelines: TimelineMessage[];
+  /** The bucket server's CPU (ms) during each upload to this server, with --bucket. */
+  bucketCpu: number[];
 }
 
 /** A guide on the app, and a function that uploads the photo to it (wall ms, seen by the client). */

@@ -27,8 +27,7 @@ const PAYLOAD_HASH_HEADER = 'x-amz-content-sha256';
  * hashes every file a second time, on the main thread, to sign it. The bucket checks the body
  * against it as it would against the SDK's own.
  */
-function signedWithHash(put: PutObjectCommand, etag: string): PutObjectCommand {
-  const hex = Buffer.from(etag.slice(1, -1), 'base64url').toString('hex');
+function signedWithHash(put: PutObjectCommand, hex: string): PutObjectCommand {
   put.middlewareStack.add(
     (next) => (args) => {
       const request = args.request as { headers?: Record<string, string> };
@@ -64,6 +63,12 @@ export class S3BlobStore extends KeyedBlobStore {
   readonly bucket: string;
   readonly keyPrefix: string;
   private readonly listPageSize: number;
+  /**
+   * Whether puts carry a checksum the bucket verifies and keeps with the object (the SDK's
+   * `requestChecksumCalculation`, WHEN_SUPPORTED unless AWS_REQUEST_CHECKSUM_CALCULATION or the
+   * profile says WHEN_REQUIRED, for a service that cannot take checksums).
+   */
+  private readonly sendsChecksum: Promise<boolean>;
 
   constructor(settings: BucketSettings, options: S3BlobStoreOptions = {}) {
     super();
@@ -89,27 +94,33 @@ export class S3BlobStore extends KeyedBlobStore {
         httpsAgent: { keepAlive: true, maxSockets: 64 },
       },
     });
+    this.sendsChecksum = this.client.config.requestChecksumCalculation().then((when) => when === 'WHEN_SUPPORTED');
+    // Read at the first put; a setting the SDK refuses fails that put, not the start.
+    this.sendsChecksum.catch(() => {});
   }
 
   protected placeOf(key: string): string {
     return `${this.keyPrefix}${key}`;
   }
 
+  /**
+   * One hash serves three ends: the ETag's SHA-256 is the object's metadata, SigV4's payload hash
+   * and the checksum the bucket verifies the body against and keeps (x-amz-checksum-sha256). Given
+   * a checksum, the SDK computes none of its own (CRC32 by default: a pass over every file).
+   */
   protected async write(objectName: string, bytes: Buffer, facts: BlobFacts): Promise<void> {
-    await this.client.send(
-      signedWithHash(
-        new PutObjectCommand({
-          Bucket: this.bucket,
-          Key: objectName,
-          Body: bytes,
-          ContentLength: facts.size,
-          ContentType: facts.contentType,
-          CacheControl: IMMUTABLE,
-          Metadata: { [SHA256]: facts.etag.slice(1, -1) },
-        }),
-        facts.etag,
-      ),
-    );
+    const sha256 = Buffer.from(facts.etag.slice(1, -1), 'base64url');
+    const put = new PutObjectCommand({
+      Bucket: this.bucket,
+      Key: objectName,
+      Body: bytes,
+      ContentLength: facts.size,
+      ContentType: facts.contentType,
+      CacheControl: IMMUTABLE,
+      Metadata: { [SHA256]: facts.etag.slice(1, -1) },
+      ...((await this.sendsChecksum) && { ChecksumSHA256: sha256.toString('base64') }),
+    });
+    await this.client.send(signedWithHash(put, sha256.toString('hex')));
   }
 
   /** The object's answer, or undefined when there is none under the key. */
