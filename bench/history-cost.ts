@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { Fixture } from './context.ts';
 import type { Child } from './ipc.ts';
 import { type LoadSettings, newTally, runAutocannon, summarize, type Tally } from './load.ts';
+import { processCpuMs } from './machine.ts';
 import { seedFixtures } from './seed.ts';
 
 export const HISTORY_COST_GOAL = 1.15;
@@ -29,6 +30,9 @@ interface Server {
   app: Child;
   writes: ChangingWrite[];
   tallies: Tally[];
+  /** The server's CPU (every thread, user and system) over each write's rounds after the first (no warm-up), in ms, and the calls it served. */
+  cpuMs: number[];
+  cpuCalls: number[];
 }
 
 /** The three writes on a server's fixtures, each changing every record it sends. */
@@ -87,7 +91,14 @@ export async function benchHistoryCost(
       dirs.push(dir);
       const app = await startApp(dir, env);
       const writes = await changingWrites(app, dir);
-      servers.push({ name, app, writes, tallies: writes.map(() => newTally()) });
+      servers.push({
+        name,
+        app,
+        writes,
+        tallies: writes.map(() => newTally()),
+        cpuMs: writes.map(() => 0),
+        cpuCalls: writes.map(() => 0),
+      });
     }
     const seconds = settings.seconds / settings.rounds;
     // Calls already made per server and write: every request of every round writes something new.
@@ -98,6 +109,8 @@ export async function benchHistoryCost(
           const write = server.writes[w]!;
           const { origin, key } = server.app.ready;
           const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+          const cpuBefore = processCpuMs(server.app.process.pid!);
+          const callsBefore = server.tallies[w]!.completed;
           await runAutocannon(
             {
               url: origin,
@@ -116,6 +129,11 @@ export async function benchHistoryCost(
             server.tallies[w]!,
             { seconds, connections: settings.connections, warmupSeconds: round === 1 ? settings.warmupSeconds : 0 },
           );
+          const cpuAfter = processCpuMs(server.app.process.pid!);
+          if (round > 1 && cpuBefore !== undefined && cpuAfter !== undefined) {
+            server.cpuMs[w]! += cpuAfter - cpuBefore;
+            server.cpuCalls[w]! += server.tallies[w]!.completed - callsBefore;
+          }
         }
       }
     }
@@ -132,6 +150,14 @@ export async function benchHistoryCost(
           `without ${without!.requestsPerSecond.toFixed(0).padStart(6)} req/s: ${ratio.toFixed(3)}x ` +
           `(goal <= ${HISTORY_COST_GOAL}) ${ratio <= HISTORY_COST_GOAL ? 'PASS' : 'BELOW'}`,
       );
+      // What the write costs the server, apart from how the two cores were shared with the client.
+      const [cpuWith, cpuWithout] = servers.map((s) => s.cpuMs[w]! / Math.max(1, s.cpuCalls[w]!));
+      if (cpuWith && cpuWithout) {
+        lines.push(
+          `    server CPU a write (every thread): with ${(cpuWith * 1000).toFixed(0)} µs, without ` +
+            `${(cpuWithout * 1000).toFixed(0)} µs: ${(cpuWith / cpuWithout).toFixed(3)}x (not judged)`,
+        );
+      }
     }
     if (errors > 0) lines.push(`  ${errors} errors or non-2xx answers`);
     return { worst: errors > 0 ? Number.POSITIVE_INFINITY : worst, lines };
