@@ -115,10 +115,12 @@ describe('API reference page in Chromium', { skip: browserSkip() }, () => {
     await b.page.goto(`${h.origin}/docs`);
     // The viewer fetches the document and renders one block per operation.
     // A locator waits from Playwright's own world: the page's policy refuses evaluated strings.
+    // The viewer lays out 80-odd operations in a software-rendered browser: 45 s on a loaded
+    // 2-core machine, where 20 s timed out.
     await b.page
       .locator('.opblock')
       .nth(ids.length - 1)
-      .waitFor({ timeout: 20_000 });
+      .waitFor({ timeout: 90_000 });
     const shot = await b.screenshot('docs-page');
 
     const shown = await b.page.locator('.opblock-summary-operation-id').filter({ visible: true }).allTextContents();
