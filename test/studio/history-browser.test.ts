@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assertError, assertOk } from '../helpers/answers.ts';
-import { type Api, apiFor } from '../helpers/api.ts';
+import { apiFor } from '../helpers/api.ts';
 import { type BrowserPage, browserSkip, signInChromium, useBrowser } from '../helpers/browser.ts';
 import { testDialects } from '../helpers/dialects.ts';
-import { newGuide } from '../helpers/fixtures.ts';
+import { changesOf, newGuide } from '../helpers/fixtures.ts';
 import { putOnSale, saleGuide } from '../helpers/sale-guide.ts';
 import { wholeGuide } from '../helpers/whole-guide.ts';
-
-async function changesOf(api: Api, productId: string): Promise<any[]> {
-  const a = await api.call('list_changes', { productId });
-  assertOk(a);
-  return a.body.changes;
-}
 
 /** The page of a blocked undo answers 409, which Chromium logs; nothing else may show. */
 const BLOCKED = 'console: Failed to load resource: the server responded with a status of 409 (Conflict)';
