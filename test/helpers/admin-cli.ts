@@ -10,6 +10,7 @@ import { type App, buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { systemClock } from '../../src/core/clock.ts';
 import { openStore, type Store } from '../../src/store.ts';
+import { whileNoSchemaIsDropped } from './dialects.ts';
 import { rest } from './http.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -45,16 +46,37 @@ export function useAdminServer(): void {
   });
 }
 
-/** The real command line in its own process, on the same DATA_DIR as the server. */
-export async function cli(...args: string[]): Promise<CliResult> {
-  const env = { ...process.env, DATA_DIR: world.dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' };
+/**
+ * The real command line in a process of its own, on the store `env` names (DATA_DIR, DATABASE_URL;
+ * the embedded store unless it names PostgreSQL). It migrates at its start, like a server: not
+ * while another test file drops its schema.
+ */
+export async function runAdmin(env: Record<string, string | undefined>, ...args: string[]): Promise<CliResult> {
+  const full = { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env };
   try {
-    const { stdout, stderr } = await run(NODE, [CLI, ...args], { cwd: ROOT, env });
+    const { stdout, stderr } = await whileNoSchemaIsDropped(full.DATABASE_URL || undefined, () =>
+      run(NODE, [CLI, ...args], { cwd: ROOT, env: full }),
+    );
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };
     return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
   }
+}
+
+/** A command on the store `env` names that must succeed; its JSON output. */
+export async function adminJson<T = Record<string, unknown>>(
+  env: Record<string, string | undefined>,
+  ...args: string[]
+): Promise<T> {
+  const result = await runAdmin(env, ...args);
+  assert.equal(result.code, 0, `admin ${args.join(' ')} failed: ${result.stderr}`);
+  return JSON.parse(result.stdout) as T;
+}
+
+/** The real command line in its own process, on the same DATA_DIR as the server. */
+export function cli(...args: string[]): Promise<CliResult> {
+  return runAdmin({ DATA_DIR: world.dataDir }, ...args);
 }
 
 /** A command that must succeed; its JSON output. */

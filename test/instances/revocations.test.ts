@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import pg from 'pg';
 import { ManualClock } from '../../src/core/clock.ts';
 import type { ApiError } from '../../src/core/errors.ts';
@@ -12,6 +10,7 @@ import { KeyStore } from '../../src/core/keys.ts';
 import { APPLICATION_NAME } from '../../src/db/pg-coordination.ts';
 import { CreatorsStore } from '../../src/resources/profile/creator.store.ts';
 import { openStore, type Store } from '../../src/store.ts';
+import { runAdmin } from '../helpers/admin-cli.ts';
 import { freshPostgresSchema, POSTGRES_URL, testDialects, whileNoSchemaIsDropped } from '../helpers/dialects.ts';
 
 /**
@@ -20,17 +19,11 @@ import { freshPostgresSchema, POSTGRES_URL, testDialects, whileNoSchemaIsDropped
  * refused by the first within a second, however long its cache would keep it.
  */
 const WITHIN_MS = 1000;
-const ROOT = join(import.meta.dirname, '..', '..');
 
 /** The admin command line in a process of its own, on the given store. */
 async function admin(env: Record<string, string>, ...args: string[]): Promise<void> {
-  // It migrates at its start, like a server: not while another test file drops its schema.
-  await whileNoSchemaIsDropped(env.DATABASE_URL || undefined, () =>
-    promisify(execFile)(join(ROOT, 'node_modules/.bin/node'), ['src/admin/cli.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'silent', ...env },
-    }),
-  );
+  const result = await runAdmin(env, ...args);
+  if (result.code !== 0) throw new Error(`admin ${args.join(' ')} failed: ${result.stderr}`);
 }
 
 async function refusal(p: Promise<unknown>): Promise<string> {

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import type { Client } from '@modelcontextprotocol/client';
+import { adminJson } from '../helpers/admin-cli.ts';
 import { freshPostgresSchema, testDialects, whileNoSchemaIsDropped } from '../helpers/dialects.ts';
 import { rest } from '../helpers/http.ts';
 import { callTool, mcpClient } from '../helpers/mcp.ts';
@@ -18,7 +17,6 @@ import { csrfOf, StudioBrowser } from '../helpers/studio.ts';
  * PostgreSQL schema and one Redis: whatever one acknowledged, the other answers as one instance
  * would. Writes go to one and reads to the other, over REST and MCP tools/call.
  */
-const ROOT = join(import.meta.dirname, '..', '..');
 const PUBLIC_URL = 'https://guides.example';
 const KEY_PER_MINUTE = 50;
 const postgres = (await testDialects()).find((d) => d.dialect === 'postgres');
@@ -32,15 +30,8 @@ describe('two instances on one PostgreSQL and one Redis', { skip: postgres?.skip
   const clients: Client[] = [];
 
   /** The admin command line on the instances' store. */
-  async function admin<T = Record<string, unknown>>(...args: string[]): Promise<T> {
-    // It migrates at its start, like a server: not while another test file drops its schema.
-    const { stdout } = await whileNoSchemaIsDropped(schema.url, () =>
-      promisify(execFile)(join(ROOT, 'node_modules/.bin/node'), ['src/admin/cli.ts', ...args], {
-        cwd: ROOT,
-        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: schema.url, LOG_LEVEL: 'silent' },
-      }),
-    );
-    return JSON.parse(stdout) as T;
+  function admin<T = Record<string, unknown>>(...args: string[]): Promise<T> {
+    return adminJson<T>({ DATA_DIR: dataDir, DATABASE_URL: schema.url }, ...args);
   }
 
   const newKey = async () =>

@@ -1,30 +1,18 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import { loadConfig } from '../../src/config.ts';
 import { openBlobStore } from '../../src/resources/media/index.ts';
+import { runAdmin } from '../helpers/admin-cli.ts';
 import { assertOk } from '../helpers/answers.ts';
 import { useServer } from '../helpers/api.ts';
 import { bucketEnv, testBlobStores } from '../helpers/blob-stores.ts';
 import { putOnSale, saleGuide } from '../helpers/sale-guide.ts';
 import { storedFiles } from '../helpers/uploads.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const run = promisify(execFile);
-
 async function admin(env: Record<string, string>, ...args: string[]) {
-  try {
-    const { stdout } = await run(join(ROOT, 'node_modules/.bin/node'), ['src/admin/cli.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env },
-    });
-    return { code: 0, json: JSON.parse(stdout), stderr: '' };
-  } catch (err) {
-    const e = err as { code: number; stderr: string };
-    return { code: e.code, json: undefined, stderr: e.stderr };
-  }
+  const result = await runAdmin(env, ...args);
+  return { code: result.code, json: result.code === 0 ? JSON.parse(result.stdout) : undefined, stderr: result.stderr };
 }
 
 /**

@@ -1,19 +1,17 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import { keysOf, type StoredFiles } from '../../src/resources/media/media-files.ts';
 import { openStore } from '../../src/store.ts';
+import { adminJson } from '../helpers/admin-cli.ts';
 import { noRateLimits } from '../helpers/api.ts';
 import { freshPostgresSchema, testDialects, whileNoSchemaIsDropped } from '../helpers/dialects.ts';
 import { flat } from '../helpers/images.ts';
 import { type Started, startService } from '../helpers/service.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 /** Older than the sweep's hour: what the files of a crash are once the hour has passed. */
 const TWO_HOURS_AGO = () => new Date(Date.now() - 2 * 3600_000);
 
@@ -166,12 +164,12 @@ for (const { dialect, skip } of await testDialects()) {
       const again = await crashLeavingFiles();
       const second = await ageAndPlant('b');
       const stillNamed = await namedKeys(dataDir, env.DATABASE_URL as string);
-      const { stdout } = await promisify(execFile)(
-        join(ROOT, 'node_modules/.bin/node'),
-        ['src/admin/cli.ts', 'media', 'sweep'],
-        { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: env.DATABASE_URL, LOG_LEVEL: 'silent' } },
+      const swept = await adminJson<{ removed: string[]; leftovers: number }>(
+        { DATA_DIR: dataDir, DATABASE_URL: env.DATABASE_URL },
+        'media',
+        'sweep',
       );
-      const swept = JSON.parse(stdout) as { removed: string[]; leftovers: number };
+      const stdout = JSON.stringify(swept);
       assert.ok(swept.leftovers >= 1, stdout);
       assert.deepEqual(
         [...again, ...second.old].filter((f) => existsSync(join(media, f))),

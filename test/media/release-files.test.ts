@@ -1,18 +1,14 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import { sweepOrphanFiles } from '../../src/resources/media/index.ts';
+import { adminJson } from '../helpers/admin-cli.ts';
 import { assertOk } from '../helpers/answers.ts';
 import { apiFor, transports, useServer } from '../helpers/api.ts';
 import { testSetups } from '../helpers/blob-stores.ts';
 import type { Harness } from '../helpers/harness.ts';
 import { flat } from '../helpers/images.ts';
 import { openPage, photo, putOnSale, saleGuide } from '../helpers/sale-guide.ts';
-
-const ROOT = join(import.meta.dirname, '..', '..');
 
 /** Every photo file a buyers' page shows (src, srcset, og:image), as paths. */
 function imagePaths(html: string): string[] {
@@ -153,15 +149,14 @@ for (const { dialect, blobStore, skip, name } of await testSetups()) {
       if (dialect === 'sqlite') {
         // The operator's command does the same on the server's store.
         const stray = await blobs.put('orphanCli00001', bytes, 'image/jpeg');
-        const { stdout } = await promisify(execFile)(
-          join(ROOT, 'node_modules/.bin/node'),
-          ['src/admin/cli.ts', 'media', 'sweep', '--older-than-minutes', '0'],
-          {
-            cwd: ROOT,
-            env: { ...process.env, DATA_DIR: h.config.dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent', ...h.blobEnv },
-          },
+        const swept = await adminJson<{ removed: string[] }>(
+          { DATA_DIR: h.config.dataDir, ...h.blobEnv },
+          'media',
+          'sweep',
+          '--older-than-minutes',
+          '0',
         );
-        assert.ok((JSON.parse(stdout) as { removed: string[] }).removed.includes(stray.key));
+        assert.ok(swept.removed.includes(stray.key));
         assert.equal(await blobs.get(stray.key), undefined);
         await assertReleasesWhole(h);
       }
