@@ -2,7 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Log } from '../core/log.ts';
 import { COMPRESS_MIN_BYTES } from './compression.ts';
 import { rateLimitField } from './rate-limit-headers.ts';
-import type { RestOutcome, RestRoute } from './rest.ts';
+import type { RestOutcome, RestRoute } from './rest-route.ts';
 
 /**
  * REST reads answered before Fastify routes them. A cached get_guide spends about a fifth of its

@@ -2,19 +2,15 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_PREFIX } from '../core/addresses.ts';
 import type { OperationScope } from '../core/auth.ts';
-import { invoke, type Runtime } from '../core/invoke.ts';
-import { jsonBytesOf } from '../core/json.ts';
-import type { Log } from '../core/log.ts';
-import type { AnyOperation } from '../core/operation.ts';
-import type { RateLimitOutcome } from '../core/rate-limit.ts';
+import type { Runtime } from '../core/invoke.ts';
 import type { Registry } from '../core/registry.ts';
-import type { Authenticate, PresentedRequest } from './authenticate.ts';
+import type { Authenticate } from './authenticate.ts';
 import { sendJson } from './compression.ts';
 import { sendError } from './http-errors.ts';
-import { InputMerger } from './input.ts';
 import { setRateHeaders } from './rate-limit-headers.ts';
 import { type EarlyReads, takeEarlyOutcome } from './rest-early.ts';
-import { drainUnread, readUploadBody, type UploadBody } from './upload-body.ts';
+import { RestRoute } from './rest-route.ts';
+import { drainUnread, readUploadBody } from './upload-body.ts';
 
 export { API_PREFIX };
 
@@ -24,74 +20,6 @@ declare module 'fastify' {
     scope?: OperationScope;
   }
 }
-
-/** What one REST call came to, whichever way it arrived (Fastify's route, or rest-early.ts). */
-export interface RestOutcome {
-  /** What it spent from the rate limits, once counted (a refusal before that has none). */
-  rate: RateLimitOutcome | undefined;
-  status: number;
-  body: Buffer;
-  location: string | undefined;
-  /** Set when the call was refused or failed: `error` is then what to answer. */
-  failed: boolean;
-  error: unknown;
-}
-
-/** One operation's REST route: what it runs, and how its request becomes the operation's input. */
-export class RestRoute {
-  readonly operation: AnyOperation;
-  private readonly merger: InputMerger;
-  private readonly runtime: Runtime;
-  private readonly authenticate: Authenticate;
-
-  constructor(operation: AnyOperation, runtime: Runtime, authenticate: Authenticate) {
-    this.operation = operation;
-    this.merger = new InputMerger(operation);
-    this.runtime = runtime;
-    this.authenticate = authenticate;
-  }
-
-  /**
-   * The key checked, the input merged (after the upload's body is read, by `readUpload`), the
-   * operation run and its answer encoded; a refusal or failure is the outcome, never thrown.
-   */
-  async call(
-    request: PresentedRequest,
-    id: string,
-    log: Log,
-    params: Record<string, string>,
-    query: Record<string, unknown>,
-    body: unknown,
-    readUpload?: () => Promise<UploadBody | undefined>,
-  ): Promise<RestOutcome> {
-    const operation = this.operation;
-    const outcome: RestOutcome = {
-      rate: undefined,
-      status: operation.successStatus,
-      body: EMPTY,
-      location: undefined,
-      failed: false,
-      error: undefined,
-    };
-    try {
-      const principal = await this.authenticate(request);
-      const upload = readUpload ? await readUpload() : undefined;
-      const input = this.merger.merge(params, query, body, upload?.fields);
-      const call = { principal, requestId: id, log, uploads: upload?.uploads };
-      const { result } = await invoke(this.runtime, operation, input, call, (rate) => {
-        outcome.rate = rate;
-      });
-      if (operation.location) outcome.location = API_PREFIX + operation.location(result, input);
-      outcome.body = jsonBytesOf(result);
-    } catch (err) {
-      outcome.failed = true;
-      outcome.error = err;
-    }
-    return outcome;
-  }
-}
-
-const EMPTY = Buffer.alloc(0);
 
 /**
  * Every operation as a route under /api/v1; nothing here knows any one operation. The GET routes
