@@ -144,7 +144,7 @@ for (const { dialect, skip } of await testDialects()) {
         assert.ok(adapter);
         for (const base of [h.baseUrl, otherBase]) {
           await rest(base, key, 'GET', `/guides/${id}`);
-          const reads = adapter.stampReadCount;
+          const reads: number = adapter.stampReadCount;
           assert.equal((await rest(base, key, 'GET', `/guides/${id}`)).status, 200);
           assert.equal(adapter.stampReadCount - reads, 1);
         }
