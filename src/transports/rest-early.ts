@@ -222,16 +222,23 @@ export class EarlyReads {
     // What compression.ts's writeNow writes for the route: its headers in the order the route set them.
     const small = outcome.status < 300 && outcome.body.length < COMPRESS_MIN_BYTES;
     if (!outcome.failed && rate !== undefined && outcome.location === undefined && small) {
-      res.writeHead(outcome.status, {
-        'x-request-id': id,
-        'ratelimit-policy': rate.policiesField,
-        ratelimit: rateLimitField(rate.tightest),
-        'content-type': 'application/json; charset=utf-8',
-        'content-length': String(outcome.body.length),
-      });
-      res.end(outcome.body);
-      this.options.observe?.(true);
-      return;
+      try {
+        res.writeHead(outcome.status, {
+          'x-request-id': id,
+          'ratelimit-policy': rate.policiesField,
+          ratelimit: rateLimitField(rate.tightest),
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': String(outcome.body.length),
+        });
+        res.end(outcome.body);
+        this.options.observe?.(true);
+        return;
+      } catch (err) {
+        // Not expected (every value is checked text); should it happen before anything was sent, the route answers 500.
+        if (res.headersSent) return void res.destroy(err as Error);
+        outcome.failed = true;
+        outcome.error = err;
+      }
     }
     (req as Marked)[RAN_EARLY] = { id, outcome };
     this.options.observe?.(false);
