@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
@@ -51,6 +52,7 @@ import { registerPublicPages } from './transports/public-pages.ts';
 import { bucketDependency, READY_PATH, registerReadiness, storeDependency } from './transports/readiness.ts';
 import { decorateRequestLabels } from './transports/request-labels.ts';
 import { API_PREFIX, registerRest } from './transports/rest.ts';
+import { EarlyReads, earlyRequestId } from './transports/rest-early.ts';
 import { refuseWhileClosing, Shutdown } from './transports/shutdown.ts';
 
 export interface AppDeps {
@@ -63,6 +65,11 @@ export interface AppDeps {
    * entry): tests compare the two. config.mcpDirect switches the direct path off.
    */
   observeMcp?: (path: McpPath) => void;
+  /**
+   * Told of each REST read run before Fastify routes it: true when answered there, false when
+   * handed to Fastify with its outcome (tests compare the two paths). config.restEarly switches it off.
+   */
+  observeEarly?: (answered: boolean) => void;
   /** Services to use instead of the ones built from the settings (tests: a link checker that may reach them). */
   services?: Partial<Services>;
   /** How OAuth client metadata documents are fetched: the address guard's options (tests: their resolver). */
@@ -151,6 +158,12 @@ export function buildApp(deps: AppDeps): App {
   const authFailures = new AuthFailureLimits(config.authFailuresPerMinute, redis);
   const authenticate = authenticator(keys, authFailures, oauth);
 
+  // As Fastify's genReqId gives it, for a request answered before Fastify sees it too.
+  const requestId = (req: IncomingMessage) => {
+    const sent = req.headers['x-request-id'];
+    return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
+  };
+
   const fastify = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     // A silent logger's child logs nothing either: requests share it rather than each making a
@@ -158,10 +171,7 @@ export function buildApp(deps: AppDeps): App {
     ...(logger.level === 'silent' && { childLoggerFactory: (parent: FastifyBaseLogger) => parent }),
     bodyLimit: JSON_BODY_LIMIT,
     requestIdHeader: false,
-    genReqId: (req) => {
-      const sent = req.headers['x-request-id'];
-      return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
-    },
+    genReqId: (req) => earlyRequestId(req) ?? requestId(req),
     // Requests that arrive while closing get the envelope from the hook below, not Fastify's own body.
     return503OnClosing: false,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
@@ -194,6 +204,24 @@ export function buildApp(deps: AppDeps): App {
   });
 
   const shutdown = new Shutdown();
+  // Plain REST reads answered before Fastify routes them, when nothing Fastify runs for every request
+  // would add to them: no metrics, CORS or per-request log lines (rest-early.ts).
+  const early =
+    config.restEarly && !metrics && config.corsOrigins.length === 0 && !logger.isLevelEnabled('info')
+      ? new EarlyReads({
+          mayAnswer: (req) => !shutdown.closing && !tracing?.mayRecord(req.headers),
+          requestId,
+          logFor: logger.level === 'silent' ? () => logger : (reqId) => logger.child({ reqId }),
+          ...(deps.observeEarly && { observe: deps.observeEarly }),
+        })
+      : undefined;
+  if (early) {
+    early.install(fastify.server);
+    fastify.addHook('onReady', (done) => {
+      early.seal();
+      done();
+    });
+  }
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
     // /readyz keeps answering (not ready) through the shutdown, for the load balancer that asks.
@@ -203,7 +231,10 @@ export function buildApp(deps: AppDeps): App {
   });
 
   const routes = new RouteMethods();
-  fastify.addHook('onRoute', (route) => routes.add(route.url, route.method));
+  fastify.addHook('onRoute', (route) => {
+    routes.add(route.url, route.method);
+    early?.routeAdded(route.url, route.method);
+  });
   fastify.setErrorHandler(sendFastifyError);
   fastify.setNotFoundHandler(sendNoRoute(routes, `${API_PREFIX}/openapi.json`));
 
@@ -239,7 +270,7 @@ export function buildApp(deps: AppDeps): App {
     secureCookies: config.studioUrl.startsWith('https:'),
     signUpOpen: config.studioSignUpOpen,
   });
-  registerRest(fastify, registry, runtime, authenticate);
+  registerRest(fastify, registry, runtime, authenticate, early);
   registerMcp(fastify, registry, runtime, authenticate, {
     allowedHosts: config.mcpAllowedHosts,
     direct: config.mcpDirect,

@@ -107,6 +107,10 @@ const envSchema = z.object({
     .enum(['true', 'false'], { message: 'must be true or false' })
     .default('true')
     .transform((v) => v === 'true'),
+  REST_EARLY: z
+    .enum(['true', 'false'], { message: 'must be true or false' })
+    .default('true')
+    .transform((v) => v === 'true'),
   CORS_ORIGINS: optionalText.pipe(z.string().optional().transform(parseOrigins)),
   S3_BUCKET: optionalText.pipe(
     z
@@ -228,6 +232,8 @@ export interface Config {
   maxConnections: number;
   /** Whether tool calls take the direct path (src/transports/mcp-direct.ts) or the SDK's full entry. */
   mcpDirect: boolean;
+  /** Whether plain REST reads are answered before Fastify routes them (src/transports/rest-early.ts). */
+  restEarly: boolean;
   /** Host names the MCP endpoint answers to (DNS-rebinding guard). */
   mcpAllowedHosts: string[];
   shutdownGraceMs: number;
@@ -317,6 +323,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     maxConnections: e.MAX_CONNECTIONS,
     mcpDirect: e.MCP_DIRECT,
+    restEarly: e.REST_EARLY,
     corsOrigins: e.CORS_ORIGINS,
     shutdownDelayMs: e.SHUTDOWN_DELAY_MS,
     metrics: e.METRICS_PORT === undefined ? undefined : { host: e.METRICS_HOST, port: e.METRICS_PORT },

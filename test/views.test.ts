@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import pino from 'pino';
 import { type App, buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
+import { directReaders } from '../src/db/database.ts';
 import { openStore } from '../src/store.ts';
 import { testDialects, whileNoSchemaIsDropped } from './helpers/dialects.ts';
 import { type Harness, startServer } from './helpers/harness.ts';
@@ -108,6 +109,47 @@ for (const { dialect, skip } of await testDialects()) {
         await Promise.all(readers);
       }
     });
+
+    it('while other calls keep reading the commit stamp, a write by another connection shows at the next read', async () => {
+      // A read-only call confirms its view against a stamp read after it arrived, by its own key
+      // check or by another call's (NodeSqliteAdapter.commitStampSince): never one read before.
+      const key = h.alice.writeKey;
+      const id = (await rest(h.baseUrl, key, 'POST', '/guides', { name: 'Read around' })).body.productId as string;
+      const elsewhere = await whileNoSchemaIsDropped(h.config.databaseUrl, () =>
+        openStore({ databaseUrl: h.config.databaseUrl, dataDir: h.config.dataDir }),
+      );
+      let reading = true;
+      const readers = Array.from({ length: 8 }, async () => {
+        while (reading) assert.equal((await rest(h.baseUrl, key, 'GET', `/guides/${id}`)).status, 200);
+      });
+      try {
+        for (let round = 1; round <= 15; round += 1) {
+          await sql`update guides set headline = ${`Around ${round}`}, revision = revision + 1 where id = ${id}`.execute(
+            elsewhere.db,
+          );
+          assert.equal((await rest(h.baseUrl, key, 'GET', `/guides/${id}`)).body.headline, `Around ${round}`);
+        }
+      } finally {
+        reading = false;
+        await Promise.all(readers);
+        await elsewhere.close();
+      }
+    });
+
+    if (dialect === 'sqlite') {
+      it('a cached get_guide reads the commit stamp once: its key check’s read confirms its view', async () => {
+        const key = h.alice.writeKey;
+        const id = (await rest(h.baseUrl, key, 'POST', '/guides', { name: 'Once' })).body.productId as string;
+        const adapter = directReaders.get(h.store.db);
+        assert.ok(adapter);
+        for (const base of [h.baseUrl, otherBase]) {
+          await rest(base, key, 'GET', `/guides/${id}`);
+          const reads: number = adapter.stampReadCount;
+          assert.equal((await rest(base, key, 'GET', `/guides/${id}`)).status, 200);
+          assert.equal(adapter.stampReadCount - reads, 1);
+        }
+      });
+    }
 
     it('another creator gets the same 404 from a cached view as from a missing guide', async () => {
       const id = (await rest(h.baseUrl, h.alice.writeKey, 'POST', '/guides', { name: 'Private' })).body.productId;

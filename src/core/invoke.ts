@@ -56,6 +56,11 @@ export interface Call {
    * operations' answers (the studio's History page) pays once, not once per operation.
    */
   paid?: RateLimitOutcome;
+  /**
+   * Where the embedded store's commit stamp reads stood as the request arrived (stampReadsOf, taken
+   * before its key is checked): a read-only call's cached reads are confirmed by a stamp read since.
+   */
+  arrival?: number | undefined;
 }
 
 export interface Invocation {
@@ -128,16 +133,21 @@ async function run(
       if (!warnings.includes(message)) warnings.push(message);
     },
   };
+  // A write commits after the call arrived: its reads confirm against a stamp read now.
+  const arrival = operation.readOnly ? call.arrival : undefined;
   // Reads outside the transaction: what prepare reads, the handler reads again after opening the guide.
   const prepared = operation.prepare
-    ? await operation.prepare(input, contextOn(runtime, base, { db: runtime.db, writes: false, committed: [] }))
+    ? await operation.prepare(
+        input,
+        contextOn(runtime, base, { db: runtime.db, writes: false, committed: [], arrival }),
+      )
     : undefined;
   let result: Record<string, unknown>;
   const committed: Array<() => Promise<unknown>> = [];
   if (operation.readOnly) {
     result = await operation.handler(
       input,
-      contextOn(runtime, base, { db: runtime.db, writes: false, committed }),
+      contextOn(runtime, base, { db: runtime.db, writes: false, committed, arrival }),
       prepared,
     );
   } else {
@@ -177,8 +187,8 @@ async function run(
   return warnings.length > 0 ? { ...result, warnings } : result;
 }
 
-function scopeOn(runtime: Runtime, db: Kysely<Database>): StoreScope {
-  return { db, clock: runtime.clock, dialect: runtime.dialect };
+function scopeOn(runtime: Runtime, db: Kysely<Database>, arrival: number | undefined): StoreScope {
+  return { db, clock: runtime.clock, dialect: runtime.dialect, arrival };
 }
 
 /** The handler's context on a connection; a write stamps each guide it opens, once. */
@@ -190,10 +200,13 @@ function contextOn(
     writes,
     committed,
     opened = new Map(),
+    arrival,
   }: {
     db: Kysely<Database>;
     writes: boolean;
     committed: Array<() => Promise<unknown>>;
+    /** A read-only call's arrival (Call.arrival). */
+    arrival?: number | undefined;
     /** The guides the call opened, by the id it gave (the write's history is its first one's). */
     opened?: Map<string, Promise<OwnedGuide>>;
   },
@@ -201,7 +214,7 @@ function contextOn(
   const { creatorId } = base.principal;
   const ctx: OperationContext = {
     ...base,
-    stores: runtime.stores(scopeOn(runtime, db)),
+    stores: runtime.stores(scopeOn(runtime, db, arrival)),
     afterCommit: (work) => committed.push(work),
     deleteReferencesTo(kind, target) {
       if (!writes) throw new Error(`deleteReferencesTo('${kind}') runs in a write's transaction only`);

@@ -10,6 +10,11 @@ export interface StoreScope {
   clock: Clock;
   /** For the few statements the two dialects write differently (row locks). */
   dialect: Dialect;
+  /**
+   * A read-only call's arrival (db/database.ts stampReadsOf): a commit stamp read since then
+   * confirms its cached reads as well as one read now. Never set for a call that writes.
+   */
+  arrival?: number | undefined;
 }
 
 /** What a store reads from its scope; each store class extends it, so all are built alike: `new XStore(scope)`. */

@@ -89,8 +89,17 @@ export function sqliteCoordination(adapter: NodeSqliteAdapter, file: string): Co
     runningByFile.set(file, running);
   }
   const jobs = running;
+  // The same string while neither part moves: every authenticated call compares it with the one
+  // its cached key was read under, and a fresh one would be joined and compared character by character.
+  let mark = { local: -1, others: -1, text: '' };
   return {
-    revocationMark: () => `${localRevocations} ${adapter.othersCommits()}`,
+    revocationMark: () => {
+      const others = adapter.othersCommits();
+      if (mark.local !== localRevocations || mark.others !== others) {
+        mark = { local: localRevocations, others, text: `${localRevocations} ${others}` };
+      }
+      return mark.text;
+    },
     exclusive: (job, work) => aloneIn(jobs, job, work),
     close: async () => {},
   };

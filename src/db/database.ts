@@ -160,6 +160,14 @@ function checkpointOffThread(adapter: NodeSqliteAdapter, file: string, log: Coor
 /** The embedded store's connection behind each Kysely instance, for reads that need not queue. */
 export const directReaders = new WeakMap<object, NodeSqliteAdapter>();
 
+/**
+ * Where the embedded store's commit stamp reads stand as a call arrives (undefined on PostgreSQL),
+ * for its reads to confirm against a stamp read since (NodeSqliteAdapter.commitStampSince).
+ */
+export function stampReadsOf(db: object): number | undefined {
+  return directReaders.get(db)?.stampReadCount;
+}
+
 async function migrate(migrator: Migrator): Promise<void> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) {

@@ -37,6 +37,8 @@ export class NodeSqliteAdapter implements SqliteDatabase {
   /** The header last read, and its text: the same text object while the header stands still. */
   private readonly lastHeader = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
   private lastStamp = '';
+  /** How many times the stamp was read: a call notes it as it arrives (see commitStampSince). */
+  private stampReads = 0;
   private dataVersion: StatementSync | undefined;
   /** The last data_version read, with the commit stamp it was read under. */
   private versionRead: { stamp: string; version: number } | undefined;
@@ -100,12 +102,32 @@ export class NodeSqliteAdapter implements SqliteDatabase {
     this.walIndex ??= existingFile(this.walIndexFile);
     if (this.walIndex === undefined) return undefined;
     readSync(this.walIndex, this.walHeader, 0, WAL_INDEX_HEADER_BYTES, 0);
+    this.stampReads += 1;
     // Every request reads it twice (its key, its guide's revision) and it rarely moves: no new
     // string while it stands still, and callers compare the same string object.
     if (this.lastStamp !== '' && this.walHeader.equals(this.lastHeader)) return this.lastStamp;
     this.walHeader.copy(this.lastHeader);
     this.lastStamp = this.walHeader.toString('latin1');
     return this.lastStamp;
+  }
+
+  /** Where the stamp's reads stand now: a call that notes it as it arrives may use commitStampSince. */
+  get stampReadCount(): number {
+    return this.stampReads;
+  }
+
+  /**
+   * The commit stamp for a call that arrived when the reads stood at `since`: the last one read, if
+   * it was read after the call arrived (its key's revocation check reads it first thing), else read
+   * now. Exact as a read now: a stamp read after the call arrived shows every commit made before
+   * it, so what it confirms is what the call would have read at that moment, while it was under way.
+   * A call that commits must not use it (its own commit came after): read-only calls only.
+   */
+  commitStampSince(since: number | undefined): string | undefined {
+    if (since !== undefined && this.stampReads > since && this.lastStamp !== '' && !this.db.isTransaction) {
+      return this.lastStamp;
+    }
+    return this.commitStamp();
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import {
   type Attributes,
   type Context,
@@ -113,11 +114,20 @@ export class Tracing {
     span.end();
   }
 
+  /**
+   * Whether a request with these headers may have its trace recorded: when it carries a caller's
+   * context (followed either way, parent-based sampling) or new traces are sampled at all. When not,
+   * its onRequest hook does nothing, so it may be answered without Fastify (rest-early.ts).
+   */
+  mayRecord(headers: IncomingHttpHeaders): boolean {
+    return headers.traceparent !== undefined || this.samplesNewTraces;
+  }
+
   /** Starts the request's span when its trace is recorded: the context to run it in, else undefined. */
   private startRequest(request: FastifyRequest, reply: FastifyReply): Context | undefined {
+    // Unsampled: nothing made.
+    if (!this.mayRecord(request.headers)) return undefined;
     const sent = request.headers.traceparent;
-    // Unsampled: nothing made. A caller's context is followed either way (parent-based sampling).
-    if (sent === undefined && !this.samplesNewTraces) return undefined;
     const path = request.url.split('?')[0] ?? request.url;
     if (UNTRACED_PATHS.has(path)) return undefined;
     const parent = sent === undefined ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, request.headers);

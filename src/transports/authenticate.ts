@@ -1,10 +1,21 @@
-import type { FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import { extractCredential, type Principal, type TokenPresentation } from '../core/auth.ts';
 import { ApiError } from '../core/errors.ts';
 import type { KeyStore } from '../core/keys.ts';
 import type { AuthFailureLimits } from '../core/rate-limit.ts';
 
-export type Authenticate = (request: FastifyRequest) => Promise<Principal>;
+/**
+ * What authentication reads of a request: a Fastify request has it, and so has a REST read answered
+ * before Fastify routes it (rest-early.ts).
+ */
+export interface PresentedRequest {
+  readonly ip: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly url: string;
+  readonly method: string;
+}
+
+export type Authenticate = (request: PresentedRequest) => Promise<Principal>;
 
 /** Who stands behind an OAuth access token, for the resource it was presented to. */
 export interface TokenAuthority {

@@ -22,6 +22,7 @@ import type { Log } from '../core/log.ts';
 import type { AnyOperation } from '../core/operation.ts';
 import type { Registry } from '../core/registry.ts';
 import { API_VERSION } from '../core/versions.ts';
+import { stampReadsOf } from '../db/database.ts';
 import type { Authenticate } from './authenticate.ts';
 import { writeBody } from './compression.ts';
 import { sendError } from './http-errors.ts';
@@ -41,6 +42,8 @@ interface CallerInfo {
   log: Log;
   /** The HTTP request carrying the call: metrics and traces read which error it answered. */
   request: FastifyRequest;
+  /** Where the store's commit stamp reads stood as the request arrived (Call.arrival). */
+  arrival: number | undefined;
 }
 
 /** A tool call's answer, and its error when it is one (the answer then carries it as text). */
@@ -122,13 +125,14 @@ export function mcpEndpoint(
     if (!callerPlaceAllowed(request.headers.host, request.headers.origin)) {
       return sendError(request, reply, new ApiError('forbidden', 'This host or origin may not call the MCP endpoint.'));
     }
+    const arrival = stampReadsOf(runtime.db);
     let principal: Principal;
     try {
       principal = await authenticate(request);
     } catch (err) {
       return sendError(request, reply, err);
     }
-    const caller: CallerInfo = { principal, requestId: request.id, log: request.log, request };
+    const caller: CallerInfo = { principal, requestId: request.id, log: request.log, request, arrival };
     reply.hijack();
     reply.raw.setHeader('X-Request-Id', request.id);
     if (direct && request.method === 'POST' && isJsonContentType(request.headers['content-type'])) {

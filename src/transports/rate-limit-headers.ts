@@ -9,7 +9,12 @@ import { policyField, type RateLimitOutcome, type RateLimitState, refusedPolicy 
  */
 function setFields(reply: FastifyReply, policies: string, shown: RateLimitState): void {
   reply.header('RateLimit-Policy', policies);
-  reply.header('RateLimit', `"${shown.policy}";r=${shown.remaining};t=${Math.ceil(shown.resetMs / 1000)}`);
+  reply.header('RateLimit', rateLimitField(shown));
+}
+
+/** The RateLimit field of the policy a success shows. */
+export function rateLimitField(shown: RateLimitState): string {
+  return `"${shown.policy}";r=${shown.remaining};t=${Math.ceil(shown.resetMs / 1000)}`;
 }
 
 export function setRateHeaders(reply: FastifyReply, rate: RateLimitOutcome): void {

@@ -109,6 +109,19 @@ describe('bad input at the edges of HTTP', () => {
     }
   });
 
+  test('a NUL in an id and a __proto__ field are refused naming them, in flat input as in nested', async () => {
+    const nul = assertEnvelope(
+      await send(`${h.baseUrl}/guides/gd_a%00b`, { headers: auth() }),
+      400,
+      'invalid_argument',
+    );
+    assert.match(nul.message, /^productId: contains the NUL character/);
+    for (const body of ['{"__proto__":"x","name":"Flat"}', '{"name":"Nested","areas":{"__proto__":"x"}}']) {
+      const refused = await send(`${h.baseUrl}/guides`, { method: 'POST', headers: jsonHeaders(), body });
+      assert.match(assertEnvelope(refused, 400, 'invalid_argument').message, /__proto__.*no field has this name/);
+    }
+  });
+
   test('an id over 100 characters gets the operation’s own refusal, the one its tool gives', async () => {
     const id = 'g'.repeat(101);
     const rest = await send(`${h.baseUrl}/guides/${id}`, { headers: auth() });

@@ -151,7 +151,7 @@ describe('connections over MAX_CONNECTIONS are closed', () => {
 });
 
 describe('connection settings are validated', () => {
-  test('REQUEST_TIMEOUT_MS, MAX_CONNECTIONS, RATE_LIMIT_AUTH_FAILURES_PER_MINUTE and MCP_DIRECT refuse bad values', () => {
+  test('REQUEST_TIMEOUT_MS, MAX_CONNECTIONS, RATE_LIMIT_AUTH_FAILURES_PER_MINUTE, MCP_DIRECT and REST_EARLY refuse bad values', () => {
     for (const env of [
       { REQUEST_TIMEOUT_MS: 'soon' },
       { REQUEST_TIMEOUT_MS: '10' },
@@ -159,6 +159,7 @@ describe('connection settings are validated', () => {
       { MAX_CONNECTIONS: '2.5' },
       { RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '0' },
       { MCP_DIRECT: 'maybe' },
+      { REST_EARLY: 'yes' },
     ]) {
       const [name] = Object.keys(env);
       assert.throws(() => loadConfig(env), new RegExp(`${name}:`), JSON.stringify(env));
@@ -169,5 +170,7 @@ describe('connection settings are validated', () => {
     assert.equal(defaults.authFailuresPerMinute, 30);
     assert.equal(defaults.mcpDirect, true);
     assert.equal(loadConfig({ MCP_DIRECT: 'false' }).mcpDirect, false);
+    assert.equal(defaults.restEarly, true);
+    assert.equal(loadConfig({ REST_EARLY: 'false' }).restEarly, false);
   });
 });

@@ -54,6 +54,8 @@ export interface HarnessOptions {
   now?: string;
   /** Told which path answered each MCP request (test/mcp-direct.test.ts). */
   observeMcp?: AppDeps['observeMcp'];
+  /** Told of each REST read run before Fastify routes it (test/rest-early.test.ts). */
+  observeEarly?: AppDeps['observeEarly'];
   /** Services in place of those built from the settings (a link checker allowed to reach local servers). */
   services?: AppDeps['services'];
   /** The logger the server writes to (silent unless given): the log tests read what it writes. */
@@ -112,6 +114,7 @@ export async function startServer(options: HarnessOptions = {}): Promise<Harness
     logger: options.logger ?? pino({ level: 'silent' }),
     observability: await loadObservability(config),
     ...(options.observeMcp && { observeMcp: options.observeMcp }),
+    ...(options.observeEarly && { observeEarly: options.observeEarly }),
     ...(options.clientMetadataGuard && { clientMetadataGuard: options.clientMetadataGuard }),
     ...(options.resources && { resources: options.resources }),
     // Tests never ask real DNS: names resolve nowhere unless a suite hands in its own checker.

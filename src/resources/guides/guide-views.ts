@@ -73,7 +73,8 @@ export class GuideViewCache {
   /**
    * The view named `view` of the caller's guide, from memory when its revision has not moved. For
    * reads outside a transaction only: inside one, a view could describe writes that roll back.
-   * A guide of another creator is the same 404 as a missing one.
+   * A guide of another creator is the same 404 as a missing one. `arrival`: the read-only call's
+   * (StoreScope), whose key check read the commit stamp already.
    */
   async view<T extends object>(
     db: Kysely<Database>,
@@ -81,16 +82,17 @@ export class GuideViewCache {
     productId: string,
     view: string,
     build: (guideId: string, sibling: SiblingView) => Promise<T>,
+    arrival?: number,
   ): Promise<T> {
-    const row = await this.currentRevision(db, creatorId, productId);
+    const row = await this.currentRevision(db, creatorId, productId, arrival);
     if (!row) throw notFound('guide', productId);
     return this.viewOf(row, view, build);
   }
 
-  private async currentRevision(db: Kysely<Database>, creatorId: string, productId: string) {
+  private async currentRevision(db: Kysely<Database>, creatorId: string, productId: string, arrival?: number) {
     const key = `${productId} ${creatorId}`;
     // Taken before the query, so that a commit landing in between moves the stamp for next time.
-    const stamp = directReaders.get(db)?.commitStamp();
+    const stamp = directReaders.get(db)?.commitStampSince(arrival);
     if (stamp !== undefined) {
       const known = this.confirmed.get(key);
       const hit = known !== undefined && known.stamp === stamp;

@@ -83,10 +83,12 @@ function recordParts(dialect: Dialect) {
 export class GuidesStore extends ScopedStore {
   /** The app's views of guides at their revision (`Caches.guideViews`). */
   private readonly views: GuideViewCache;
+  private readonly arrival: number | undefined;
 
   constructor(scope: StoreScope, views: GuideViewCache) {
     super(scope);
     this.views = views;
+    this.arrival = scope.arrival;
   }
 
   private selectGuides() {
@@ -253,7 +255,7 @@ export class GuidesStore extends ScopedStore {
     view: string,
     build: (guideId: string, sibling: SiblingView) => Promise<T>,
   ): Promise<T> {
-    return this.views.view(this.db, creatorId, productId, view, build);
+    return this.views.view(this.db, creatorId, productId, view, build, this.arrival);
   }
 
   async recordRow(guideId: string): Promise<GuideRecordRow> {
