@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { frozenWithLast } from './json.ts';
 import { badCursor } from './paging.ts';
 import { KeptKey, openSealed, sealText } from './sealed-text.ts';
@@ -87,7 +88,7 @@ export class CursorSeal {
     return position;
   }
 
-  #keyOnce(): Promise<Buffer> {
+  #keyOnce(): Promise<KeyObject> {
     return this.#key.get(this.#loadKey);
   }
 }
