@@ -1,4 +1,5 @@
 import type { KeyObject } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { frozenWithLast } from './json.ts';
 import { badCursor } from './paging.ts';
 import { KeptKey, openSealed, sealText } from './sealed-text.ts';
@@ -30,6 +31,13 @@ export interface PagedCall {
 export class CursorSeal {
   readonly #loadKey: () => Promise<Buffer>;
   readonly #key = new KeptKey();
+  /**
+   * Positions of cursors opened lately, by binding and cursor: clients walking one list send the
+   * same cursors (a kept page's is sealed once). Opening is a function of the key, the cursor and
+   * the binding alone, so a position found here is the one opening again would give; only cursors
+   * that opened are kept.
+   */
+  readonly #opened = new LRUCache<string, string>({ max: 1024 });
   /** A kept page's copies with their cursors sealed, by binding, for as long as the page is kept. */
   readonly #sealedCopies = new WeakMap<object, Map<string, Promise<Record<string, unknown>>>>();
 
@@ -83,8 +91,12 @@ export class CursorSeal {
   }
 
   async #open(cursor: string, binding: string): Promise<string> {
+    const opened = `${binding}\n${cursor}`;
+    const known = this.#opened.get(opened);
+    if (known !== undefined) return known;
     const position = openSealed(await this.#keyOnce(), cursor, binding);
     if (position === undefined) throw badCursor();
+    this.#opened.set(opened, position);
     return position;
   }
 
