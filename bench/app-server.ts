@@ -6,7 +6,7 @@
  * { origin, key, otherKey, keys } to the parent over IPC and stops on { type: 'stop' } (or when the
  * parent goes away).
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import pino from 'pino';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -57,6 +57,11 @@ if (process.env.BENCH_LOOP_DELAY === '1') {
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
   let stretches: number[] = [];
+  // Collections among them: a long stretch may be V8's, not the app's.
+  let collections: number[] = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) collections.push(entry.duration);
+  }).observe({ entryTypes: ['gc'] });
   let last = process.threadCpuUsage();
   setInterval(() => {
     const now = process.threadCpuUsage();
@@ -78,9 +83,12 @@ if (process.env.BENCH_LOOP_DELAY === '1') {
       cpuOver10: cpu.filter((x) => x > 10).length,
       cpuOver20: cpu.filter((x) => x > 20).length,
       mainThreadCpuMs: cpu.reduce((a, b) => a + b, 0),
+      gcLongestMs: collections.sort((a, b) => b - a).slice(0, 5),
+      gcMs: collections.reduce((a, b) => a + b, 0),
     });
     delay.reset();
     stretches = [];
+    collections = [];
     last = process.threadCpuUsage();
   });
 }

@@ -33,6 +33,8 @@ interface LoopDelay {
   cpuOver10: number;
   cpuOver20: number;
   mainThreadCpuMs: number;
+  gcLongestMs: number[];
+  gcMs: number;
 }
 
 function loopDelay(app: Child): Promise<LoopDelay> {
@@ -115,6 +117,7 @@ try {
         `p99.9 ${loop.p999Ms.toFixed(1)}, p99 ${loop.p99Ms.toFixed(1)}, mean ${loop.meanMs.toFixed(2)}; ` +
         `CPU between turns: longest ${loop.cpuLongestMs.map((x) => x.toFixed(1)).join(' ')} ms, ` +
         `${loop.cpuOver10} over 10 ms, ${loop.cpuOver20} over 20 ms; ` +
+        `collections ${(loop.gcMs / pages).toFixed(3)} ms a page, longest ${loop.gcLongestMs.map((x) => x.toFixed(1)).join(' ')} ms; ` +
         `other creator's get_guide (wall, busy machine) p99 ${p99.toFixed(1)} ms of ${waits.length}\n`,
     );
   }
