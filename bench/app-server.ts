@@ -85,6 +85,7 @@ if (process.env.BENCH_LOOP_DELAY === '1') {
       mainThreadCpuMs: cpu.reduce((a, b) => a + b, 0),
       gcLongestMs: collections.sort((a, b) => b - a).slice(0, 5),
       gcMs: collections.reduce((a, b) => a + b, 0),
+      heapMb: process.memoryUsage().heapUsed / 1e6,
     });
     delay.reset();
     stretches = [];

@@ -35,6 +35,7 @@ interface LoopDelay {
   mainThreadCpuMs: number;
   gcLongestMs: number[];
   gcMs: number;
+  heapMb: number;
 }
 
 function loopDelay(app: Child): Promise<LoopDelay> {
@@ -117,7 +118,7 @@ try {
         `p99.9 ${loop.p999Ms.toFixed(1)}, p99 ${loop.p99Ms.toFixed(1)}, mean ${loop.meanMs.toFixed(2)}; ` +
         `CPU between turns: longest ${loop.cpuLongestMs.map((x) => x.toFixed(1)).join(' ')} ms, ` +
         `${loop.cpuOver10} over 10 ms, ${loop.cpuOver20} over 20 ms; ` +
-        `collections ${(loop.gcMs / pages).toFixed(3)} ms a page, longest ${loop.gcLongestMs.map((x) => x.toFixed(1)).join(' ')} ms; ` +
+        `collections ${(loop.gcMs / pages).toFixed(3)} ms a page, longest ${loop.gcLongestMs.map((x) => x.toFixed(1)).join(' ')} ms, heap ${loop.heapMb.toFixed(0)} MB at the end; ` +
         `other creator's get_guide (wall, busy machine) p99 ${p99.toFixed(1)} ms of ${waits.length}\n`,
     );
   }

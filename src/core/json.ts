@@ -1,6 +1,8 @@
 const texts = new WeakMap<object, string>();
 const bytes = new WeakMap<object, Buffer>();
 const literals = new WeakMap<object, Buffer>();
+/** Copies whose text is spliced from their original's when asked (frozenWithLast). */
+const spliced = new WeakMap<object, () => string>();
 
 /**
  * A result as JSON text. Frozen results are cached views served again and again: their text is
@@ -10,6 +12,8 @@ export function jsonOf(value: object): string {
   if (!Object.isFrozen(value)) return JSON.stringify(value);
   let text = texts.get(value);
   if (text === undefined) {
+    const splice = spliced.get(value);
+    if (splice) return splice();
     text = JSON.stringify(value);
     texts.set(value, text);
   }
@@ -56,7 +60,11 @@ export function frozenWithLast<T extends object>(value: T, key: keyof T & string
   const text = jsonOf(value);
   const name = JSON.stringify(key);
   const tail = `${name}:${JSON.stringify(original)}}`;
-  if (text.endsWith(tail))
-    texts.set(copy, `${text.slice(0, text.length - tail.length)}${name}:${JSON.stringify(replacement)}}`);
+  if (!text.endsWith(tail)) return copy;
+  const head = text.slice(0, text.length - tail.length);
+  const end = `${name}:${JSON.stringify(replacement)}}`;
+  // Joined when asked and not kept: its bytes and escaped form are kept (jsonBytesOf,
+  // jsonLiteralBytesOf), and a second text of the page would be one more copy for the collector.
+  spliced.set(copy, () => head + end);
   return copy;
 }
