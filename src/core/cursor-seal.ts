@@ -35,9 +35,13 @@ export class CursorSeal {
    * Positions of cursors opened lately, by binding and cursor: clients walking one list send the
    * same cursors (a kept page's is sealed once). Opening is a function of the key, the cursor and
    * the binding alone, so a position found here is the one opening again would give; only cursors
-   * that opened are kept.
+   * that opened are kept, up to about a megabyte of them (a place's cursor may be 5,400 characters).
    */
-  readonly #opened = new LRUCache<string, string>({ max: 1024 });
+  readonly #opened = new LRUCache<string, string>({
+    max: 1024,
+    maxSize: 1_000_000,
+    sizeCalculation: (position, opened) => opened.length + position.length,
+  });
   /** A kept page's copies with their cursors sealed, by binding, for as long as the page is kept. */
   readonly #sealedCopies = new WeakMap<object, Map<string, Promise<Record<string, unknown>>>>();
 
