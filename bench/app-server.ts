@@ -6,6 +6,7 @@
  * { origin, key, otherKey, keys } to the parent over IPC and stops on { type: 'stop' } (or when the
  * parent goes away).
  */
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import pino from 'pino';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -46,6 +47,51 @@ const otherKey = await creatorKey('other@example.com', 'Other Creator');
 const keys: string[] = [];
 for (let n = 1; n <= Number(process.env.BENCH_CREATORS ?? 0); n++) {
   keys.push(await creatorKey(`bench${n}@example.com`, `Bench Creator ${n}`));
+}
+
+// The longest stretches the event loop was kept from turning, asked for over IPC
+// (bench/paging-cpu.ts): as wall time (monitorEventLoopDelay, which a busy machine inflates by the
+// time the process waits for a core) and as this thread's CPU time between two turns of a 1 ms
+// timer, which it does not.
+if (process.env.BENCH_LOOP_DELAY === '1') {
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  let stretches: number[] = [];
+  // Collections among them: a long stretch may be V8's, not the app's.
+  let collections: number[] = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) collections.push(entry.duration);
+  }).observe({ entryTypes: ['gc'] });
+  let last = process.threadCpuUsage();
+  setInterval(() => {
+    const now = process.threadCpuUsage();
+    stretches.push((now.user - last.user + now.system - last.system) / 1000);
+    last = now;
+  }, 1).unref();
+  process.on('message', (m: { type?: string }) => {
+    if (m?.type !== 'loop-delay') return;
+    const ms = (ns: number) => ns / 1e6;
+    const cpu = stretches.sort((a, b) => b - a);
+    process.send?.({
+      type: 'loop-delay',
+      maxMs: ms(delay.max),
+      p99Ms: ms(delay.percentile(99)),
+      p999Ms: ms(delay.percentile(99.9)),
+      meanMs: ms(delay.mean),
+      // The CPU of the ten longest stretches, and how many passed 10 and 20 ms.
+      cpuLongestMs: cpu.slice(0, 10),
+      cpuOver10: cpu.filter((x) => x > 10).length,
+      cpuOver20: cpu.filter((x) => x > 20).length,
+      mainThreadCpuMs: cpu.reduce((a, b) => a + b, 0),
+      gcLongestMs: collections.sort((a, b) => b - a).slice(0, 5),
+      gcMs: collections.reduce((a, b) => a + b, 0),
+      heapMb: process.memoryUsage().heapUsed / 1e6,
+    });
+    delay.reset();
+    stretches = [];
+    collections = [];
+    last = process.threadCpuUsage();
+  });
 }
 
 onStop(async () => {

@@ -1,37 +1,9 @@
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
 import { describe, test } from 'node:test';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { fullSpot } from '../bench/spot-content.ts';
 import { COMPRESS_MIN_BYTES, chooseEncoding, compressionCounts } from '../src/transports/compression.ts';
 import { noRateLimits, useServer } from './helpers/api.ts';
-
-interface Raw {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  /** The bytes as they came over the wire. */
-  wire: Buffer;
-  /** The bytes once decoded with the Content-Encoding the answer names. */
-  text: string;
-}
-
-/** One call over node:http, which (unlike fetch) neither asks for nor decodes compression by itself. */
-function raw(url: string, method: string, headers: Record<string, string>, body?: string): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const wire = Buffer.concat(chunks);
-        const encoding = res.headers['content-encoding'];
-        const decoded = encoding === 'br' ? brotliDecompressSync(wire) : encoding === 'gzip' ? gunzipSync(wire) : wire;
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, wire, text: decoded.toString('utf8') });
-      });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+import { rawCall as raw } from './helpers/http.ts';
 
 describe('chooseEncoding', () => {
   test('picks br or gzip by weight, br on a tie, and nothing the client refuses', () => {

@@ -1,8 +1,18 @@
+import type { KeyObject } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import { frozenWithLast } from './json.ts';
 import { badCursor } from './paging.ts';
 import { KeptKey, openSealed, sealText } from './sealed-text.ts';
 
 /** Fields a cursor reads on whatever they hold: how much a page shows, never which records. */
 const READ_ON_FIELDS = new Set(['cursor', 'limit', 'view']);
+
+/**
+ * How many bindings (creator and filters) a kept page's sealed copies are kept for. A kept page is
+ * one guide's, under one list and filters, so its callers nearly always bind alike; past this,
+ * cursors are sealed for each answer as before.
+ */
+const SEALED_COPIES_PER_PAGE = 4;
 
 /** What a call that may page does with its answer: seal the next page's position into a cursor. */
 export interface PagedCall {
@@ -21,6 +31,19 @@ export interface PagedCall {
 export class CursorSeal {
   readonly #loadKey: () => Promise<Buffer>;
   readonly #key = new KeptKey();
+  /**
+   * Positions of cursors opened lately, by binding and cursor: clients walking one list send the
+   * same cursors (a kept page's is sealed once). Opening is a function of the key, the cursor and
+   * the binding alone, so a position found here is the one opening again would give; only cursors
+   * that opened are kept, up to about a megabyte of them (a place's cursor may be 5,400 characters).
+   */
+  readonly #opened = new LRUCache<string, string>({
+    max: 1024,
+    maxSize: 1_000_000,
+    sizeCalculation: (position, opened) => opened.length + position.length,
+  });
+  /** A kept page's copies with their cursors sealed, by binding, for as long as the page is kept. */
+  readonly #sealedCopies = new WeakMap<object, Map<string, Promise<Record<string, unknown>>>>();
 
   constructor(loadKey: () => Promise<Buffer>) {
     this.#loadKey = loadKey;
@@ -34,12 +57,37 @@ export class CursorSeal {
     const binding = () => bindingOf(operation, creatorId, input);
     if (typeof input.cursor === 'string') input.cursor = await this.#open(input.cursor, binding());
     return {
-      seal: async (answer) =>
-        typeof answer.nextCursor === 'string'
-          ? // A copy, never a change: the answer may be a page kept for every caller.
-            { ...answer, nextCursor: await this.#seal(answer.nextCursor, binding()) }
-          : answer,
+      seal: async (answer) => {
+        if (typeof answer.nextCursor !== 'string') return answer;
+        if (Object.isFrozen(answer)) return this.#sealedCopy(answer, answer.nextCursor, binding());
+        return { ...answer, nextCursor: await this.#seal(answer.nextCursor, binding()) };
+      },
     };
+  }
+
+  /**
+   * A frozen page kept for every caller, answered with its cursor sealed once per binding while it
+   * is kept (a copy, never a change), so that its JSON, bytes and compressed forms are made once
+   * too (core/json.ts, transports/compression.ts) instead of on every call. The cursor is the same
+   * for every call of one binding for that page: it seals the same position for the same list,
+   * filters and creator, and opens exactly as a cursor sealed anew would.
+   */
+  #sealedCopy(answer: Record<string, unknown>, position: string, binding: string): Promise<Record<string, unknown>> {
+    let copies = this.#sealedCopies.get(answer);
+    if (!copies) {
+      copies = new Map();
+      this.#sealedCopies.set(answer, copies);
+    }
+    let copy = copies.get(binding);
+    if (copy) return copy;
+    copy = this.#seal(position, binding).then((cursor) => frozenWithLast(answer, 'nextCursor', cursor));
+    if (copies.size < SEALED_COPIES_PER_PAGE) {
+      const kept = copies;
+      kept.set(binding, copy);
+      // A failure (the key not read) is not kept: the next call tries again.
+      copy.catch(() => kept.delete(binding));
+    }
+    return copy;
   }
 
   async #seal(position: string, binding: string): Promise<string> {
@@ -47,12 +95,16 @@ export class CursorSeal {
   }
 
   async #open(cursor: string, binding: string): Promise<string> {
+    const opened = `${binding}\n${cursor}`;
+    const known = this.#opened.get(opened);
+    if (known !== undefined) return known;
     const position = openSealed(await this.#keyOnce(), cursor, binding);
     if (position === undefined) throw badCursor();
+    this.#opened.set(opened, position);
     return position;
   }
 
-  #keyOnce(): Promise<Buffer> {
+  #keyOnce(): Promise<KeyObject> {
     return this.#key.get(this.#loadKey);
   }
 }

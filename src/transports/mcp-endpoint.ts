@@ -17,7 +17,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../core/auth.ts';
 import { ApiError, internalError, logFailure, toApiError } from '../core/errors.ts';
 import { invoke, type Runtime } from '../core/invoke.ts';
-import { jsonOf } from '../core/json.ts';
 import type { Log } from '../core/log.ts';
 import type { AnyOperation } from '../core/operation.ts';
 import type { Registry } from '../core/registry.ts';
@@ -29,7 +28,7 @@ import { sendError } from './http-errors.ts';
 import { type DirectMethod, MODERN_REVISION, serveDirect } from './mcp-direct.ts';
 import { MCP_BODY_LIMIT, type McpOptions } from './mcp-options.ts';
 import { ApiServer } from './mcp-server.ts';
-import { recognizeToolCall, toolCallAnswer } from './mcp-tool-call.ts';
+import { jsonToolResult, recognizeToolCall, toolCallAnswer } from './mcp-tool-call.ts';
 import { describeTools, keyMayCall, type ToolDescription } from './tool-list.ts';
 
 /** The 2025 revisions the SDK serves, and the modern revision it serves to clients that discover it. */
@@ -307,9 +306,9 @@ async function callTool(
     // Sent once, as text, with no structuredContent: tools declare no output schema, so the
     // protocol asks for none, and a host that hands both copies to the model makes it read the
     // answer twice (docs/decisions/transports.md, "One copy of each answer"). The text is REST's
-    // body (a cached view's JSON is made once); a document is its markdown.
-    const text = typeof result.markdown === 'string' ? result.markdown : jsonOf(result);
-    return { result: { content: [{ type: 'text', text }] } };
+    // body (a cached view's JSON is made, and escaped, once); a document is its markdown.
+    if (typeof result.markdown === 'string') return { result: { content: [{ type: 'text', text: result.markdown }] } };
+    return { result: jsonToolResult(result) };
   } catch (err) {
     const apiError = toApiError(err, caller.requestId);
     logFailure(caller.log, err, { tool: operation.name });

@@ -6,6 +6,7 @@ import {
   SERVER_INFO_META_KEY,
 } from '@modelcontextprotocol/server';
 import { headerText } from '../core/headers.ts';
+import { jsonLiteralBytesOf, jsonOf } from '../core/json.ts';
 import {
   EVENT_STREAM_HEADERS,
   JSON_ANSWER_HEADERS,
@@ -80,19 +81,59 @@ export function recognizeToolCall(body: unknown, headers: NodeHeaders): ToolCall
   return { era: 'legacy', ...call };
 }
 
+/** Text items whose text is a kept view's JSON, with that text escaped once as a JSON string. */
+const escapedTexts = new WeakMap<object, { text: string; literal: Buffer }>();
+
+/**
+ * A tool's answer of one text, the JSON of `value`. For a kept (frozen) view the text's escaped
+ * form, as the JSON-RPC message carries it, is made once (core/json.ts) and toolCallAnswer puts it
+ * between the message's other bytes: a page of 95 KB is not escaped again on every call.
+ */
+export function jsonToolResult(value: object): CallToolResult {
+  const text = jsonOf(value);
+  const item = { type: 'text' as const, text };
+  if (Object.isFrozen(value)) escapedTexts.set(item, { text, literal: jsonLiteralBytesOf(value) });
+  return { content: [item] };
+}
+
 /** The headers and bytes the SDK answers a call with, for a result of the tool's handler. */
 export function toolCallAnswer(
   call: ToolCall,
   result: CallToolResult,
   serverInfo: { name: string; version: string },
 ): { headers: Record<string, string>; body: Buffer } {
+  const id = JSON.stringify(call.id);
   if (call.era === 'modern') {
     // The 2026-07-28 codec marks the result complete and names the server in its `_meta`.
-    const stamped = { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: serverInfo } };
+    const meta = { [SERVER_INFO_META_KEY]: serverInfo };
+    const around = `}],"resultType":"complete","_meta":${JSON.stringify(meta)}},"jsonrpc":"2.0","id":${id}}`;
+    const spliced = aroundEscapedText(result, '', around);
+    if (spliced) return { headers: JSON_ANSWER_HEADERS, body: spliced };
+    const stamped = { ...result, resultType: 'complete', _meta: meta };
     const message = { result: stamped, jsonrpc: '2.0', id: call.id };
     return { headers: JSON_ANSWER_HEADERS, body: Buffer.from(JSON.stringify(message)) };
   }
+  const spliced = aroundEscapedText(result, 'event: message\ndata: ', `}]},"jsonrpc":"2.0","id":${id}}\n\n`);
+  if (spliced) return { headers: EVENT_STREAM_HEADERS, body: spliced };
   const message = { result, jsonrpc: '2.0', id: call.id };
   const frame = `event: message\ndata: ${JSON.stringify(message)}\n\n`;
   return { headers: EVENT_STREAM_HEADERS, body: Buffer.from(frame) };
+}
+
+/**
+ * The message's bytes as JSON.stringify writes them, its one text taken escaped as it was kept:
+ * only for a result that is exactly `{ content: [{ type: 'text', text }] }` made by jsonToolResult
+ * with that text still in place; anything else answers undefined and is serialized whole.
+ */
+function aroundEscapedText(result: CallToolResult, before: string, after: string): Buffer | undefined {
+  if (result.content.length !== 1 || Object.keys(result).join() !== 'content') return undefined;
+  const item = result.content[0] as object;
+  const escaped = escapedTexts.get(item);
+  if (escaped === undefined || Object.keys(item).join() !== 'type,text') return undefined;
+  if ((item as { text?: unknown }).text !== escaped.text) return undefined;
+  return Buffer.concat([
+    Buffer.from(`${before}{"result":{"content":[{"type":"text","text":`),
+    escaped.literal,
+    Buffer.from(after),
+  ]);
 }

@@ -60,11 +60,27 @@ describe('the cursor seal', () => {
     assert.deepEqual(new Set(refusals), new Set(['invalid_argument']));
   });
 
-  it('issues a new cursor each time, and leaves answers without one as they are', async () => {
+  it('issues a new cursor each time for an answer made for the call, and leaves answers without one as they are', async () => {
     const seal = new CursorSeal(async () => key);
     assert.notEqual(await issue(seal, 'list_spots', 'cr_1', spots), await issue(seal, 'list_spots', 'cr_1', spots));
     const answer = { count: 0 };
     assert.equal(await (await seal.open('get_guide', 'cr_1', {})).seal(answer), answer);
+  });
+
+  it('seals a kept (frozen) page once per binding, into a frozen copy that opens only for that binding', async () => {
+    const seal = new CursorSeal(async () => key);
+    const kept = Object.freeze({ count: 1, nextCursor: POSITION });
+    const answer = async (creatorId: string, input: Record<string, unknown>) =>
+      (await seal.open('list_spots', creatorId, { ...input })).seal(kept);
+    const first = await answer('cr_1', spots);
+    assert.ok(Object.isFrozen(first) && first !== kept);
+    assert.equal(kept.nextCursor, POSITION, 'the kept page is left as it was');
+    assert.equal(await answer('cr_1', { ...spots, limit: 9 }), first, 'the same copy for the same binding');
+    const other = await answer('cr_2', spots);
+    assert.notEqual(other.nextCursor, first.nextCursor);
+    assert.equal(await opened(seal, 'list_spots', 'cr_1', spots, first.nextCursor as string), POSITION);
+    assert.equal(await opened(seal, 'list_spots', 'cr_2', spots, first.nextCursor as string), 'invalid_argument');
+    assert.equal(await opened(seal, 'list_spots', 'cr_2', spots, other.nextCursor as string), POSITION);
   });
 
   it('reads its key once, and again after a read that failed', async () => {

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 
 export interface HttpAnswer<T = Record<string, unknown>> {
   status: number;
@@ -42,4 +44,37 @@ export function assertRefusalHeaders(
     answer.headers.get('ratelimit-policy'),
     `"${details.policy}";q=${details.limit};w=${details.windowSeconds}`,
   );
+}
+
+/** An answer as it came over the wire, and decoded. */
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The bytes as they came over the wire. */
+  wire: Buffer;
+  /** The bytes once decoded with the Content-Encoding the answer names. */
+  text: string;
+}
+
+/** One call over node:http, which (unlike fetch) neither asks for nor decodes compression by itself. */
+export function rawCall(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const wire = Buffer.concat(chunks);
+        const encoding = res.headers['content-encoding'];
+        const decoded = encoding === 'br' ? brotliDecompressSync(wire) : encoding === 'gzip' ? gunzipSync(wire) : wire;
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, wire, text: decoded.toString('utf8') });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }

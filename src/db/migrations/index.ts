@@ -5,6 +5,7 @@ import * as areasPlaces from './0003-areas-places.ts';
 import * as guideRevision from './0004-guide-revision.ts';
 import * as areaOrder from './0005-area-order.ts';
 import * as paging from './0015-paging.ts';
+import * as spotCounts from './0037-spot-counts.ts';
 
 /**
  * The foundation's migrations; each resource brings its own (`Resource.migrations`), named to sort
@@ -17,4 +18,5 @@ export const foundationMigrations: Record<string, Migration> = {
   '0004-guide-revision': guideRevision,
   '0005-area-order': areaOrder,
   '0015-paging': paging,
+  '0037-spot-counts': spotCounts,
 };

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { credentialWorks } from '../../core/credential-works.ts';
 import { KeptKey, newSealKey, openSealed, sealText } from '../../core/sealed-text.ts';
@@ -30,7 +31,7 @@ const TOKEN_CHARS_MAX = 600;
 export class DownloadKey {
   readonly #key = new KeptKey();
 
-  get(db: Kysely<Database>): Promise<Buffer> {
+  get(db: Kysely<Database>): Promise<KeyObject> {
     return this.#key.get(async () => Buffer.from(await keptSecret(db, 'download-tokens', newSealKey), 'base64url'));
   }
 }
