@@ -4,8 +4,13 @@ import { parentPort, workerData } from 'node:worker_threads';
 /**
  * The WAL checkpointer's thread (wal-checkpointer.ts). A PASSIVE checkpoint copies what it can
  * without waiting for anyone; under a steady stream of writes the log may then never be caught up
- * at the moment a writer starts (the only time SQLite rewinds it), so past a size it is rewound
- * with TRUNCATE, which makes writers wait the short while it takes.
+ * at the moment a writer starts (the only time SQLite rewinds it), so past a size it is caught up
+ * with a checkpoint that makes writers wait the short while it takes. While writes keep coming that
+ * is RESTART: the next writer rewinds the log itself and overwrites the file's pages, cut back to the
+ * kept size (journal_size_limit). TRUNCATE, which empties the file, is for a log left long once the
+ * writes stopped: it rewrites the log's header from this connection, so every other connection
+ * drops its page cache and reads its pages again, and the writes after it extend an empty file
+ * (docs/decisions/performance.md, "The log caught up without emptying it").
  */
 
 /** How often the log is looked at while writes come in, and while none do. */
@@ -19,6 +24,7 @@ const truncateAfterFrames = Math.floor(
   keptBytes / Number((db.prepare('PRAGMA page_size').get() as { page_size: number }).page_size),
 );
 const passive = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+const restart = db.prepare('PRAGMA wal_checkpoint(RESTART)');
 const truncate = db.prepare('PRAGMA wal_checkpoint(TRUNCATE)');
 
 interface Checkpoint {
@@ -32,8 +38,8 @@ let timer: NodeJS.Timeout | undefined;
 
 function tick(): void {
   const done = passive.get() as unknown as Checkpoint;
-  if (done.log > truncateAfterFrames) truncate.get();
   const moved = done.log !== lastLog;
+  if (done.log > truncateAfterFrames) (moved ? restart : truncate).get();
   lastLog = done.log;
   timer = setTimeout(tick, moved ? BUSY_EVERY_MS : IDLE_EVERY_MS);
 }
