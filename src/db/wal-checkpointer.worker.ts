@@ -19,8 +19,8 @@ const IDLE_EVERY_MS = 1000;
 const { file, keptBytes } = workerData as { file: string; keptBytes: number };
 const db = new DatabaseSync(file);
 db.exec('PRAGMA busy_timeout = 1000');
-/** Frames (pages) in the log past which it is rewound and emptied. */
-const truncateAfterFrames = Math.floor(
+/** Frames (pages) in the log past which it is caught up (and, once writes stopped, emptied). */
+const catchUpAfterFrames = Math.floor(
   keptBytes / Number((db.prepare('PRAGMA page_size').get() as { page_size: number }).page_size),
 );
 const passive = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
@@ -39,7 +39,7 @@ let timer: NodeJS.Timeout | undefined;
 function tick(): void {
   const done = passive.get() as unknown as Checkpoint;
   const moved = done.log !== lastLog;
-  if (done.log > truncateAfterFrames) (moved ? restart : truncate).get();
+  if (done.log > catchUpAfterFrames) (moved ? restart : truncate).get();
   lastLog = done.log;
   timer = setTimeout(tick, moved ? BUSY_EVERY_MS : IDLE_EVERY_MS);
 }
