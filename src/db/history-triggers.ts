@@ -11,8 +11,8 @@ import type { Database } from './tables.ts';
  * resource declares `untracked` (releases, purchases, link checks…). Run after every migration,
  * at each start: a table a later migration adds is tracked, and a table whose columns changed gets
  * triggers that record them all. The embedded store's are TEMP triggers, made on each connection
- * at its open, that read the open change from the connection (`history_change()`): naming it writes
- * nothing at all.
+ * at its open, that read the open change from the connection (`history_change()`, and each row's
+ * place in it, `history_order()`): naming them writes nothing at all.
  */
 
 /** A tracked table as its triggers see it. */
@@ -296,8 +296,8 @@ function sqliteTriggers(table: TrackedTable): string[] {
       .map((c) => `select ${literal(c)} as c, OLD.${quote(c)} as v where ${differs(c)}`)
       .join(' union all ')})) end`;
   const record = (row: 'OLD' | 'NEW', before: string, gone: 0 | 1, onConflict: string) =>
-    `insert into change_rows (change_id, tbl, row_key, kind, record_id, before, gone) ` +
-    `select history_change(), ${literal(table.name)}, ${image(row, table.keyColumns)}, ${literal(table.kind)}, ` +
+    `insert into change_rows (change_id, tbl, row_key, ord, kind, record_id, before, gone) ` +
+    `select history_change(), ${literal(table.name)}, ${image(row, table.keyColumns)}, history_order(), ${literal(table.kind)}, ` +
     `cast(${row}.${quote(table.idColumn)} as text), ${before}, ${gone} where true ` +
     `on conflict (change_id, tbl, row_key) do update set ${onConflict}; `;
   // TEMP, on the file's table: history_change() is the connection's open change (node-sqlite-adapter.ts).

@@ -52,6 +52,9 @@ export class NodeSqliteAdapter implements SqliteDatabase {
    */
   private openChange: string | null = null;
 
+  /** The rows the open change recorded so far: `history_order()` numbers each row by its place in it. */
+  private changeRows = 0;
+
   /** How long a statement waits for a lock another process holds before SQLITE_BUSY. */
   private readonly busyTimeoutMs: number;
 
@@ -70,6 +73,7 @@ export class NodeSqliteAdapter implements SqliteDatabase {
       typeof text === 'string' ? text.toLowerCase() : text,
     );
     this.db.function('history_change', () => this.openChange);
+    this.db.function('history_order', () => ++this.changeRows);
     const mode = this.db.prepare('PRAGMA journal_mode').get() as { journal_mode?: string } | undefined;
     this.walIndexFile = mode?.journal_mode === 'wal' ? `${file}-shm` : undefined;
   }
@@ -166,6 +170,7 @@ export class NodeSqliteAdapter implements SqliteDatabase {
   recordUnder(change: string): void {
     if (!this.db.isTransaction) throw new Error('history: a change is opened inside a write transaction only');
     this.openChange = change;
+    this.changeRows = 0;
   }
 
   /** A transaction's begin, commit or rollback, which ends any change a transaction left open. */

@@ -36,7 +36,7 @@ for (const { dialect, skip } of await testDialects()) {
         .selectFrom('change_rows')
         .select(['row_key', 'before', 'gone'])
         .where('change_id', '=', change)
-        .orderBy('id')
+        .orderBy('ord')
         .execute();
       return {
         change,

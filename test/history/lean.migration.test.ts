@@ -1,7 +1,4 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import pino from 'pino';
@@ -9,10 +6,9 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { ManualClock } from '../../src/core/clock.ts';
 import { KeyStore } from '../../src/core/keys.ts';
-import { CreatorsStore } from '../../src/resources/profile/creator.store.ts';
 import { openStore, type Store } from '../../src/store.ts';
-import { freshPostgresSchema, testDialects, whileNoSchemaIsDropped } from '../helpers/dialects.ts';
-import { openStoreBefore } from '../helpers/old-store.ts';
+import { testDialects, whileNoSchemaIsDropped } from '../helpers/dialects.ts';
+import { oldStoreWithGuide } from '../helpers/old-store.ts';
 
 /** The migration that lays the history out anew (src/resources/history/lean.migration.ts). */
 const LEAN = '0036-history-lean';
@@ -29,26 +25,14 @@ const MADE = 'spt_leanmigration002';
 for (const { dialect, skip } of await testDialects()) {
   describe(`the history's new layout keeps an existing history (${dialect})`, { skip }, () => {
     const clock = new ManualClock('2026-11-23T10:00:00Z');
-    const dataDir = mkdtempSync(join(tmpdir(), 'creator-api-lean-'));
-    const cleanup: Array<() => Promise<void> | void> = [() => rmSync(dataDir, { recursive: true, force: true })];
+    const cleanup: Array<() => Promise<void> | void> = [];
     after(async () => {
       for (const step of cleanup.reverse()) await step();
     });
 
     it('lists, filters and undoes the changes recorded before it', async () => {
-      const schema = dialect === 'postgres' ? await freshPostgresSchema() : undefined;
-      if (schema) cleanup.push(() => schema.drop());
-      const options = { dataDir, databaseUrl: schema?.url };
-      const old = await openStoreBefore(options, LEAN);
-      const scope = { db: old.db, clock, dialect: old.dialect };
-      const creator = await new CreatorsStore(scope).create({
-        email: 'lean@example.com',
-        displayName: 'Lean',
-        agreementAccepted: true,
-      });
+      const { old, options, creatorId } = await oldStoreWithGuide(dialect, LEAN, GUIDE, clock, cleanup);
       const at = clock.now();
-      await sql`insert into guides (id, creator_id, name, slug, store_tags, created_at, updated_at, revision)
-        values (${GUIDE}, ${creator.creatorId}, 'Lakes', 'lakes', '[]', ${at}, ${at}, 1)`.execute(old.db);
       const spot = (id: string, key: string, description: string) =>
         sql`insert into spots (id, guide_id, spot_key, name, description, order_key, created_at, updated_at)
           values (${id}, ${GUIDE}, ${key}, 'Bled', ${description}, 1, ${at}, ${at})`.execute(old.db);
@@ -69,14 +53,14 @@ for (const { dialect, skip } of await testDialects()) {
       const store: Store = await whileNoSchemaIsDropped(options.databaseUrl, () => openStore(options));
       cleanup.push(() => store.close());
       const config = loadConfig({
-        DATA_DIR: dataDir,
+        DATA_DIR: options.dataDir,
         LOG_LEVEL: 'silent',
-        ...(schema ? { DATABASE_URL: schema.url } : {}),
+        ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
       });
       const app = buildApp({ config, store, clock, logger: pino({ level: 'silent' }) });
       cleanup.push(() => app.close());
       const { key } = await new KeyStore(store.db, clock).create({
-        creatorId: creator.creatorId,
+        creatorId,
         scope: 'write',
         publish: false,
       });

@@ -176,6 +176,7 @@ await describeOverTransports(
           change_id: change.id,
           tbl: 'spots',
           row_key: JSON.stringify({ id: `${spotIds[n % spotIds.length]}_${n}` }),
+          ord: n + 1,
           kind: 'spot',
           record_id: `${spotIds[n % spotIds.length]}_${n}`,
           before: JSON.stringify({ name: 'x'.repeat(500) }),

@@ -143,7 +143,7 @@ for (const { dialect, blobStore, skip, name } of await testSetups()) {
         const ids = (listed.body.changes as { changeId: string }[]).map((c) => c.changeId);
         assert.ok(ids.includes(recent), '15 days old: kept');
         assert.ok(!ids.includes(old), '35 days old: removed');
-        const rows = await h.store.db.selectFrom('change_rows').select('id').where('change_id', '=', old).execute();
+        const rows = await h.store.db.selectFrom('change_rows').select('ord').where('change_id', '=', old).execute();
         assert.deepEqual(rows, [], 'its rows went with it');
       });
 
@@ -171,6 +171,60 @@ for (const { dialect, blobStore, skip, name } of await testSetups()) {
         assert.deepEqual(await served(files.urls), before, 'the redo brought the photo back with its files');
       });
     }
+
+    it('reads the before-images page by page: one behind 2,500 others still keeps its files', async () => {
+      const h = suite.h;
+      const api = suite.apis.rest;
+      const productId = await newGuide(api, 'Behind many pages');
+      const mediaId = await photo(h, productId, { credit: 'Nika Zupan' });
+      const files = await filesOf(api, productId, mediaId);
+      const upload = (await api.call('list_changes', { productId, limit: 1 })).body.changes[0].changeId as string;
+      assertOk(await api.call('undo_changes', { productId, changeIds: [upload] }));
+      // Before-images of another guide naming no file, in changes whose ids sort before the undo's:
+      // the undo's own before-image is read on the third page.
+      const other = await newGuide(api, 'Many small changes');
+      const at = h.clock.now();
+      const fillers = [0, 1, 2].map((n) => `chg_000000000filler${String(n).padStart(9, '0')}`);
+      await h.store.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('changes')
+          .values(
+            fillers.map((id, n) => ({
+              id,
+              guide_id: other,
+              seq: 1000 + n,
+              at,
+              operation: 'update_guide',
+              by_id: null,
+            })),
+          )
+          .execute();
+        for (const change of fillers) {
+          const rows = Array.from({ length: 850 }, (_, n) => ({
+            change_id: change,
+            tbl: 'guides',
+            row_key: JSON.stringify({ id: `${other}_${n}` }),
+            ord: n + 1,
+            kind: 'guide',
+            record_id: other,
+            before: JSON.stringify({ name: `Name ${n}` }),
+            gone: 0,
+          }));
+          for (let i = 0; i < rows.length; i += 200)
+            await trx
+              .insertInto('change_rows')
+              .values(rows.slice(i, i + 200))
+              .execute();
+        }
+      });
+
+      await sweep(h);
+      assert.deepEqual(
+        await stored(h, files.keys),
+        [true, true, true, true],
+        'named by a before-image on a later page',
+      );
+    });
 
     it('/media refuses a stored file nothing live names and serves one a working copy names', async () => {
       const h = suite.h;

@@ -79,7 +79,7 @@ export class ChangesStore extends ScopedStore {
         eb.exists(
           eb
             .selectFrom('change_rows')
-            .select('change_rows.id')
+            .select('change_rows.record_id')
             .whereRef('change_rows.change_id', '=', 'changes.id')
             .where('change_rows.record_id', '=', recordId),
         ),
@@ -96,7 +96,7 @@ export class ChangesStore extends ScopedStore {
       .selectFrom('change_rows')
       .select(['change_id', 'tbl', 'kind', 'record_id'])
       .select((eb) => [
-        eb.fn.min('id').as('first'),
+        eb.fn.min('ord').as('first'),
         eb.fn.max(sql<number>`case when before is null then 1 else 0 end`).as('created'),
         eb.fn.max('gone').as('gone'),
       ])
@@ -177,7 +177,7 @@ export class ChangesStore extends ScopedStore {
       .selectFrom('change_rows')
       .select(['tbl', 'row_key', 'before'])
       .where('change_id', '=', changeId)
-      .orderBy('id', 'desc')
+      .orderBy('ord', 'desc')
       .execute();
   }
 

@@ -16,12 +16,12 @@ export interface ChangesTable {
 
 /** A row one change touched, with the state it had before (null: the change created it). */
 export interface ChangeRowsTable {
-  /** The order rows were first touched in; an undo puts them back in reverse. */
-  id: Generated<number>;
   change_id: string;
   tbl: string;
   /** JSON object of the row's primary key columns. */
   row_key: string;
+  /** The row's place among its change's rows, in the order they were first touched; an undo puts them back in reverse. */
+  ord: Generated<number>;
   kind: string;
   record_id: string;
   /** JSON of the row before the change, or null when the change created it. */

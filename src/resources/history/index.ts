@@ -4,6 +4,7 @@ import { historyOperations } from './change.operations.ts';
 import { ChangesStore } from './change.store.ts';
 import type { ChangeRowsTable, ChangesTable } from './change.tables.ts';
 import { up as lean } from './lean.migration.ts';
+import { up as rowsByChange } from './rows-by-change.migration.ts';
 
 declare module '../../core/stores.ts' {
   interface Stores {
@@ -26,7 +27,11 @@ export const historyResource: Resource = {
   },
   operations: historyOperations,
   stores: { changes: (scope, { history }) => new ChangesStore(scope, history) },
-  migrations: { '0030-history': { up }, '0036-history-lean': { up: lean } },
+  migrations: {
+    '0030-history': { up },
+    '0036-history-lean': { up: lean },
+    '0038-history-rows-by-change': { up: rowsByChange },
+  },
   // Its own tables hold no guide content: recording them would record the record.
   history: { changes: 'untracked', change_rows: 'untracked' },
 };

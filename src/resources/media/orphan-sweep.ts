@@ -45,19 +45,26 @@ async function namedKeys(db: Kysely<Database>): Promise<Set<string>> {
     add('guides', row);
   for (const row of await db.selectFrom('release_files').select('blob_key').distinct().execute())
     named.add(row.blob_key);
-  for (let after = -1; ; ) {
-    const page = await db
+  // Paged in the rows' own key order: the only order both stores keep them in.
+  for (let after: [string, string, string] | undefined; ; ) {
+    let query = db
       .selectFrom('change_rows')
-      .select(['id', 'tbl', 'before'])
+      .select(['change_id', 'tbl', 'row_key', 'before'])
       .where('tbl', 'in', Object.keys(FILES_NAMED_BY))
       .where('before', 'is not', null)
-      .where('id', '>', after)
-      .orderBy('id')
-      .limit(BEFORE_IMAGES_PER_PAGE)
-      .execute();
+      .orderBy('change_id')
+      .orderBy('tbl')
+      .orderBy('row_key')
+      .limit(BEFORE_IMAGES_PER_PAGE);
+    if (after) {
+      const [change, table, rowKey] = after;
+      query = query.where((eb) => eb(eb.refTuple('change_id', 'tbl', 'row_key'), '>', eb.tuple(change, table, rowKey)));
+    }
+    const page = await query.execute();
     for (const row of page) add(row.tbl, JSON.parse(row.before as string) as Record<string, unknown>);
-    if (page.length < BEFORE_IMAGES_PER_PAGE) return named;
-    after = Number(page[page.length - 1]?.id);
+    const last = page[page.length - 1];
+    if (page.length < BEFORE_IMAGES_PER_PAGE || !last) return named;
+    after = [last.change_id, last.tbl, last.row_key];
   }
 }
 

@@ -58,7 +58,7 @@ export class RecordNamesStore extends ScopedStore {
         .where('change_rows.tbl', '=', named.table)
         .where('change_rows.record_id', 'in', gone)
         .where('change_rows.before', 'is not', null)
-        .orderBy('change_rows.id', 'desc')
+        .orderBy('changes.seq', 'desc')
         .execute();
       for (const row of kept) {
         const key = refKey({ kind, id: row.record_id });

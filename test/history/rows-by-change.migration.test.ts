@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { type Kysely, sql } from 'kysely';
+import type { Principal } from '../../src/core/auth.ts';
+import { ManualClock } from '../../src/core/clock.ts';
+import { closeChange, inChange } from '../../src/core/history.ts';
+import { openStore, type Store } from '../../src/store.ts';
+import { testDialects, whileNoSchemaIsDropped } from '../helpers/dialects.ts';
+import { oldStoreWithGuide } from '../helpers/old-store.ts';
+
+/** The migration that keeps a change's rows by their key alone (src/resources/history/rows-by-change.migration.ts). */
+const ROWS_BY_CHANGE = '0038-history-rows-by-change';
+
+const GUIDE = 'gd_rowsbychange00001';
+const OLD_CHANGE = 'chg_rowsbychange000001';
+const principal: Principal = { keyId: 'key_test', creatorId: 'cr_test', scope: 'write', publish: false, role: 'owner' };
+
+type Rows = Record<string, Record<string, unknown>>;
+
+for (const { dialect, skip } of await testDialects()) {
+  describe(`a change's rows kept by their key (${dialect})`, { skip }, () => {
+    const clock = new ManualClock('2026-11-28T01:00:00Z');
+    const cleanup: Array<() => Promise<void> | void> = [];
+    after(async () => {
+      for (const step of cleanup.reverse()) await step();
+    });
+
+    it('keeps the order rows were touched in, in one B-tree, and numbers new rows by their place in their change', async () => {
+      const { old, options } = await oldStoreWithGuide(dialect, ROWS_BY_CHANGE, GUIDE, clock, cleanup);
+      const at = clock.now();
+      await sql`insert into changes (id, guide_id, seq, at, operation, by_id)
+        values (${OLD_CHANGE}, ${GUIDE}, 1, ${at}, 'upsert_spots', null)`.execute(old.db);
+      // Touched in an order their keys do not sort in: the numbers are what kept it.
+      for (const [id, spot] of [
+        [10, 'spt_c'],
+        [20, 'spt_a'],
+        [30, 'spt_b'],
+      ] as const) {
+        await sql`insert into change_rows (id, change_id, tbl, row_key, kind, record_id, before, gone)
+          values (${id}, ${OLD_CHANGE}, 'spots', ${JSON.stringify({ id: spot })}, 'spot', ${spot}, null, 0)`.execute(
+          old.db,
+        );
+      }
+      await old.close();
+
+      const store: Store = await whileNoSchemaIsDropped(options.databaseUrl, () => openStore(options));
+      cleanup.push(() => store.close());
+      const order = async (change: string) =>
+        (
+          await sql<{ record_id: string; ord: number }>`
+            select record_id, ord from change_rows where change_id = ${change} order by ord`.execute(store.db)
+        ).rows.map((r) => [r.record_id, Number(r.ord)]);
+      assert.deepEqual(await order(OLD_CHANGE), [
+        ['spt_c', 10],
+        ['spt_a', 20],
+        ['spt_b', 30],
+      ]);
+
+      // One B-tree (SQLite) or one index beside the heap (PostgreSQL): the rows' own key.
+      if (dialect === 'sqlite') {
+        const { rows: indexes } = await sql<{ origin: string }>`
+          select origin from pragma_index_list('change_rows')`.execute(store.db);
+        assert.deepEqual(
+          indexes.map((i) => i.origin),
+          ['pk'],
+        );
+        const { rows: table } = await sql<{ sql: string }>`
+          select sql from sqlite_master where type = 'table' and name = 'change_rows'`.execute(store.db);
+        assert.match(table[0]?.sql ?? '', /without rowid/i);
+      } else {
+        const { rows: indexes } = await sql<{ indexname: string }>`
+          select indexname from pg_indexes where tablename = 'change_rows' and schemaname = current_schema()`.execute(
+          store.db,
+        );
+        assert.deepEqual(
+          indexes.map((i) => i.indexname),
+          ['change_rows_row'],
+        );
+      }
+
+      // A new change numbers its rows in the order it touched them, whatever their keys.
+      const spot = (id: string, key: string) =>
+        sql`insert into spots (id, guide_id, spot_key, name, order_key, created_at, updated_at)
+          values (${id}, ${GUIDE}, ${key}, 'Bled', 1, ${at}, ${at})`;
+      const change = await inChange(store.db, store.dialect, async (trx, id) => {
+        await spot('spt_z', 'z').execute(trx);
+        await spot('spt_y', 'y').execute(trx);
+        await (trx as unknown as Kysely<Rows>)
+          .updateTable('spots')
+          .set({ name: 'Bled 2' })
+          .where('id', '=', 'spt_z')
+          .execute();
+        await spot('spt_x', 'x').execute(trx);
+        await closeChange(trx, store.dialect, id, { operation: 'test_write', principal, at, guideId: GUIDE });
+        return id;
+      });
+      const recorded = await order(change);
+      assert.deepEqual(
+        recorded.map(([record]) => record),
+        ['spt_z', 'spt_y', 'spt_x'],
+      );
+      const places = recorded.map(([, place]) => place as number);
+      assert.deepEqual(
+        places,
+        [...places].sort((a, b) => a - b),
+      );
+      assert.equal(new Set(places).size, 3);
+    });
+  });
+}
