@@ -70,6 +70,19 @@ async function changingWrites(app: Child, dir: string): Promise<ChangingWrite[]>
   ];
 }
 
+/**
+ * Rounds and seconds a round of each write on each server: BENCH_HISTORY_ROUNDS (default 8) of
+ * BENCH_HISTORY_ROUND_SECONDS (default 2). Twice the table's time: runs of 8 s in all differed by
+ * up to a fifth on this machine (docs/decisions/performance.md).
+ */
+function historyRounds(): { rounds: number; seconds: number } {
+  const whole = (name: string, fallback: number) => {
+    const value = Number(process.env[name] ?? fallback);
+    return Number.isFinite(value) && value > 0 ? value : fallback;
+  };
+  return { rounds: Math.round(whole('BENCH_HISTORY_ROUNDS', 8)), seconds: whole('BENCH_HISTORY_ROUND_SECONDS', 2) };
+}
+
 export interface HistoryCost {
   /** The highest of the three writes' time with history over without. */
   worst: number;
@@ -100,12 +113,16 @@ export async function benchHistoryCost(
         cpuCalls: writes.map(() => 0),
       });
     }
-    const seconds = settings.seconds / settings.rounds;
+    const { rounds, seconds } = historyRounds();
     // Calls already made per server and write: every request of every round writes something new.
     const counters = servers.map((s) => s.writes.map(() => 0));
-    for (let round = 1; round <= settings.rounds; round++) {
+    for (let round = 1; round <= rounds; round++) {
       for (let w = 0; w < 3; w++) {
-        for (const [s, server] of servers.entries()) {
+        // Each round starts with the other server: what one leaves running (its checkpoint thread
+        // catching up, a collection) falls on each alike.
+        const order = round % 2 === 1 ? [0, 1] : [1, 0];
+        for (const s of order) {
+          const server = servers[s]!;
           const write = server.writes[w]!;
           const { origin, key } = server.app.ready;
           const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
@@ -137,7 +154,9 @@ export async function benchHistoryCost(
         }
       }
     }
-    const lines = [`History's cost to a write: ${settings.rounds} alternating rounds, every call changing its records`];
+    const lines = [
+      `History's cost to a write: ${rounds} alternating rounds of ${seconds} s, every call changing its records`,
+    ];
     let worst = 0;
     let errors = 0;
     for (let w = 0; w < 3; w++) {

@@ -27,7 +27,9 @@
  *                         at 0 against tracing never configured (bench/tracing-cost.ts: BENCH_TRACING_ROUNDS
  *                         rounds, 12 by default, of BENCH_TRACING_ROUND_SECONDS, 3 by default, each after half a
  *                         second it does not count; median of their ratios), `history` three
- *                         writes with history against the same writes without it (bench/history-cost.ts),
+ *                         writes with history against the same writes without it (bench/history-cost.ts:
+ *                         BENCH_HISTORY_ROUNDS rounds, 8 by default, of BENCH_HISTORY_ROUND_SECONDS, 2 by
+ *                         default, the servers taking turns to go first),
  *                         `releases` restore_release on a 2,000- and a 4,000-spot guide and the sizes of
  *                         list_changes and get_release with 10,000 changes (bench/releases-scale.ts), `import` import_spots'
  *                         readers on a 2 MB file of each worst shape, CPU time and peak memory against a set
