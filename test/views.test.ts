@@ -6,6 +6,7 @@ import { type App, buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { directReaders } from '../src/db/database.ts';
 import { openStore } from '../src/store.ts';
+import { noRateLimits } from './helpers/api.ts';
 import { testDialects, whileNoSchemaIsDropped } from './helpers/dialects.ts';
 import { type Harness, startServer } from './helpers/harness.ts';
 import { rest } from './helpers/http.ts';
@@ -20,8 +21,16 @@ for (const { dialect, skip } of await testDialects()) {
     let other: App;
     let otherBase: string;
     before(async () => {
-      h = await startServer({ dialect });
-      const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent' });
+      // Rate limits lifted: the readers below call as fast as the machine lets them, and the test
+      // clock stands still, so a slow store (a loaded machine) would run them into a 429.
+      h = await startServer({ dialect, env: noRateLimits });
+      const config = loadConfig({
+        HOST: '127.0.0.1',
+        PORT: '0',
+        LOG_LEVEL: 'silent',
+        DATA_DIR: '/nonexistent',
+        ...noRateLimits,
+      });
       other = buildApp({ config, store: h.store, clock: h.clock, logger: pino({ level: 'silent' }) });
       otherBase = `${await other.listen('127.0.0.1', 0)}/api/v1`;
     });
