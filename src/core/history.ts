@@ -136,15 +136,29 @@ export async function closeChange(
       delete from change_rows where change_id = ${id} and not exists (select 1 from kept)`.execute(db);
     return;
   }
-  // Compiled once: building the statement cost more than SQLite's work to run it (every write runs it).
-  keepChangeText ??= keepChange('', 0, '', null, '').compile(db).sql;
   const kept = await db.executeQuery(
-    CompiledQuery.raw(keepChangeText, [id, closing.at, closing.operation, byId, closing.guideId, id]),
+    CompiledQuery.raw(SQLITE_KEEP_CHANGE, [id, closing.guideId, closing.at, closing.operation, byId]),
   );
   if (Number(kept.numAffectedRows ?? 0) === 0) await forget.execute(db);
 }
 
-/** The statement that keeps a change under its guide, next in the guide's history, when it touched any row. */
+/**
+ * The embedded store's keepChange, as one row of values: an INSERT … SELECT that reads `changes`
+ * (its next seq) makes SQLite copy the selected row into a temporary table first, 9 µs of the
+ * 28 µs the statement took (docs/decisions/performance.md). The guard is the seq: null when the
+ * guide is gone or the change touched no row, and a row with a null seq is skipped (OR IGNORE, on
+ * its NOT NULL). Nothing else can clash: the write holds the store's one write lock, so no other
+ * change takes that seq, and change ids are new.
+ */
+const SQLITE_KEEP_CHANGE = `
+  insert or ignore into changes (id, guide_id, seq, at, operation, by_id)
+  values (?1, ?2, (
+    select case when exists (select 1 from guides g where g.id = ?2)
+      and exists (select 1 from change_rows r where r.change_id = ?1)
+    then (select coalesce(max(c.seq), 0) + 1 from changes c where c.guide_id = ?2) end
+  ), ?3, ?4, ?5)`;
+
+/** The statement that keeps a change under its guide, next in the guide's history, when it touched any row (PostgreSQL). */
 function keepChange(id: string, at: number, operation: string, byId: string | null, guideId: string) {
   return sql`
     insert into changes (id, guide_id, seq, at, operation, by_id)
@@ -153,5 +167,3 @@ function keepChange(id: string, at: number, operation: string, byId: string | nu
     from guides g
     where g.id = ${guideId} and exists (select 1 from change_rows r where r.change_id = ${id})`;
 }
-
-let keepChangeText: string | undefined;

@@ -52,6 +52,30 @@ await describeOverTransports(
       assert.equal(a.body.total, 3);
     });
 
+    it('keeps no change for a write that changed nothing, and numbers the next one after the last kept', async () => {
+      const guide = await newGuide(api, 'Nothing changed');
+      const spot = await api.call('create_spot', { productId: guide, name: 'Bohinj', description: 'Quiet' });
+      assertOk(spot, 201);
+      assertOk(await api.call('update_spot', { spotId: spot.body.spotId, description: 'Quiet' }));
+      const listed = await api.call('list_changes', { productId: guide });
+      assertOk(listed);
+      assert.deepEqual(
+        listed.body.changes.map((c: any) => c.operation),
+        ['create_spot'],
+      );
+      assertOk(await api.call('update_spot', { spotId: spot.body.spotId, description: 'Busy' }));
+      const after = await api.call('list_changes', { productId: guide });
+      assertOk(after);
+      assert.deepEqual(
+        after.body.changes.map((c: any) => [c.operation, c.records]),
+        [
+          ['update_spot', [{ kind: 'spot', id: spot.body.spotId }]],
+          ['create_spot', [{ kind: 'spot', id: spot.body.spotId }]],
+        ],
+      );
+      assert.equal(after.body.total, 2);
+    });
+
     it('keeps the changes that touched one record, and those since a time', async () => {
       const touched = await api.call('list_changes', { productId, recordId: spotId });
       assertOk(touched);
