@@ -2,11 +2,10 @@ import { availableParallelism } from 'node:os';
 
 /**
  * Buffers raw photo bodies are read into, kept from one upload to the next. A fresh 5 MB buffer is
- * mapped anew for each upload (npm start's fixed mmap threshold) and faulted in page by page as the
- * body lands, on the main thread while the body arrives: reading into a kept one cut a 4.9 MB POST
- * from 15.0-15.7 to 10.6-10.8 ms and the main thread's CPU for it from 9.5-9.9 to 6.0-6.5 ms
- * (docs/decisions/performance.md, "What an upload's body costs"). As many as photos render at once;
- * an upload that finds none free reads into a buffer of its own, as before.
+ * mapped anew for each upload (npm start's fixed mmap threshold) and faulted in page by page on the
+ * main thread as the body lands, slower than loopback delivers it: the body's arrival took 16 ms
+ * into a fresh buffer against 7 ms into a kept one (bench/upload-client.ts). As many as photos
+ * render at once; an upload that finds none free reads into a buffer of its own.
  */
 export class KeptBodies {
   /** The largest body a kept buffer holds. */
