@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { median } from './json-call.ts';
 import { processCpuMs } from './machine.ts';
 import { makeBenchJpeg, timeBarePipeline } from './media-pipeline.ts';
+import { postBytes } from './post-bytes.ts';
 
 export const UPLOAD_RATIO_GOAL = 1.2;
 export const UPLOAD_RSS_GOAL_MB = 600;
@@ -43,14 +44,13 @@ export async function serverRss<T>(
   }
 }
 
-async function upload(origin: string, key: string, productId: string, body: Uint8Array): Promise<void> {
-  const res = await fetch(`${origin}/api/v1/media/upload?productId=${productId}&credit=Bench`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'image/jpeg' },
+async function upload(origin: string, key: string, productId: string, body: Buffer): Promise<void> {
+  const { status, text } = await postBytes(
+    `${origin}/api/v1/media/upload?productId=${productId}&credit=Bench`,
+    { authorization: `Bearer ${key}`, 'content-type': 'image/jpeg' },
     body,
-  });
-  const text = await res.text();
-  if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${text.slice(0, 300)}`);
+  );
+  if (status !== 201) throw new Error(`upload answered ${status}: ${text.slice(0, 300)}`);
 }
 
 export interface UploadBench {
@@ -87,10 +87,9 @@ export async function benchUploads(
   });
   const { productId } = (await guide.json()) as { productId: string };
   const jpeg = await makeBenchJpeg();
-  // The bytes as fetch takes them, made once as a client holds its file: a copy of 5 MB in each
-  // timed upload would be the bench's own work, which the bare pipeline (given `jpeg`) does not do.
-  const body = new Uint8Array(jpeg);
-  await upload(origin, key, productId, body); // warm-up: the app's first sharp call loads libvips
+  // Sent as a client holds its file, without a copy of its own (bench/post-bytes.ts): the bare
+  // pipeline is handed the same bytes.
+  await upload(origin, key, productId, jpeg); // warm-up: the app's first sharp call loads libvips
   const bare: number[] = [];
   const full: number[] = [];
   const bucketCpu: number[] = [];
@@ -98,13 +97,13 @@ export async function benchUploads(
     bare.push(...(await timeBarePipeline(jpeg, 1)).runsMs);
     const bucketCpu0 = bucketPid === undefined ? undefined : processCpuMs(bucketPid);
     const start = performance.now();
-    await upload(origin, key, productId, body);
+    await upload(origin, key, productId, jpeg);
     full.push(performance.now() - start);
     const bucketCpu1 = bucketPid === undefined ? undefined : processCpuMs(bucketPid);
     if (bucketCpu0 !== undefined && bucketCpu1 !== undefined) bucketCpu.push(bucketCpu1 - bucketCpu0);
   }
   const ten = tenAtOnce
-    ? await serverRss(appPid, () => Promise.all(Array.from({ length: 10 }, () => upload(origin, key, productId, body))))
+    ? await serverRss(appPid, () => Promise.all(Array.from({ length: 10 }, () => upload(origin, key, productId, jpeg))))
     : undefined;
   const [before, peak] = [ten?.beforeMb, ten?.peakMb];
   const result = {

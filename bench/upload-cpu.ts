@@ -17,7 +17,7 @@
  * (with --profile-bare, bare pipelines).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, createServer, request } from 'node:http';
+import { createServer } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -35,6 +35,7 @@ import { BENCH_APP_ENV, type Child, startChild } from './ipc.ts';
 import { median } from './json-call.ts';
 import { processCpuMs } from './machine.ts';
 import { makeBenchJpeg } from './media-pipeline.ts';
+import { closeConnections, postBytes } from './post-bytes.ts';
 import { benchBucketEnv } from './s3-server.ts';
 
 // As main.ts and the bench's app server do; --v8-heap-default measures V8's own pacing instead.
@@ -42,26 +43,6 @@ if (!process.argv.includes('--v8-heap-default')) applyHeapPolicy();
 const turns = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 15);
 const bucket = process.argv.includes('--bucket');
 const multipart = process.argv.includes('--multipart');
-
-const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-
-/** One POST of `body`, answered in full: status and text. */
-function post(url: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      { method: 'POST', agent, headers: { ...headers, 'content-length': body.length } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 let gcMs = 0;
 let gcMajor = 0;
@@ -151,7 +132,7 @@ const app = buildApp({ config, store, clock: systemClock, logger: pino({ level: 
 const origin = await app.listen('127.0.0.1', 0);
 const key = await benchCreatorKey(store, 'cpu@example.com', 'CPU Bench');
 const auth = { authorization: `Bearer ${key}` };
-const made = await post(
+const made = await postBytes(
   `${origin}/api/v1/guides`,
   { ...auth, 'content-type': 'application/json' },
   Buffer.from('{"name":"CPU"}'),
@@ -188,10 +169,10 @@ const uploadHeaders = {
 };
 
 async function upload(): Promise<void> {
-  const res = await post(uploadUrl, uploadHeaders, body);
+  const res = await postBytes(uploadUrl, uploadHeaders, body);
   if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${res.text.slice(0, 300)}`);
 }
-const transfer = () => post(bareUrl, { 'content-type': 'image/jpeg' }, body);
+const transfer = () => postBytes(bareUrl, { 'content-type': 'image/jpeg' }, body);
 const pipeline = () => renderRenditions(jpeg, 'jpeg');
 
 // Warm-up: libvips' first load, the app's first upload, JIT.
@@ -261,7 +242,7 @@ function report(): void {
   console.log(`upload / bare: cpu ${cpuRatio.toFixed(3)}  wall ${wallRatio.toFixed(3)}`);
 }
 
-agent.destroy();
+closeConnections();
 bare.close();
 await app.close();
 await store.close();

@@ -10,7 +10,7 @@ import diagnostics from 'node:diagnostics_channel';
 import fs from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { syncBuiltinESMExports } from 'node:module';
-import { PerformanceObserver, performance } from 'node:perf_hooks';
+import { constants, PerformanceObserver, performance } from 'node:perf_hooks';
 import { DatabaseSync, StatementSync } from 'node:sqlite';
 
 /** One step: what it was, when it started and ended (ms since the request arrived). */
@@ -139,6 +139,17 @@ for (const method of ['run', 'get', 'all']) {
 const { S3Client } = await import('@aws-sdk/client-s3');
 wrap(S3Client.prototype, 'send', (_self, args) => `s3 ${(args[0] as object).constructor.name}`);
 
+/** V8's collection kinds as node:perf_hooks names them (constants.NODE_PERFORMANCE_GC_*). */
+const GC_KINDS: Record<number, string> = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'scavenge',
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'mark-compact',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental marking',
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
+};
+
 new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) record(`gc ${entry.name}`, entry.startTime, entry.startTime + entry.duration);
+  for (const entry of list.getEntries()) {
+    const kind = (entry as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0;
+    record(`gc ${GC_KINDS[kind] ?? kind}`, entry.startTime, entry.startTime + entry.duration);
+  }
 }).observe({ entryTypes: ['gc'] });

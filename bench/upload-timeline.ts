@@ -24,6 +24,7 @@ import { BENCH_APP_ENV, type Child, npmStartEnv, startChild } from './ipc.ts';
 import { median } from './json-call.ts';
 import { processCpuMs } from './machine.ts';
 import { makeBenchJpeg } from './media-pipeline.ts';
+import { postBytes } from './post-bytes.ts';
 import { benchBucketEnv } from './s3-server.ts';
 import type { Step, TimelineMessage } from './upload-timeline-hooks.ts';
 
@@ -54,13 +55,11 @@ try {
   const s3Cpu = () => (s3Pid === undefined ? 0 : (processCpuMs(s3Pid) ?? 0));
   const appEnv = { ...BENCH_APP_ENV, ...s3Env };
   const jpeg = await makeBenchJpeg();
-  // Made once, as a client holds its file: the bare pipeline gets its input without a copy too.
-  const body = new Uint8Array(jpeg);
+  // Sent as a client holds its file, without a copy of its own (bench/post-bytes.ts).
   const post = async (url: string, headers: Record<string, string>) => {
     const start = performance.now();
-    const res = await fetch(url, { method: 'POST', headers, body });
-    const text = await res.text();
-    if (res.status !== 201) throw new Error(`${url} answered ${res.status}: ${text.slice(0, 300)}`);
+    const { status, text } = await postBytes(url, headers, jpeg);
+    if (status !== 201) throw new Error(`${url} answered ${status}: ${text.slice(0, 300)}`);
     return performance.now() - start;
   };
   const servers: Server[] = [];

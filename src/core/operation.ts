@@ -26,6 +26,10 @@ export interface Upload {
   field: string;
   filename: string | undefined;
   contentType: string | undefined;
+  /**
+   * Valid while the call runs: a raw photo body may sit in a buffer the transport reads the next
+   * upload into once the call has ended (transports/kept-bodies.ts). Copy what must outlive it.
+   */
   bytes: Buffer;
 }
 

@@ -10,7 +10,7 @@ import { sendError } from './http-errors.ts';
 import { setRateHeaders } from './rate-limit-headers.ts';
 import { type EarlyReads, takeEarlyOutcome } from './rest-early.ts';
 import { RestRoute } from './rest-route.ts';
-import { drainUnread, readUploadBody } from './upload-body.ts';
+import { drainUnread, readUploadBody, releaseUploadBody } from './upload-body.ts';
 
 export { API_PREFIX };
 
@@ -73,6 +73,7 @@ function routeOf(route: RestRoute) {
           request.body,
           readUpload?.(request),
         ));
+      if (readUpload) releaseUploadBody(request);
       if (outcome.rate) setRateHeaders(reply, outcome.rate);
       if (outcome.failed) {
         if (readUpload) drainUnread(request);

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { ApiError, refuse } from '../core/errors.ts';
 import type { BodyKind, Upload } from '../core/operation.ts';
 import { emptyRecord } from '../core/own.ts';
+import { KeptBodies } from './kept-bodies.ts';
 
 export type UploadBodyKind = Exclude<BodyKind, { kind: 'json' }>;
 
@@ -70,9 +71,10 @@ function refuseDeclaredLength(request: FastifyRequest, limit: number, what: stri
  * body is whole with its last byte: gathering a photo's chunks only then (Buffer.concat) put 5 MB
  * of fresh memory, ~1,300 page faults, on the main thread between the last byte and the first
  * decode. The buffer is taken with the first chunk, not the headers, and its pages are mapped only
- * as bytes are written to them, so a client that declares 6 MB and stalls holds what it sent.
+ * as bytes are written to them, so a client that declares 6 MB and stalls holds what it sent. A
+ * photo's buffer comes from `kept` when one is free, lent to the request until releaseUploadBody.
  */
-function readRaw(request: FastifyRequest, maxBytes: number, what: string): Promise<Buffer> {
+function readRaw(request: FastifyRequest, maxBytes: number, what: string, kept?: KeptBodies): Promise<Buffer> {
   const raw = request.raw;
   const declared = declaredLength(request);
   return new Promise((resolve, reject) => {
@@ -91,7 +93,7 @@ function readRaw(request: FastifyRequest, maxBytes: number, what: string): Promi
       if (declared === undefined) return void chunks.push(chunk);
       // Node's parser ends a body at its Content-Length; more would be a client's error, never cut silently.
       if (size > declared) return fail(new ApiError('invalid_argument', '(body): longer than its Content-Length'));
-      whole ??= Buffer.allocUnsafe(declared);
+      whole ??= lend(request, kept, declared) ?? Buffer.allocUnsafe(declared);
       chunk.copy(whole, size - chunk.length);
     };
     const onEnd = () => {
@@ -106,6 +108,35 @@ function readRaw(request: FastifyRequest, maxBytes: number, what: string): Promi
     };
     raw.on('data', onData).on('end', onEnd).on('error', onError);
   });
+}
+
+/** Kept buffers of raw photo bodies, by the route's limit. */
+const keptByLimit = new Map<number, KeptBodies>();
+
+/** The buffers raw image bodies of at most `maxBytes` are read into. */
+export function keptImageBodies(maxBytes: number): KeptBodies {
+  const kept = keptByLimit.get(maxBytes) ?? new KeptBodies(maxBytes);
+  keptByLimit.set(maxBytes, kept);
+  return kept;
+}
+
+const lent = new WeakMap<object, { kept: KeptBodies; buffer: Buffer }>();
+
+function lend(request: FastifyRequest, kept: KeptBodies | undefined, length: number): Buffer | undefined {
+  const buffer = kept?.take(length);
+  if (kept && buffer) lent.set(request.raw, { kept, buffer });
+  return buffer;
+}
+
+/**
+ * Once the call has ended: a kept buffer the body was read into goes back for the next upload, so
+ * the operation must be done with its bytes (a photo's are, once processUpload has settled).
+ */
+export function releaseUploadBody(request: FastifyRequest): void {
+  const loan = lent.get(request.raw);
+  if (!loan) return;
+  lent.delete(request.raw);
+  loan.kept.giveBack(loan.buffer);
 }
 
 /** Errors of the multipart parser, in the envelope: byte limits are 413, too many files or a malformed form 400. */
@@ -217,7 +248,8 @@ export async function readUploadBody(request: FastifyRequest, body: UploadBodyKi
   }
   const what = body.kind === 'image' ? 'image' : 'file';
   refuseDeclaredLength(request, body.maxBytes, what);
-  const bytes = await readRaw(request, body.maxBytes, what);
+  const kept = body.kind === 'image' ? keptImageBodies(body.maxBytes) : undefined;
+  const bytes = await readRaw(request, body.maxBytes, what, kept);
   return { fields: {}, uploads: [{ field: 'file', filename: undefined, contentType: type || undefined, bytes }] };
 }
 

@@ -273,7 +273,8 @@ async function processPhoto<F>(
       throw new KeepFailure(err);
     });
   };
-  const [files, facts] = await Promise.all([
+  // Both settle before the answer, a refusal too: the caller may reuse `bytes` once it has one.
+  const [rendered, read] = await Promise.allSettled([
     rendering
       .run(decodedBytes(meta), () => renderRenditions(bytes, format, keepEach))
       .catch((err: unknown) => {
@@ -285,6 +286,9 @@ async function processPhoto<F>(
     // libvips hands over no EXIF block for TIFF, whose tags live in the file's own IFDs: exifr reads those.
     readPhotoFacts(meta.exif ?? (source === 'tiff' ? bytes : undefined)),
   ]);
+  if (rendered.status === 'rejected') throw rendered.reason;
+  if (read.status === 'rejected') throw read.reason;
+  const [files, facts] = [rendered.value, read.value];
   // Set by then: renderRenditions answers only once every file was encoded and kept.
   const { width, height, bytes: encoded } = original as Rendition;
   return {
