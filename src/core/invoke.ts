@@ -101,13 +101,19 @@ async function invokeAsCaller(
   onRate?.(rate);
   requireScope(call.principal, operation.scope, operation.name);
   const input = parseInput(operation.input, rawInput ?? {}, !operation.readOnly);
-  const paged = await runtime.cursors.open(operation.name, call.principal.creatorId, input);
+  const opening = runtime.cursors.open(operation.name, call.principal.creatorId, input);
+  const paged = opening instanceof Promise ? await opening : opening;
   const exclusive = operation.exclusive;
-  if (!exclusive) return { result: await paged.seal(await run(runtime, operation, input, call)), rate };
-  const job = `${operation.name} ${exclusive.job(input, call.principal)}`;
-  const outcome = await runtime.coordination.exclusive(job, () => run(runtime, operation, input, call));
-  if (!outcome.ran) throw jobRunning(exclusive.running, exclusive.retryAfterMs);
-  return { result: await paged.seal(outcome.value), rate };
+  let answer: Record<string, unknown>;
+  if (!exclusive) answer = await run(runtime, operation, input, call);
+  else {
+    const job = `${operation.name} ${exclusive.job(input, call.principal)}`;
+    const outcome = await runtime.coordination.exclusive(job, () => run(runtime, operation, input, call));
+    if (!outcome.ran) throw jobRunning(exclusive.running, exclusive.retryAfterMs);
+    answer = outcome.value;
+  }
+  const sealed = paged.seal(answer);
+  return { result: sealed instanceof Promise ? await sealed : sealed, rate };
 }
 
 /** The operation's own limit, its preparation, its handler and what waits for the commit. */
@@ -120,7 +126,8 @@ async function run(
   if (operation.rateLimit) {
     await runtime.rateLimits.consumeFor(operation.rateLimit.policy, operation.rateLimit.key(input, call.principal));
   }
-  const warnings: string[] = operation.readOnly ? [] : plainHttpWarnings(input);
+  // Made on the first warning: most calls have none.
+  let warnings: string[] | undefined = operation.readOnly ? undefined : plainHttpWarnings(input);
   const base: CallContext = {
     principal: call.principal,
     clock: runtime.clock,
@@ -130,7 +137,8 @@ async function run(
     uploads: call.uploads ?? NO_UPLOADS,
     services: runtime.services,
     warn: (message) => {
-      if (!warnings.includes(message)) warnings.push(message);
+      if (warnings === undefined) warnings = [message];
+      else if (!warnings.includes(message)) warnings.push(message);
     },
   };
   // A write commits after the call arrived: its reads confirm against a stamp read now.
@@ -184,7 +192,7 @@ async function run(
   }
   for (const work of committed) await work().catch((e) => base.log.error({ err: e }, 'after-commit work failed'));
   // A copy, never a change: a read may answer a frozen record served to every caller.
-  return warnings.length > 0 ? { ...result, warnings } : result;
+  return warnings !== undefined && warnings.length > 0 ? { ...result, warnings } : result;
 }
 
 function scopeOn(runtime: Runtime, db: Kysely<Database>, arrival: number | undefined): StoreScope {
@@ -199,7 +207,7 @@ function contextOn(
     db,
     writes,
     committed,
-    opened = new Map(),
+    opened,
     arrival,
   }: {
     db: Kysely<Database>;
@@ -212,6 +220,7 @@ function contextOn(
   },
 ): OperationContext {
   const { creatorId } = base.principal;
+  let guides = opened;
   const ctx: OperationContext = {
     ...base,
     stores: runtime.stores(scopeOn(runtime, db, arrival)),
@@ -221,10 +230,12 @@ function contextOn(
       return deleteReferences(runtime.references, kind, target, ctx);
     },
     guide(productId) {
-      let guide = opened.get(productId);
+      // Made on the first guide opened: a cached read opens none.
+      guides ??= new Map();
+      let guide = guides.get(productId);
       if (!guide) {
         guide = runtime.guides.open(db, creatorId, productId, writes ? runtime.clock.now() : undefined);
-        opened.set(productId, guide);
+        guides.set(productId, guide);
       }
       return guide;
     },

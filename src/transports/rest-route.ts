@@ -60,7 +60,8 @@ export class RestRoute {
     // Before the key's check, which reads the store's commit stamp: the read the call's views may use.
     const arrival = stampReadsOf(this.runtime.db);
     try {
-      const principal = await this.authenticate(request);
+      const authenticated = this.authenticate(request);
+      const principal = authenticated instanceof Promise ? await authenticated : authenticated;
       const upload = readUpload ? await readUpload() : undefined;
       const input = this.merger.merge(params, query, body, upload?.fields);
       const call = { principal, requestId: id, log, uploads: upload?.uploads, arrival };

@@ -85,8 +85,8 @@ describe('the credential cache', () => {
       refusals += 1;
       throw new Error('revoked');
     };
-    await assert.rejects(cache.get('hash', refuse));
-    await assert.rejects(cache.get('hash', refuse));
+    await assert.rejects(async () => cache.get('hash', refuse));
+    await assert.rejects(async () => cache.get('hash', refuse));
     assert.equal(refusals, 2);
   });
 });

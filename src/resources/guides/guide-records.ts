@@ -33,7 +33,7 @@ export function cachedGuideRecord(
   creatorId: string,
   productId: string,
   urls: Urls,
-): Promise<GuideWithCounts> {
+): GuideWithCounts | Promise<GuideWithCounts> {
   return stores.guides.cachedView(
     creatorId,
     productId,
