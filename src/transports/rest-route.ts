@@ -65,9 +65,10 @@ export class RestRoute {
       const upload = readUpload ? await readUpload() : undefined;
       const input = this.merger.merge(params, query, body, upload?.fields);
       const call = { principal, requestId: id, log, uploads: upload?.uploads, arrival };
-      const { result } = await invoke(this.runtime, operation, input, call, (rate) => {
+      const invoked = invoke(this.runtime, operation, input, call, (rate) => {
         outcome.rate = rate;
       });
+      const { result } = invoked instanceof Promise ? await invoked : invoked;
       if (operation.location) outcome.location = API_PREFIX + operation.location(result, input);
       outcome.body = jsonBytesOf(result);
     } catch (err) {
