@@ -5,6 +5,7 @@ import pino from 'pino';
 import { type App, buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { directReaders } from '../src/db/database.ts';
+import { GuideViewCache } from '../src/resources/guides/guide-views.ts';
 import { openStore } from '../src/store.ts';
 import { noRateLimits } from './helpers/api.ts';
 import { testDialects, whileNoSchemaIsDropped } from './helpers/dialects.ts';
@@ -157,6 +158,22 @@ for (const { dialect, skip } of await testDialects()) {
           assert.equal((await rest(base, key, 'GET', `/guides/${id}`)).status, 200);
           assert.equal(adapter.stampReadCount - reads, 1);
         }
+      });
+
+      it('a view kept at a revision the commit stamp confirms is answered without a promise', async () => {
+        const key = h.alice.writeKey;
+        const id = (await rest(h.baseUrl, key, 'POST', '/guides', { name: 'At once' })).body.productId as string;
+        const views = new GuideViewCache();
+        const build = async () => ({ built: id });
+        const first = views.view(h.store.db, h.alice.creatorId, id, 'test', build);
+        assert.ok(first instanceof Promise, 'read and built');
+        const kept = await first;
+        // Every cached read asks: a promise would cost it turns of the microtask queue.
+        assert.equal(views.view(h.store.db, h.alice.creatorId, id, 'test', build), kept);
+        await rest(h.baseUrl, key, 'PATCH', `/guides/${id}`, { headline: 'Moved' });
+        const after = views.view(h.store.db, h.alice.creatorId, id, 'test', build);
+        assert.ok(after instanceof Promise, 'the stamp moved: the revision is read again');
+        assert.notEqual(await after, kept, 'built again at the new revision');
       });
     }
 

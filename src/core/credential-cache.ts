@@ -41,8 +41,12 @@ export class CredentialCache<T> {
     this.name = name;
   }
 
-  /** The credential `id` names, from memory when it still holds, else from `read` (whose refusals pass through). */
-  async get(id: string, read: () => Promise<ReadCredential<T>>): Promise<T> {
+  /**
+   * The credential `id` names, from memory when it still holds (the value itself, not a promise:
+   * an authenticated call's every await is a turn of the microtask queue), else from `read`
+   * (whose refusals pass through).
+   */
+  get(id: string, read: () => Promise<ReadCredential<T>>): T | Promise<T> {
     const mark = this.watch?.revocationMark();
     const now = this.clock.now();
     if (mark !== undefined) {
@@ -58,6 +62,15 @@ export class CredentialCache<T> {
       }
     }
     if (this.watch && this.name) countCache(this.name, { hit: false });
+    return this.readAndKeep(id, read, mark, now);
+  }
+
+  private async readAndKeep(
+    id: string,
+    read: () => Promise<ReadCredential<T>>,
+    mark: string | undefined,
+    now: number,
+  ): Promise<T> {
     const credential = await read();
     // Kept only when no revocation was heard while it was read: a read that began before one
     // landed may have seen the row as it was.

@@ -16,7 +16,8 @@ const SEALED_COPIES_PER_PAGE = 4;
 
 /** What a call that may page does with its answer: seal the next page's position into a cursor. */
 export interface PagedCall {
-  seal(answer: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** The answer as it is when it has no next page (no promise), else a copy with its cursor sealed. */
+  seal(answer: Record<string, unknown>): Record<string, unknown> | Promise<Record<string, unknown>>;
 }
 
 /**
@@ -51,18 +52,24 @@ export class CursorSeal {
 
   /**
    * Opens the cursor `input` carries, in place, into the position it seals, or refuses it
-   * (invalid_argument naming `cursor`); answers how to seal the call's `nextCursor`.
+   * (invalid_argument naming `cursor`); answers how to seal the call's `nextCursor`. Without a
+   * cursor to open, or a next one to seal, the answer comes at once, not as a promise: every call
+   * passes here, and each await is a turn of the microtask queue.
    */
-  async open(operation: string, creatorId: string, input: Record<string, unknown>): Promise<PagedCall> {
+  open(operation: string, creatorId: string, input: Record<string, unknown>): PagedCall | Promise<PagedCall> {
     const binding = () => bindingOf(operation, creatorId, input);
-    if (typeof input.cursor === 'string') input.cursor = await this.#open(input.cursor, binding());
-    return {
-      seal: async (answer) => {
+    const paged: PagedCall = {
+      seal: (answer) => {
         if (typeof answer.nextCursor !== 'string') return answer;
         if (Object.isFrozen(answer)) return this.#sealedCopy(answer, answer.nextCursor, binding());
-        return { ...answer, nextCursor: await this.#seal(answer.nextCursor, binding()) };
+        return this.#seal(answer.nextCursor, binding()).then((nextCursor) => ({ ...answer, nextCursor }));
       },
     };
+    if (typeof input.cursor !== 'string') return paged;
+    return this.#open(input.cursor, binding()).then((position) => {
+      input.cursor = position;
+      return paged;
+    });
   }
 
   /**

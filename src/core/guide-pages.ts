@@ -42,24 +42,27 @@ export function guidePage<Row, Item, Answer extends object>(
   const request = readPageRequest(input, list.size);
   // JSON, so that no filter text can make two pages' keys alike.
   const key = `page ${JSON.stringify([list.scope, list.variant, request.limit, input.cursor ?? null])}`;
-  return stores.guides.cachedView(creatorId, productId, key, async (guideId, sibling) => {
-    const totalKey = `total ${JSON.stringify(list.scope)}`;
-    const [rows, total] = await rowsAndTotal(
-      request,
-      () => list.read(guideId, request),
-      async (known) => {
-        const kept = await sibling(totalKey, async () => ({ n: known ?? (await list.count(guideId)) }));
-        return kept.n;
-      },
-    );
-    // The cursor holds the row's sort key; the byte budget measures what the client receives.
-    const sortKeys = new Map(rows.map((row) => [list.present(row), list.sortKey(row)]));
-    const items = [...sortKeys.keys()];
-    return answer(
-      guideId,
-      pageOf(items, request, total, (item) => sortKeys.get(item) ?? []),
-    );
-  });
+  // A promise as ever (handlers are typed to return one); a kept page is one already resolved.
+  return Promise.resolve(
+    stores.guides.cachedView(creatorId, productId, key, async (guideId, sibling) => {
+      const totalKey = `total ${JSON.stringify(list.scope)}`;
+      const [rows, total] = await rowsAndTotal(
+        request,
+        () => list.read(guideId, request),
+        async (known) => {
+          const kept = await sibling(totalKey, async () => ({ n: known ?? (await list.count(guideId)) }));
+          return kept.n;
+        },
+      );
+      // The cursor holds the row's sort key; the byte budget measures what the client receives.
+      const sortKeys = new Map(rows.map((row) => [list.present(row), list.sortKey(row)]));
+      const items = [...sortKeys.keys()];
+      return answer(
+        guideId,
+        pageOf(items, request, total, (item) => sortKeys.get(item) ?? []),
+      );
+    }),
+  );
 }
 
 /** The paging fields of an answer: the total, and the cursor of the next page when there is one. */

@@ -84,43 +84,87 @@ export function invoke(
   rawInput: unknown,
   call: Call,
   onRate?: (rate: RateLimitOutcome) => void,
-): Promise<Invocation> {
+): Invocation | Promise<Invocation> {
   // The store's connections are shared fairly among creators (db/fair-turns.ts).
   return onBehalfOf(call.principal.creatorId, () => invokeAsCaller(runtime, operation, rawInput, call, onRate));
 }
 
-async function invokeAsCaller(
+/**
+ * `next` of `value`: at once when the value is at hand, else once it comes. A cached read answers
+ * without a promise at every step, and each promise awaited would be a turn of the microtask queue.
+ */
+function then<T, U>(value: T | Promise<T>, next: (value: T) => U | Promise<U>): U | Promise<U> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}
+
+/** The invocation, or its refusal as a rejected promise (never thrown). */
+function invokeAsCaller(
   runtime: Runtime,
   operation: AnyOperation,
   rawInput: unknown,
   call: Call,
   onRate: ((rate: RateLimitOutcome) => void) | undefined,
-): Promise<Invocation> {
-  const counted = call.paid ?? runtime.rateLimits.consume(call.principal);
-  const rate = counted instanceof Promise ? await counted : counted;
-  onRate?.(rate);
-  requireScope(call.principal, operation.scope, operation.name);
-  const input = parseInput(operation.input, rawInput ?? {}, !operation.readOnly);
-  const paged = await runtime.cursors.open(operation.name, call.principal.creatorId, input);
-  const exclusive = operation.exclusive;
-  if (!exclusive) return { result: await paged.seal(await run(runtime, operation, input, call)), rate };
-  const job = `${operation.name} ${exclusive.job(input, call.principal)}`;
-  const outcome = await runtime.coordination.exclusive(job, () => run(runtime, operation, input, call));
-  if (!outcome.ran) throw jobRunning(exclusive.running, exclusive.retryAfterMs);
-  return { result: await paged.seal(outcome.value), rate };
+): Invocation | Promise<Invocation> {
+  try {
+    return then(call.paid ?? runtime.rateLimits.consume(call.principal), (rate) => {
+      onRate?.(rate);
+      requireScope(call.principal, operation.scope, operation.name);
+      const input = parseInput(operation.input, rawInput ?? {}, !operation.readOnly);
+      return then(runtime.cursors.open(operation.name, call.principal.creatorId, input), (paged) =>
+        then(answerOf(runtime, operation, input, call), (answer) =>
+          then(paged.seal(answer), (result): Invocation => ({ result, rate })),
+        ),
+      );
+    });
+  } catch (err) {
+    return Promise.reject(err);
+  }
 }
 
-/** The operation's own limit, its preparation, its handler and what waits for the commit. */
-async function run(
+/** The operation run, alone in its job when it is declared `exclusive`. */
+function answerOf(
   runtime: Runtime,
   operation: AnyOperation,
   input: Record<string, unknown>,
   call: Call,
-): Promise<Record<string, unknown>> {
-  if (operation.rateLimit) {
-    await runtime.rateLimits.consumeFor(operation.rateLimit.policy, operation.rateLimit.key(input, call.principal));
-  }
-  const warnings: string[] = operation.readOnly ? [] : plainHttpWarnings(input);
+): Record<string, unknown> | Promise<Record<string, unknown>> {
+  const exclusive = operation.exclusive;
+  if (!exclusive) return run(runtime, operation, input, call);
+  const job = `${operation.name} ${exclusive.job(input, call.principal)}`;
+  return runtime.coordination
+    .exclusive(job, async () => run(runtime, operation, input, call))
+    .then((outcome) => {
+      if (!outcome.ran) throw jobRunning(exclusive.running, exclusive.retryAfterMs);
+      return outcome.value;
+    });
+}
+
+/**
+ * A plain read (no limit of its own, nothing to prepare) answers as soon as its handler does;
+ * anything else runs in full (`runFully`).
+ */
+function run(
+  runtime: Runtime,
+  operation: AnyOperation,
+  input: Record<string, unknown>,
+  call: Call,
+): Record<string, unknown> | Promise<Record<string, unknown>> {
+  if (!operation.readOnly || operation.rateLimit || operation.prepare) return runFully(runtime, operation, input, call);
+  const { base, answered } = callContext(runtime, operation, input, call);
+  const committed: Array<() => Promise<unknown>> = [];
+  const ctx = contextOn(runtime, base, { db: runtime.db, writes: false, committed, arrival: call.arrival });
+  return then(operation.handler(input, ctx, undefined), (result) => finished(committed, base, result, answered));
+}
+
+/** The call's context as its handler sees it, and how its answer carries the warnings it gathered. */
+function callContext(
+  runtime: Runtime,
+  operation: AnyOperation,
+  input: Record<string, unknown>,
+  call: Call,
+): { base: CallContext; answered: (result: Record<string, unknown>) => Record<string, unknown> } {
+  // Made on the first warning: most calls have none.
+  let warnings: string[] | undefined = operation.readOnly ? undefined : plainHttpWarnings(input);
   const base: CallContext = {
     principal: call.principal,
     clock: runtime.clock,
@@ -130,9 +174,41 @@ async function run(
     uploads: call.uploads ?? NO_UPLOADS,
     services: runtime.services,
     warn: (message) => {
-      if (!warnings.includes(message)) warnings.push(message);
+      if (warnings === undefined) warnings = [message];
+      else if (!warnings.includes(message)) warnings.push(message);
     },
   };
+  // A copy, never a change: a read may answer a frozen record served to every caller.
+  const answered = (result: Record<string, unknown>) =>
+    warnings !== undefined && warnings.length > 0 ? { ...result, warnings } : result;
+  return { base, answered };
+}
+
+/** The answer, once the work that waited for the commit ran (at once when there is none). */
+function finished(
+  committed: Array<() => Promise<unknown>>,
+  base: CallContext,
+  result: Record<string, unknown>,
+  answered: (result: Record<string, unknown>) => Record<string, unknown>,
+): Record<string, unknown> | Promise<Record<string, unknown>> {
+  if (committed.length === 0) return answered(result);
+  return (async () => {
+    for (const work of committed) await work().catch((e) => base.log.error({ err: e }, 'after-commit work failed'));
+    return answered(result);
+  })();
+}
+
+/** The operation's own limit, its preparation, its handler and what waits for the commit. */
+async function runFully(
+  runtime: Runtime,
+  operation: AnyOperation,
+  input: Record<string, unknown>,
+  call: Call,
+): Promise<Record<string, unknown>> {
+  if (operation.rateLimit) {
+    await runtime.rateLimits.consumeFor(operation.rateLimit.policy, operation.rateLimit.key(input, call.principal));
+  }
+  const { base, answered } = callContext(runtime, operation, input, call);
   // A write commits after the call arrived: its reads confirm against a stamp read now.
   const arrival = operation.readOnly ? call.arrival : undefined;
   // Reads outside the transaction: what prepare reads, the handler reads again after opening the guide.
@@ -182,9 +258,7 @@ async function run(
       throw err;
     }
   }
-  for (const work of committed) await work().catch((e) => base.log.error({ err: e }, 'after-commit work failed'));
-  // A copy, never a change: a read may answer a frozen record served to every caller.
-  return warnings.length > 0 ? { ...result, warnings } : result;
+  return finished(committed, base, result, answered);
 }
 
 function scopeOn(runtime: Runtime, db: Kysely<Database>, arrival: number | undefined): StoreScope {
@@ -199,7 +273,7 @@ function contextOn(
     db,
     writes,
     committed,
-    opened = new Map(),
+    opened,
     arrival,
   }: {
     db: Kysely<Database>;
@@ -212,6 +286,7 @@ function contextOn(
   },
 ): OperationContext {
   const { creatorId } = base.principal;
+  let guides = opened;
   const ctx: OperationContext = {
     ...base,
     stores: runtime.stores(scopeOn(runtime, db, arrival)),
@@ -221,10 +296,12 @@ function contextOn(
       return deleteReferences(runtime.references, kind, target, ctx);
     },
     guide(productId) {
-      let guide = opened.get(productId);
+      // Made on the first guide opened: a cached read opens none.
+      guides ??= new Map();
+      let guide = guides.get(productId);
       if (!guide) {
         guide = runtime.guides.open(db, creatorId, productId, writes ? runtime.clock.now() : undefined);
-        opened.set(productId, guide);
+        guides.set(productId, guide);
       }
       return guide;
     },

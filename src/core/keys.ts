@@ -145,9 +145,12 @@ export class KeyStore {
     }));
   }
 
-  /** The caller behind a key, or the specification's 401 or 403. */
-  async authenticate(key: string): Promise<Principal> {
-    if (!looksLikeKey(key)) throw invalidKey();
+  /**
+   * The caller behind a key, or the specification's 401 or 403 (a rejected promise, never thrown).
+   * A key held in memory is answered as it is, without a promise (CredentialCache.get).
+   */
+  authenticate(key: string): Principal | Promise<Principal> {
+    if (!looksLikeKey(key)) return Promise.reject(invalidKey());
     const hash = hashKey(key);
     // Its creator is not known yet: the key stands for them in the queue for a store connection.
     return this.cache.get(hash, () => onBehalfOf(hash, () => this.read(hash)));

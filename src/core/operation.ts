@@ -152,7 +152,8 @@ export interface OperationDeclaration<I extends InputSchema, O extends z.ZodObje
   prepare?(input: z.output<I>, ctx: PrepareContext): Promise<P>;
   /** Undoes what `prepare` left outside the store (files written) when the write then fails. */
   discard?(prepared: P, ctx: CallContext): Promise<void>;
-  handler(input: z.output<I>, ctx: OperationContext, prepared: P): Promise<z.input<O>>;
+  /** A promise, or (a read whose answer is at hand: a kept view) the answer itself. */
+  handler(input: z.output<I>, ctx: OperationContext, prepared: P): z.input<O> | Promise<z.input<O>>;
 }
 
 export interface Operation<I extends InputSchema = InputSchema, O extends z.ZodObject = z.ZodObject, P = undefined>

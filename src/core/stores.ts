@@ -77,6 +77,8 @@ export function lazyStores(
 ): (scope: StoreScope) => Stores {
   class CallStores {
     readonly scope: StoreScope;
+    /** Built so far, by name (a property defined on the object per store built cost more than the store). */
+    readonly built = new Map<string, unknown>();
     constructor(scope: StoreScope) {
       this.scope = scope;
     }
@@ -85,8 +87,11 @@ export function lazyStores(
   for (const [name, build] of Object.entries(factories) as [string, Factory][]) {
     Object.defineProperty(CallStores.prototype, name, {
       get(this: CallStores) {
-        const store = build(this.scope, { stores: this as unknown as Stores, caches, history });
-        Object.defineProperty(this, name, { value: store });
+        let store = this.built.get(name);
+        if (store === undefined) {
+          store = build(this.scope, { stores: this as unknown as Stores, caches, history });
+          this.built.set(name, store);
+        }
         return store;
       },
     });

@@ -15,7 +15,8 @@ export interface PresentedRequest {
   readonly method: string;
 }
 
-export type Authenticate = (request: PresentedRequest) => Promise<Principal>;
+/** The caller, or a rejected promise (never thrown); a key held in memory is answered without a promise. */
+export type Authenticate = (request: PresentedRequest) => Principal | Promise<Principal>;
 
 /** Who stands behind an OAuth access token, for the resource it was presented to. */
 export interface TokenAuthority {
@@ -30,8 +31,16 @@ export interface TokenAuthority {
  * an address over its limit is refused before its credential is looked at.
  */
 export function authenticator(keys: KeyStore, failures: AuthFailureLimits, tokens?: TokenAuthority): Authenticate {
-  return async (request) => {
-    failures.refuseIfBlocked(() => request.ip);
+  const refused = async (err: unknown, ip: string): Promise<never> => {
+    if (err instanceof ApiError && err.code === 'invalid_api_key') throw (await failures.fail(ip)) ?? err;
+    throw err;
+  };
+  return (request) => {
+    try {
+      failures.refuseIfBlocked(() => request.ip);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     try {
       const { value, scheme } = extractCredential(request.headers);
       if (tokens && !value.startsWith('sk_')) {
@@ -43,7 +52,9 @@ export function authenticator(keys: KeyStore, failures: AuthFailureLimits, token
           method: request.method,
           url: tokens.issuer + path,
         };
-        return await tokens.principal(presented, path.startsWith('/mcp') ? 'mcp' : 'rest');
+        return tokens
+          .principal(presented, path.startsWith('/mcp') ? 'mcp' : 'rest')
+          .catch((err) => refused(err, request.ip));
       }
       if (scheme === 'dpop') {
         throw new ApiError(
@@ -51,10 +62,10 @@ export function authenticator(keys: KeyStore, failures: AuthFailureLimits, token
           'API keys are not bound to a DPoP key: send them as "Authorization: Bearer <API_KEY>".',
         );
       }
-      return await keys.authenticate(value);
+      const principal = keys.authenticate(value);
+      return principal instanceof Promise ? principal.catch((err) => refused(err, request.ip)) : principal;
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'invalid_api_key') throw (await failures.fail(request.ip)) ?? err;
-      throw err;
+      return refused(err, request.ip);
     }
   };
 }

@@ -124,6 +124,8 @@ function setOnce(input: Record<string, unknown>, field: string, value: unknown, 
 }
 
 function decodeSafe(value: string): string {
+  // Nothing to decode without an escape (decodeURIComponent costs more than the rest of merge).
+  if (!value.includes('%')) return value;
   try {
     return decodeURIComponent(value);
   } catch {

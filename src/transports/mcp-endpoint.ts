@@ -127,7 +127,8 @@ export function mcpEndpoint(
     const arrival = stampReadsOf(runtime.db);
     let principal: Principal;
     try {
-      principal = await authenticate(request);
+      const authenticated = authenticate(request);
+      principal = authenticated instanceof Promise ? await authenticated : authenticated;
     } catch (err) {
       return sendError(request, reply, err);
     }

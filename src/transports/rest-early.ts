@@ -171,18 +171,18 @@ export class EarlyReads {
     const fastify = routed[0] as (req: IncomingMessage, res: ServerResponse) => void;
     server.removeListener('request', fastify);
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-      const early = this.match(req);
+      const url = req.url as string;
+      if (req.method !== 'GET' || !PLAIN_PATH.test(url)) return fastify(req, res);
+      const parts = url.split('/');
+      const early = this.match(req, parts);
       if (early === undefined) return fastify(req, res);
-      void this.answer(early, req, res, fastify);
+      void this.answer(early, parts, req, res, fastify);
     });
   }
 
-  /** The read route a request is taken by here, if it is in the plainest form. */
-  private match(req: IncomingMessage): EarlyRoute | undefined {
-    if (req.method !== 'GET' || this.byLength === undefined) return undefined;
-    const url = req.url as string;
-    if (!PLAIN_PATH.test(url)) return undefined;
-    const parts = url.split('/');
+  /** The read route a GET of a plain path, cut into `parts`, is taken by here, if it is in the plainest form. */
+  private match(req: IncomingMessage, parts: readonly string[]): EarlyRoute | undefined {
+    if (this.byLength === undefined) return undefined;
     const candidates = this.byLength.get(parts.length);
     if (candidates === undefined) return undefined;
     let found: EarlyRoute | undefined;
@@ -203,12 +203,12 @@ export class EarlyReads {
 
   private async answer(
     early: EarlyRoute,
+    parts: readonly string[],
     req: IncomingMessage,
     res: ServerResponse,
     fastify: (req: IncomingMessage, res: ServerResponse) => void,
   ): Promise<void> {
     const id = this.options.requestId(req);
-    const parts = (req.url as string).split('/');
     const params: Record<string, string> = {};
     for (const [at, name] of early.params) params[name] = parts[at] as string;
     const presented = {

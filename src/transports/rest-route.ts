@@ -60,13 +60,15 @@ export class RestRoute {
     // Before the key's check, which reads the store's commit stamp: the read the call's views may use.
     const arrival = stampReadsOf(this.runtime.db);
     try {
-      const principal = await this.authenticate(request);
+      const authenticated = this.authenticate(request);
+      const principal = authenticated instanceof Promise ? await authenticated : authenticated;
       const upload = readUpload ? await readUpload() : undefined;
       const input = this.merger.merge(params, query, body, upload?.fields);
       const call = { principal, requestId: id, log, uploads: upload?.uploads, arrival };
-      const { result } = await invoke(this.runtime, operation, input, call, (rate) => {
+      const invoked = invoke(this.runtime, operation, input, call, (rate) => {
         outcome.rate = rate;
       });
+      const { result } = invoked instanceof Promise ? await invoked : invoked;
       if (operation.location) outcome.location = API_PREFIX + operation.location(result, input);
       outcome.body = jsonBytesOf(result);
     } catch (err) {

@@ -32,6 +32,17 @@ function setup(ttlMs: number) {
 }
 
 describe('the credential cache', () => {
+  test('answers a credential it holds without a promise, one it reads with one', async () => {
+    const c = setup(2000);
+    const read = c.get();
+    assert.ok(read instanceof Promise, 'the first call reads the store');
+    assert.equal(await read, 'principal 1');
+    // Every authenticated call asks: a promise would cost it a turn of the microtask queue.
+    assert.equal(c.get(), 'principal 1');
+    c.watch.mark = 'm2';
+    assert.ok(c.get() instanceof Promise, 'read again once the mark moved');
+  });
+
   test('serves from memory while the mark stands and within the time to live', async () => {
     const c = setup(2000);
     assert.equal(await c.get(), 'principal 1');
@@ -85,8 +96,8 @@ describe('the credential cache', () => {
       refusals += 1;
       throw new Error('revoked');
     };
-    await assert.rejects(cache.get('hash', refuse));
-    await assert.rejects(cache.get('hash', refuse));
+    await assert.rejects(async () => cache.get('hash', refuse));
+    await assert.rejects(async () => cache.get('hash', refuse));
     assert.equal(refusals, 2);
   });
 });

@@ -34,6 +34,20 @@ describe('the cursor seal', () => {
   const key = randomBytes(32);
   const spots = { productId: 'gd_1', areaId: 'ar_1', nameContains: 'lake' };
 
+  it('answers at once, without a promise, a call with no cursor to open and an answer with none to seal', async () => {
+    const seal = new CursorSeal(async () => key);
+    const call = seal.open('get_guide', 'cr_1', { productId: 'gd_1' });
+    assert.ok(!(call instanceof Promise), 'nothing to open');
+    const answer = { productId: 'gd_1' };
+    assert.equal(call.seal(answer), answer, 'nothing to seal: the answer itself');
+    const opening = seal.open('list_spots', 'cr_1', { ...spots, cursor: 'x' });
+    assert.ok(opening instanceof Promise, 'a cursor to open');
+    await assert.rejects(opening);
+    const sealing = call.seal({ nextCursor: POSITION });
+    assert.ok(sealing instanceof Promise, 'a cursor to seal');
+    await sealing;
+  });
+
   it('opens, at another instance with the same key, what one issued; not with another key', async () => {
     const one = new CursorSeal(async () => key);
     const cursor = await issue(one, 'list_spots', 'cr_1', spots);

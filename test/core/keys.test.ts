@@ -29,7 +29,7 @@ describe('the key cache', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const refusal = async (p: Promise<unknown>) => {
+  const refusal = async (p: unknown) => {
     try {
       await p;
     } catch (err) {

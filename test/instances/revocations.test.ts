@@ -26,7 +26,7 @@ async function admin(env: Record<string, string>, ...args: string[]): Promise<vo
   if (result.code !== 0) throw new Error(`admin ${args.join(' ')} failed: ${result.stderr}`);
 }
 
-async function refusal(p: Promise<unknown>): Promise<string> {
+async function refusal(p: unknown): Promise<string> {
   try {
     await p;
     return 'accepted';

@@ -33,16 +33,34 @@ export function cachedGuideRecord(
   creatorId: string,
   productId: string,
   urls: Urls,
-): Promise<GuideWithCounts> {
-  return stores.guides.cachedView(
-    creatorId,
-    productId,
-    `record ${urls.publicUrl} ${urls.studioUrl} ${urls.mediaUrl ?? ''}`,
-    async (id) => {
-      const row = await stores.guides.recordRow(id);
-      return { ...recordOf(row, urls), chapterCount: Number(row.chapter_count), photoCount: Number(row.photo_count) };
-    },
-  );
+): GuideWithCounts | Promise<GuideWithCounts> {
+  return stores.guides.cachedView(creatorId, productId, recordViewName(urls), async (id) => {
+    const row = await stores.guides.recordRow(id);
+    return { ...recordOf(row, urls), chapterCount: Number(row.chapter_count), photoCount: Number(row.photo_count) };
+  });
+}
+
+/**
+ * The record's view name, by the addresses it is made with: the same string while they stand (an
+ * app's addresses are set once it listens), so that finding the view does not hash and compare a
+ * new string on every call.
+ */
+const recordViewNames = new WeakMap<Urls, Urls & { name: string }>();
+
+function recordViewName(urls: Urls): string {
+  const kept = recordViewNames.get(urls);
+  if (
+    kept !== undefined &&
+    kept.publicUrl === urls.publicUrl &&
+    kept.studioUrl === urls.studioUrl &&
+    kept.mediaUrl === urls.mediaUrl
+  ) {
+    return kept.name;
+  }
+  const { publicUrl, studioUrl, mediaUrl } = urls;
+  const name = `record ${publicUrl} ${studioUrl} ${mediaUrl ?? ''}`;
+  recordViewNames.set(urls, { publicUrl, studioUrl, mediaUrl, name });
+  return name;
 }
 
 /** What a guide record gathers from other tables. */

@@ -76,20 +76,14 @@ export class GuideViewCache {
    * A guide of another creator is the same 404 as a missing one. `arrival`: the read-only call's
    * (StoreScope), whose key check read the commit stamp already.
    */
-  async view<T extends object>(
+  view<T extends object>(
     db: Kysely<Database>,
     creatorId: string,
     productId: string,
     view: string,
     build: (guideId: string, sibling: SiblingView) => Promise<T>,
     arrival?: number,
-  ): Promise<T> {
-    const row = await this.currentRevision(db, creatorId, productId, arrival);
-    if (!row) throw notFound('guide', productId);
-    return this.viewOf(row, view, build);
-  }
-
-  private async currentRevision(db: Kysely<Database>, creatorId: string, productId: string, arrival?: number) {
+  ): T | Promise<T> {
     const key = `${productId} ${creatorId}`;
     // Taken before the query, so that a commit landing in between moves the stamp for next time.
     const stamp = directReaders.get(db)?.commitStampSince(arrival);
@@ -97,8 +91,24 @@ export class GuideViewCache {
       const known = this.confirmed.get(key);
       const hit = known !== undefined && known.stamp === stamp;
       countCache('guide_revisions', { hit });
-      if (hit) return known.row;
+      // Answered without a promise when both the revision and the view are known: each await
+      // would be a turn of the microtask queue for a call that needs none.
+      if (hit) return this.viewOf(known.row, view, build);
     }
+    return this.readRevision(db, creatorId, productId, key, stamp).then((row) => {
+      if (!row) throw notFound('guide', productId);
+      return this.viewOf(row, view, build);
+    });
+  }
+
+  /** The guide's revision from the store (kept under `stamp`, when there is one). */
+  private async readRevision(
+    db: Kysely<Database>,
+    creatorId: string,
+    productId: string,
+    key: string,
+    stamp: string | undefined,
+  ): Promise<RevisionRow | undefined> {
     const shared = await this.sharedRevisionsOf(db)?.get(productId);
     if (shared !== undefined) {
       return shared?.creator_id === creatorId ? { id: shared.id, revision: shared.revision } : undefined;
@@ -124,11 +134,11 @@ export class GuideViewCache {
     return shared;
   }
 
-  private async viewOf<T extends object>(
+  private viewOf<T extends object>(
     row: RevisionRow,
     view: string,
     build: (guideId: string, sibling: SiblingView) => Promise<T>,
-  ): Promise<T> {
+  ): T | Promise<T> {
     const kept = this.guides.get(row.id);
     const cached = kept?.revision === row.revision ? (kept.views.get(view) as T | undefined) : undefined;
     countCache('guide_views', { hit: cached !== undefined });
@@ -139,7 +149,7 @@ export class GuideViewCache {
     const underWay = this.building.get(buildKey);
     if (underWay) return underWay as Promise<T>;
     const building = (async () => {
-      const built = Object.freeze(await build(row.id, (other, make) => this.viewOf(row, other, make)));
+      const built = Object.freeze(await build(row.id, async (other, make) => this.viewOf(row, other, make)));
       this.keep(row, view, built);
       return built;
     })();

@@ -140,7 +140,8 @@ export const getGuide = defineOperation({
   description: 'Reads a guide (a product of type map) with its chapter and photo counts.',
   input: z.strictObject({ productId: productIdSchema }),
   output: guideWithCountsSchema,
-  async handler(input, ctx) {
+  // Not async: a kept record is answered as it is (core/invoke.ts).
+  handler(input, ctx) {
     return cachedGuideRecord(ctx.stores, ctx.principal.creatorId, input.productId, ctx.urls);
   },
 });

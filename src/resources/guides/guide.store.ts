@@ -254,7 +254,7 @@ export class GuidesStore extends ScopedStore {
     productId: string,
     view: string,
     build: (guideId: string, sibling: SiblingView) => Promise<T>,
-  ): Promise<T> {
+  ): T | Promise<T> {
     return this.views.view(this.db, creatorId, productId, view, build, this.arrival);
   }
 
