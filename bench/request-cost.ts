@@ -8,7 +8,7 @@
  *   npx node bench/request-cost.ts [--target rest|mcp2025|mcp2026|raw] [--requests N] [--warmup N]
  *                                  [--connections N] [--callgrind] [--strace] [--perf FILE]
  *                                  [--root DIR] [--profile DIR] [--traced RATIO] [--keep DIR]
- *                                  [--node-flags='--flag …']
+ *                                  [--node-flags='--flag …'] [--allocated]
  *
  * --root runs another checkout's bench/app-server.ts (a worktree of an older commit, its own
  * node_modules), so the same requests measure both. --profile writes the server's --cpu-prof there.
@@ -21,6 +21,8 @@
  * server runs. --keep DIR (with --callgrind) keeps callgrind's files and V8's map of its generated code
  * (--perf-basic-prof) there, to name the JavaScript functions callgrind counted by address.
  * --node-flags gives the measured server Node's or V8's flags (`--trace-gc`, heap sizes).
+ * --allocated counts the bytes the server's heap allocates over the measured requests
+ * (bench/allocation-window.ts), short-lived objects included.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -49,6 +51,7 @@ const { values: args } = parseArgs({
     traced: { type: 'string' },
     keep: { type: 'string' },
     'node-flags': { type: 'string', default: '' },
+    allocated: { type: 'boolean', default: false },
   },
 });
 const requests = Number(args.requests);
@@ -63,6 +66,9 @@ function runner(outDir: string): RunWith {
     ? [`--cpu-prof`, `--cpu-prof-interval=50`, `--cpu-prof-dir=${resolve(args.profile)}`]
     : [];
   nodeArgs.push(...args['node-flags'].split(' ').filter(Boolean));
+  // The bytes allocated over the measured requests, counted by the server itself (bench/allocation-window.ts).
+  if (args.allocated)
+    nodeArgs.push('--expose-gc', `--import=${new URL('./allocation-window.ts', import.meta.url).pathname}`);
   // V8's map of its generated code, so that callgrind's addresses can be named (--keep).
   if (args.keep) nodeArgs.push('--perf-basic-prof');
   if (!args.callgrind) return { execArgv: nodeArgs };
@@ -102,6 +108,27 @@ async function send(req: TargetRequest, count: number): Promise<void> {
     }),
   );
   agent.destroy();
+}
+
+/** Opens the server's allocation window; the returned function closes it and gives what it counted. */
+async function allocationWindow(server: Child): Promise<() => Promise<{ bytes: number; collections: number }>> {
+  const answer = <T>(type: string) =>
+    new Promise<T>((resolve) => {
+      const listener = (m: { type?: string }) => {
+        if (m?.type !== type) return;
+        server.process.off('message', listener);
+        resolve(m as T);
+      };
+      server.process.on('message', listener);
+    });
+  const opened = answer('allocation-window-open');
+  server.process.send({ type: 'allocation-window' });
+  await opened;
+  return () => {
+    const counted = answer<{ bytes: number; collections: number }>('allocated');
+    server.process.send({ type: 'allocation-window' });
+    return counted;
+  };
 }
 
 /** The server's user+system CPU time so far, in microseconds (Linux /proc). */
@@ -234,17 +261,24 @@ async function main(): Promise<void> {
     if (args.callgrind) callgrindControl(pid, '-i', 'on');
     const syscalls = args.strace ? await countSyscalls(pid, join(dataDir, 'strace.txt')) : undefined;
     const perf = args.perf ? await recordPerf(pid, resolve(args.perf)) : undefined;
+    const allocated = args.allocated ? await allocationWindow(measured) : undefined;
     const cpuBefore = cpuMicros(pid);
     const started = performance.now();
     await send(req, requests);
     const seconds = (performance.now() - started) / 1000;
     const cpu = cpuMicros(pid) - cpuBefore;
+    const allocation = await allocated?.();
     const perRequestSyscalls = await syscalls?.();
     await perf?.();
     const line = [
       `${args.target}${args.traced === undefined ? '' : ` traced at ${args.traced}`} ${root}: ${requests} requests over ${connections} connections after ${warmup} warm-up`,
       `  server CPU ${(cpu / requests).toFixed(1)} µs/request (${seconds.toFixed(1)} s wall)`,
     ];
+    if (allocation) {
+      line.push(
+        `  ${Math.round(allocation.bytes / requests).toLocaleString('en')} bytes allocated/request (${allocation.collections} collections)`,
+      );
+    }
     if (perRequestSyscalls) line.push('  system calls per request:', ...perRequestSyscalls);
     if (args.callgrind) {
       // Counted no further; callgrind writes its counts when the process exits.

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ApiError } from './errors.ts';
+import { flatAcceptOf } from './flat-input.ts';
 import { forEachString, formatPath, walkJson } from './walk.ts';
 
 type Issue = z.core.$ZodIssue;
@@ -129,6 +130,8 @@ export function issuesToError(raw: readonly Issue[], writes = true): ApiError {
 
 /** Parses an operation's input; any refusal becomes the specification's error envelope. */
 export function parseInput<S extends z.ZodType>(schema: S, raw: unknown, writes = true): z.output<S> {
+  const accepted = flatAcceptOf(schema)?.(raw);
+  if (accepted !== undefined) return accepted as z.output<S>;
   if (!flatAndClean(raw)) refuseProtoKeys(raw);
   const result = schema.safeParse(raw, { reportInput: true });
   if (!result.success) throw issuesToError(result.error.issues, writes);

@@ -83,6 +83,8 @@ export class InputMerger {
     if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
       throw new ApiError('invalid_argument', '(body): expected a JSON object');
     }
+    if (body === undefined && isEmpty(query) && isEmpty(form)) return this.fromPath(params);
+    // Keys a client chose: a record without a prototype (own.ts).
     const input = Object.assign(emptyRecord<unknown>(), body as Record<string, unknown> | undefined);
     for (const [field, value] of Object.entries(form)) {
       if (Array.isArray(value) && !this.lists.has(field)) {
@@ -103,6 +105,17 @@ export class InputMerger {
     return input;
   }
 
+  /**
+   * The input of a request that sends only its path (most reads): the parameters, named by the
+   * operation, in a plain object. V8 keeps a prototype-less object as a dictionary, slower to fill
+   * and to read for every step after (the checks, zod).
+   */
+  private fromPath(params: Record<string, string>): Record<string, unknown> {
+    const input: Record<string, unknown> = {};
+    for (const param of this.operation.pathParams) input[param] = this.fromText(param, decodeSafe(params[param] ?? ''));
+    return input;
+  }
+
   /** A value that came as text (or as several texts, for a list) in the type its field takes. */
   private fromText(field: string, value: unknown): unknown {
     if (this.lists.has(field) && (typeof value === 'string' || Array.isArray(value))) {
@@ -111,6 +124,11 @@ export class InputMerger {
     const coerce = this.coercers.get(field);
     return typeof value === 'string' && coerce ? coerce(value) : value;
   }
+}
+
+function isEmpty(record: object): boolean {
+  for (const _ in record) return false;
+  return true;
 }
 
 function setOnce(input: Record<string, unknown>, field: string, value: unknown, where: string): void {

@@ -176,7 +176,7 @@ export class EarlyReads {
       const parts = url.split('/');
       const early = this.match(req, parts);
       if (early === undefined) return fastify(req, res);
-      void this.answer(early, parts, req, res, fastify);
+      this.answer(early, parts, req, res, fastify);
     });
   }
 
@@ -201,13 +201,13 @@ export class EarlyReads {
     return found;
   }
 
-  private async answer(
+  private answer(
     early: EarlyRoute,
     parts: readonly string[],
     req: IncomingMessage,
     res: ServerResponse,
     fastify: (req: IncomingMessage, res: ServerResponse) => void,
-  ): Promise<void> {
+  ): void {
     const id = this.options.requestId(req);
     const params: Record<string, string> = {};
     for (const [at, name] of early.params) params[name] = parts[at] as string;
@@ -217,7 +217,20 @@ export class EarlyReads {
       url: req.url as string,
       method: 'GET',
     };
-    const outcome = await early.route.call(presented, id, this.options.logFor(id), params, {}, undefined);
+    const called = early.route.call(presented, id, this.options.logFor(id), params, {}, undefined);
+    // A call with every step at hand is written now, in the parser's turn; else once it comes.
+    if (called instanceof Promise) void called.then((outcome) => this.send(outcome, id, req, res, fastify));
+    else this.send(called, id, req, res, fastify);
+  }
+
+  /** The outcome written here when it is a small success, else handed to Fastify for the route to send. */
+  private send(
+    outcome: RestOutcome,
+    id: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    fastify: (req: IncomingMessage, res: ServerResponse) => void,
+  ): void {
     const { rate } = outcome;
     // What compression.ts's writeNow writes for the route: its headers in the order the route set them.
     const small = outcome.status < 300 && outcome.body.length < COMPRESS_MIN_BYTES;

@@ -1,8 +1,9 @@
 import { API_PREFIX } from '../core/addresses.ts';
-import { invoke, type Runtime } from '../core/invoke.ts';
+import type { Principal } from '../core/auth.ts';
+import { type Invocation, invoke, type Runtime } from '../core/invoke.ts';
 import { jsonBytesOf } from '../core/json.ts';
 import type { Log } from '../core/log.ts';
-import type { AnyOperation } from '../core/operation.ts';
+import type { AnyOperation, Upload } from '../core/operation.ts';
 import type { RateLimitOutcome } from '../core/rate-limit.ts';
 import { stampReadsOf } from '../db/database.ts';
 import type { Authenticate, PresentedRequest } from './authenticate.ts';
@@ -37,9 +38,11 @@ export class RestRoute {
 
   /**
    * The key checked, the input merged (after the upload's body is read, by `readUpload`), the
-   * operation run and its answer encoded; a refusal or failure is the outcome, never thrown.
+   * operation run and its answer encoded; a refusal or failure is the outcome, never thrown. A call
+   * whose every step has its value at once (a cached read under a held key) is answered as it is, not
+   * through a promise: the early path then writes it before the parser's turn ends (rest-early.ts).
    */
-  async call(
+  call(
     request: PresentedRequest,
     id: string,
     log: Log,
@@ -47,11 +50,10 @@ export class RestRoute {
     query: Record<string, unknown>,
     body: unknown,
     readUpload?: () => Promise<UploadBody | undefined>,
-  ): Promise<RestOutcome> {
-    const operation = this.operation;
+  ): RestOutcome | Promise<RestOutcome> {
     const outcome: RestOutcome = {
       rate: undefined,
-      status: operation.successStatus,
+      status: this.operation.successStatus,
       body: EMPTY,
       location: undefined,
       failed: false,
@@ -61,22 +63,73 @@ export class RestRoute {
     const arrival = stampReadsOf(this.runtime.db);
     try {
       const authenticated = this.authenticate(request);
-      const principal = authenticated instanceof Promise ? await authenticated : authenticated;
+      if (authenticated instanceof Promise || readUpload) {
+        return this.callLater(outcome, authenticated, id, log, params, query, body, arrival, readUpload);
+      }
+      const input = this.merger.merge(params, query, body);
+      const invoked = this.invoke(outcome, authenticated, id, log, input, arrival, undefined);
+      if (invoked instanceof Promise) {
+        return invoked
+          .then((done) => this.answered(outcome, done, input))
+          .catch((err: unknown) => failed(outcome, err));
+      }
+      return this.answered(outcome, invoked, input);
+    } catch (err) {
+      return failed(outcome, err);
+    }
+  }
+
+  /** The call once its key's check, or its upload's body, is awaited. */
+  private async callLater(
+    outcome: RestOutcome,
+    authenticated: Principal | Promise<Principal>,
+    id: string,
+    log: Log,
+    params: Record<string, string>,
+    query: Record<string, unknown>,
+    body: unknown,
+    arrival: number | undefined,
+    readUpload: (() => Promise<UploadBody | undefined>) | undefined,
+  ): Promise<RestOutcome> {
+    try {
+      const principal = await authenticated;
       const upload = readUpload ? await readUpload() : undefined;
       const input = this.merger.merge(params, query, body, upload?.fields);
-      const call = { principal, requestId: id, log, uploads: upload?.uploads, arrival };
-      const invoked = invoke(this.runtime, operation, input, call, (rate) => {
-        outcome.rate = rate;
-      });
-      const { result } = invoked instanceof Promise ? await invoked : invoked;
-      if (operation.location) outcome.location = API_PREFIX + operation.location(result, input);
-      outcome.body = jsonBytesOf(result);
+      const invoked = await this.invoke(outcome, principal, id, log, input, arrival, upload?.uploads);
+      return this.answered(outcome, invoked, input);
     } catch (err) {
-      outcome.failed = true;
-      outcome.error = err;
+      return failed(outcome, err);
     }
+  }
+
+  private invoke(
+    outcome: RestOutcome,
+    principal: Principal,
+    requestId: string,
+    log: Log,
+    input: Record<string, unknown>,
+    arrival: number | undefined,
+    uploads: Upload[] | undefined,
+  ): Invocation | Promise<Invocation> {
+    const call = { principal, requestId, log, uploads, arrival };
+    return invoke(this.runtime, this.operation, input, call, (rate) => {
+      outcome.rate = rate;
+    });
+  }
+
+  /** The outcome of a call that ran: its answer encoded (and where a created resource is). */
+  private answered(outcome: RestOutcome, { result }: Invocation, input: Record<string, unknown>): RestOutcome {
+    const { operation } = this;
+    if (operation.location) outcome.location = API_PREFIX + operation.location(result, input);
+    outcome.body = jsonBytesOf(result);
     return outcome;
   }
+}
+
+function failed(outcome: RestOutcome, err: unknown): RestOutcome {
+  outcome.failed = true;
+  outcome.error = err;
+  return outcome;
 }
 
 const EMPTY = Buffer.alloc(0);

@@ -1,31 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { z } from 'zod';
-import type { Principal } from '../../src/core/auth.ts';
-import { CursorSeal } from '../../src/core/cursor-seal.ts';
-import { type Call, invoke, type Runtime } from '../../src/core/invoke.ts';
-import type { AnyOperation } from '../../src/core/operation.ts';
-import type { RateLimitOutcome } from '../../src/core/rate-limit.ts';
-
-const principal: Principal = { keyId: 'key_1', creatorId: 'cr_1', scope: 'read', publish: false, role: 'owner' };
-const rate = {} as RateLimitOutcome;
-
-/** Only what a plain read's invocation reaches: the rate limits (counted at once here), the cursor seal, the stores. */
-const runtime = {
-  rateLimits: { consume: () => rate },
-  cursors: new CursorSeal(async () => Buffer.alloc(32)),
-  stores: () => ({}),
-} as unknown as Runtime;
-
-function read(handler: AnyOperation['handler']): AnyOperation {
-  return {
-    name: 'read_thing',
-    scope: 'read',
-    readOnly: true,
-    input: z.strictObject({ id: z.string() }),
-    handler,
-  } as AnyOperation;
-}
+import { type Call, invoke } from '../../src/core/invoke.ts';
+import { principal, rate, read, runtime } from '../helpers/plain-read.ts';
 
 const call: Call = { principal, requestId: 'rq_1', log: { error() {} } as unknown as Call['log'] };
 
