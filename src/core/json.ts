@@ -1,3 +1,5 @@
+// Kept for frozen values only, which stay frozen: a value found here needs no Object.isFrozen (which
+// checks every property of a large record each time).
 const texts = new WeakMap<object, string>();
 const bytes = new WeakMap<object, Buffer>();
 const literals = new WeakMap<object, Buffer>();
@@ -9,9 +11,9 @@ const spliced = new WeakMap<object, () => string>();
  * made once. Anything else is serialized each time.
  */
 export function jsonOf(value: object): string {
-  if (!Object.isFrozen(value)) return JSON.stringify(value);
   let text = texts.get(value);
   if (text === undefined) {
+    if (!Object.isFrozen(value)) return JSON.stringify(value);
     const splice = spliced.get(value);
     if (splice) return splice();
     text = JSON.stringify(value);
@@ -22,9 +24,9 @@ export function jsonOf(value: object): string {
 
 /** A result as UTF-8 JSON bytes, encoded once for a frozen result (a large list is megabytes). */
 export function jsonBytesOf(value: object): Buffer {
-  if (!Object.isFrozen(value)) return Buffer.from(JSON.stringify(value));
   let encoded = bytes.get(value);
   if (encoded === undefined) {
+    if (!Object.isFrozen(value)) return Buffer.from(JSON.stringify(value));
     encoded = Buffer.from(jsonOf(value));
     bytes.set(value, encoded);
   }
@@ -32,13 +34,13 @@ export function jsonBytesOf(value: object): Buffer {
 }
 
 /**
- * A result's JSON as a JSON string, UTF-8: what an MCP answer carries as its text, inside the
- * JSON-RPC message. Escaped once for a frozen result; anything else each time.
+ * A frozen result's JSON as a JSON string, UTF-8: what an MCP answer carries as its text, inside
+ * the JSON-RPC message; escaped once. Undefined for anything else (serialized with its message).
  */
-export function jsonLiteralBytesOf(value: object): Buffer {
-  if (!Object.isFrozen(value)) return Buffer.from(JSON.stringify(jsonOf(value)));
+export function keptJsonLiteralBytesOf(value: object): Buffer | undefined {
   let literal = literals.get(value);
   if (literal === undefined) {
+    if (!Object.isFrozen(value)) return undefined;
     literal = Buffer.from(JSON.stringify(jsonOf(value)));
     literals.set(value, literal);
   }
