@@ -171,6 +171,17 @@ describe('MCP tool calls answered before Fastify match its route’s answers', (
     }
   });
 
+  test('arguments nested past the bound the route’s parser sets are refused by it, those within it answered early', async () => {
+    const nested = (levels: number): unknown => (levels === 0 ? {} : { a: nested(levels - 1) });
+    const ways: Array<Way | undefined> = [];
+    for (const levels of [60, 61, 62, 63]) {
+      const { answer, way } = await compare(legacyCall(key, 'get_guide', nested(levels)));
+      ways.push(way);
+      if (way === undefined) assert.match(answer, /^HTTP\/1\.1 400 [\s\S]*nested deeper than 64 levels/);
+    }
+    assert.deepEqual(ways, ['early', 'early', undefined, undefined]);
+  });
+
   test('a recognized call whose Host may not call /mcp is refused by the route', async () => {
     const request = modernCall(key, 'get_guide', { productId }).replace('host: localhost', 'host: elsewhere.example');
     const { answer, way } = await compare(request);

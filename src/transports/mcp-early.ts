@@ -4,7 +4,7 @@ import type { Principal } from '../core/auth.ts';
 import type { Log } from '../core/log.ts';
 import type { AnyOperation } from '../core/operation.ts';
 import type { Authenticate } from './authenticate.ts';
-import { parseJsonBody } from './json-body.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-body.ts';
 import { MCP_BODY_LIMIT } from './mcp-options.ts';
 import type { ToolCall } from './mcp-tool-call.ts';
 import type { EarlyPost } from './rest-early.ts';
@@ -114,12 +114,17 @@ export function earlyToolCalls(deps: EarlyToolCallDeps): EarlyPost {
       if (body instanceof Error) return handOverWith({ body });
       let message: unknown;
       try {
-        message = parseJsonBody(body.toString('utf8'));
+        message = JSON.parse(body.toString('utf8'));
       } catch {
         return handOverWith({ body });
       }
       const recognized = recognize(message, headers);
-      if (recognized === undefined) return handOverWith({ body });
+      // The route's parser refuses a body nested too deep (json-body.ts). A recognized message's own
+      // members are a few levels at most, and recognizing walks none of them: only its arguments,
+      // two levels down (message, params), are walked here, with what is left of the budget.
+      if (recognized === undefined || nestsDeeperThan(recognized.call.arguments, MAX_JSON_DEPTH - 2)) {
+        return handOverWith({ body });
+      }
       const { call, operation } = recognized;
       const arrival = deps.arrival();
       const presented = { ip: req.socket.remoteAddress as string, headers, url: req.url as string, method: 'POST' };

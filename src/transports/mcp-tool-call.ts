@@ -61,7 +61,7 @@ export function recognizeToolCall(body: unknown, headers: NodeHeaders): ToolCall
   if (typeof name !== 'string') return undefined;
   // A top-level `__proto__` would not survive the SDK's copy of the arguments (a zod record).
   if (args !== undefined && (!isPlain(args) || Object.hasOwn(args, '__proto__'))) return undefined;
-  const call = { id: id as string | number, name, arguments: args };
+  const callId = id as string | number;
 
   if (headers['mcp-protocol-version'] === MODERN_REVISION) {
     if (!keysWithin(params, MODERN_PARAMS_KEYS) || !isPlain(meta) || !keysWithin(meta, ENVELOPE_KEYS)) return undefined;
@@ -74,11 +74,11 @@ export function recognizeToolCall(body: unknown, headers: NodeHeaders): ToolCall
       if (typeof clientInfo.name !== 'string' || typeof clientInfo.version !== 'string') return undefined;
     }
     if (headerText(headers['mcp-method']) !== method || headerText(headers['mcp-name']) !== name) return undefined;
-    return { era: 'modern', ...call };
+    return { era: 'modern', id: callId, name, arguments: args };
   }
 
   if (!keysWithin(params, LEGACY_PARAMS_KEYS) || !legacyHeadersServable(headers)) return undefined;
-  return { era: 'legacy', ...call };
+  return { era: 'legacy', id: callId, name, arguments: args };
 }
 
 /**
