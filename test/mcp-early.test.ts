@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
@@ -92,18 +93,19 @@ async function pair(env: Record<string, string> = {}) {
     await reference.close();
     await h.close();
   };
-  return { h, compare, close };
+  return { h, compare, close, ways };
 }
 
 describe('MCP tool calls answered before Fastify match its route’s answers', () => {
   let h: Harness;
   let compare: Awaited<ReturnType<typeof pair>>['compare'];
   let close: () => Promise<void>;
+  let ways: Way[];
   let key: string;
   let productId: string;
 
   before(async () => {
-    ({ h, compare, close } = await pair());
+    ({ h, compare, close, ways } = await pair());
     key = h.alice.writeKey;
     productId = await newGuide(apiFor(h, 'rest', h.alice.publishKey), 'Lisbon by tram');
     // The MCP endpoint is loaded by the first request to /mcp, which Fastify routes.
@@ -120,6 +122,23 @@ describe('MCP tool calls answered before Fastify match its route’s answers', (
     }
     const { answer } = await compare(legacyCall(key, 'get_guide', { productId }));
     assert.match(answer, /\r\ncontent-type: text\/event-stream\r\n[\s\S]*\r\n\r\nevent: message\ndata: \{"result"/);
+  });
+
+  test('a kept view is answered in the turn its body ends, with no promise between', async () => {
+    // Listened to after the early path's own listeners, so this runs right after its end listener.
+    const answeredByEnd: boolean[] = [];
+    const listen = (req: IncomingMessage) => {
+      const before = ways.length;
+      req.on('end', () => answeredByEnd.push(ways.length > before));
+    };
+    h.app.fastify.server.on('request', listen);
+    try {
+      await compare(modernCall(key, 'get_guide', { productId }));
+      await compare(legacyCall(key, 'get_guide', { productId }));
+    } finally {
+      h.app.fastify.server.off('request', listen);
+    }
+    assert.deepEqual(answeredByEnd, [true, true]);
   });
 
   test('without a request id of the caller’s, one is made', async () => {

@@ -85,7 +85,7 @@ export interface EarlyToolCallDeps {
   placeAllowed(host: string | undefined, origin: string | undefined): boolean;
   /** Where the store's commit stamp reads stand (Call.arrival), taken before the key is checked. */
   arrival(): number | undefined;
-  /** Answers the call on `res`, as the route answers a recognized call. */
+  /** Answers the call on `res`, as the route answers a recognized call; never throws. */
   answer(early: EarlyCall, res: ServerResponse): void;
 }
 
@@ -112,29 +112,32 @@ export function earlyToolCalls(deps: EarlyToolCallDeps): EarlyPost {
     };
     readBody(req, (body) => {
       if (body instanceof Error) return handOverWith({ body });
-      let message: unknown;
+      let recognized: RecognizedCall | undefined;
+      let arrival: number | undefined;
+      let authenticated: Principal | Promise<Principal>;
       try {
-        message = JSON.parse(body.toString('utf8'));
+        recognized = recognize(JSON.parse(body.toString('utf8')), headers);
+        // The route's parser refuses a body nested too deep (json-body.ts). A recognized message's own
+        // members are a few levels at most, and recognizing walks none of them: only its arguments,
+        // two levels down (message, params), are walked here, with what is left of the budget.
+        if (recognized === undefined || nestsDeeperThan(recognized.call.arguments, MAX_JSON_DEPTH - 2)) {
+          return handOverWith({ body });
+        }
+        arrival = deps.arrival();
+        const ip = req.socket.remoteAddress as string;
+        authenticated = authenticate({ ip, headers, url: req.url as string, method: 'POST' });
       } catch {
-        return handOverWith({ body });
-      }
-      const recognized = recognize(message, headers);
-      // The route's parser refuses a body nested too deep (json-body.ts). A recognized message's own
-      // members are a few levels at most, and recognizing walks none of them: only its arguments,
-      // two levels down (message, params), are walked here, with what is left of the budget.
-      if (recognized === undefined || nestsDeeperThan(recognized.call.arguments, MAX_JSON_DEPTH - 2)) {
+        // Not JSON (the route refuses it), or anything unforeseen: the route meets it where it is handled.
         return handOverWith({ body });
       }
       const { call, operation } = recognized;
-      const arrival = deps.arrival();
-      const presented = { ip: req.socket.remoteAddress as string, headers, url: req.url as string, method: 'POST' };
       const answer = (principal: Principal) => {
         const requestId = early.requestId(req);
         deps.answer({ call, operation, principal, arrival, requestId, log: early.logFor(requestId) }, res);
       };
-      const authenticated = authenticate(presented);
       if (!(authenticated instanceof Promise)) return answer(authenticated);
-      authenticated.then(answer, () => handOverWith({ body, authenticated }));
+      const refused = authenticated;
+      refused.then(answer, () => handOverWith({ body, authenticated: refused }));
     });
   };
 }

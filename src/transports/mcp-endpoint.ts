@@ -205,15 +205,17 @@ export function mcpEndpoint(
 
   const answerEarly = ({ principal, arrival, requestId, log, ...recognized }: EarlyCall, res: ServerResponse) => {
     const caller: CallerInfo = { principal, requestId, log, arrival };
+    // No route to catch what fails here: the failure is answered as the route answers it, and a
+    // failure to answer that ends the connection.
     const failed = (err: unknown) => {
       if (!res.headersSent) res.setHeader('X-Request-Id', requestId);
-      return answerFailure(err, { method: 'POST', body: undefined }, log, requestId, res);
+      answerFailure(err, { method: 'POST', body: undefined }, log, requestId, res).catch(() => res.destroy());
     };
     try {
       const answered = answerRecognized(recognized, caller, res, true);
       if (answered instanceof Promise) answered.catch(failed);
     } catch (err) {
-      void failed(err);
+      failed(err);
     }
   };
   const early =
