@@ -32,7 +32,7 @@ import { MCP_BODY_LIMIT, type McpOptions } from './mcp-options.ts';
 import { ApiServer } from './mcp-server.ts';
 import { jsonToolResult, recognizeToolCall, toolCallAnswer } from './mcp-tool-call.ts';
 import type { EarlyPost } from './rest-early.ts';
-import { describeTools, keyMayCall, type ToolDescription } from './tool-list.ts';
+import { toolListsByKey } from './tool-list.ts';
 
 /** The 2025 revisions the SDK serves, and the modern revision it serves to clients that discover it. */
 const SERVED_PROTOCOL_VERSIONS = [...SUPPORTED_PROTOCOL_VERSIONS, MODERN_REVISION];
@@ -254,29 +254,6 @@ function authInfoOf(caller: CallerInfo): AuthInfo {
       principal.scope === 'write' ? (principal.publish ? ['read', 'write', 'publish'] : ['read', 'write']) : ['read'],
     extra: { caller },
   };
-}
-
-/**
- * A key's tools/list holds the tools it may call (a read key's, only the reads): what a model holds
- * before it works is what it can use. Calling a tool left out still answers api_scope_required, as
- * REST does. The three lists are built once per process, each by the first tools/list that needs
- * it: every tool's JSON Schema, three times over, was most of what building the app cost.
- */
-function toolListsByKey(registry: Registry): (principal: Principal) => { tools: ToolDescription[] } {
-  const lists = new Map<string, { tools: ToolDescription[] }>();
-  const listFor = (key: Pick<Principal, 'scope' | 'publish'>) => {
-    const name = `${key.scope} ${key.publish}`;
-    let list = lists.get(name);
-    if (!list) {
-      list = { tools: describeTools(registry.tools.filter((op) => keyMayCall(key, op))) };
-      lists.set(name, list);
-    }
-    return list;
-  };
-  return (principal) =>
-    principal.scope !== 'write'
-      ? listFor({ scope: 'read', publish: false })
-      : listFor({ scope: 'write', publish: principal.publish });
 }
 
 /**
