@@ -62,9 +62,10 @@ export interface AppDeps {
   logger: Logger;
   /**
    * Told which path answered each MCP request (the direct answers of tool calls or the SDK's full
-   * entry): tests compare the two. config.mcpDirect switches the direct path off.
+   * entry), and whether a recognized call was answered before Fastify: tests compare the paths.
+   * config.mcpDirect switches the direct path off, config.restEarly the answers before Fastify.
    */
-  observeMcp?: (path: McpPath) => void;
+  observeMcp?: (path: McpPath, early?: boolean) => void;
   /**
    * Told of each REST read run before Fastify routes it: true when answered there, false when
    * handed to Fastify with its outcome (tests compare the two paths). config.restEarly switches it off.
@@ -212,6 +213,7 @@ export function buildApp(deps: AppDeps): App {
           mayAnswer: (req) => !shutdown.closing && !tracing?.mayRecord(req.headers),
           requestId,
           logFor: logger.level === 'silent' ? () => logger : (reqId) => logger.child({ reqId }),
+          track: (req) => shutdown.track(req),
           ...(deps.observeEarly && { observe: deps.observeEarly }),
         })
       : undefined;
@@ -276,6 +278,7 @@ export function buildApp(deps: AppDeps): App {
     direct: config.mcpDirect,
     ...(deps.observeMcp && { observe: deps.observeMcp }),
     ...(tracing && { trace: tracing.toolCall.bind(tracing) }),
+    ...(early && { early }),
   });
 
   const app: App = {

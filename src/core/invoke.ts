@@ -4,6 +4,7 @@ import { onBehalfOf } from '../db/fair-turns.ts';
 import { retryingStalePlans } from '../db/stale-plans.ts';
 import type { Dialect } from '../db/store-interface.ts';
 import type { Database } from '../db/tables.ts';
+import { then } from './at-once.ts';
 import { type Principal, requireScope } from './auth.ts';
 import type { Caches } from './caches.ts';
 import type { Clock } from './clock.ts';
@@ -87,14 +88,6 @@ export function invoke(
 ): Invocation | Promise<Invocation> {
   // The store's connections are shared fairly among creators (db/fair-turns.ts).
   return onBehalfOf(call.principal.creatorId, () => invokeAsCaller(runtime, operation, rawInput, call, onRate));
-}
-
-/**
- * `next` of `value`: at once when the value is at hand, else once it comes. A cached read answers
- * without a promise at every step, and each promise awaited would be a turn of the microtask queue.
- */
-function then<T, U>(value: T | Promise<T>, next: (value: T) => U | Promise<U>): U | Promise<U> {
-  return value instanceof Promise ? value.then(next) : next(value);
 }
 
 /** The invocation, or its refusal as a rejected promise (never thrown). */

@@ -1,3 +1,5 @@
+// Kept for frozen values only, which stay frozen: a value found here needs no Object.isFrozen (which
+// checks every property of a large record each time).
 const texts = new WeakMap<object, string>();
 const bytes = new WeakMap<object, Buffer>();
 const literals = new WeakMap<object, Buffer>();
@@ -9,8 +11,6 @@ const spliced = new WeakMap<object, () => string>();
  * made once. Anything else is serialized each time.
  */
 export function jsonOf(value: object): string {
-  // What was kept is looked up first: only frozen values are kept, and isFrozen on a frozen record
-  // walks every property (~0.9k instructions a cached get_guide), where a WeakMap miss costs little.
   let text = texts.get(value);
   if (text === undefined) {
     if (!Object.isFrozen(value)) return JSON.stringify(value);
@@ -34,13 +34,13 @@ export function jsonBytesOf(value: object): Buffer {
 }
 
 /**
- * A result's JSON as a JSON string, UTF-8: what an MCP answer carries as its text, inside the
- * JSON-RPC message. Escaped once for a frozen result; anything else each time.
+ * A frozen result's JSON as a JSON string, UTF-8: what an MCP answer carries as its text, inside
+ * the JSON-RPC message; escaped once. Undefined for anything else (serialized with its message).
  */
-export function jsonLiteralBytesOf(value: object): Buffer {
+export function keptJsonLiteralBytesOf(value: object): Buffer | undefined {
   let literal = literals.get(value);
   if (literal === undefined) {
-    if (!Object.isFrozen(value)) return Buffer.from(JSON.stringify(jsonOf(value)));
+    if (!Object.isFrozen(value)) return undefined;
     literal = Buffer.from(JSON.stringify(jsonOf(value)));
     literals.set(value, literal);
   }
@@ -66,7 +66,7 @@ export function frozenWithLast<T extends object>(value: T, key: keyof T & string
   const head = text.slice(0, text.length - tail.length);
   const end = `${name}:${JSON.stringify(replacement)}}`;
   // Joined when asked and not kept: its bytes and escaped form are kept (jsonBytesOf,
-  // jsonLiteralBytesOf), and a second text of the page would be one more copy for the collector.
+  // keptJsonLiteralBytesOf), and a second text of the page would be one more copy for the collector.
   spliced.set(copy, () => head + end);
   return copy;
 }

@@ -97,20 +97,30 @@ async function encode(body: Buffer, encoding: Encoding): Promise<{ body: Buffer;
 
 /**
  * Writes a whole answer on a raw Node response (the MCP paths, which write their own answers):
- * as it is when small, compressed when large and the request accepts it. `Vary: Accept-Encoding`
+ * as it is when small (at once, without a promise), compressed when large and the request accepts it. `Vary: Accept-Encoding`
  * marks every answer large enough to be compressed, so that caches keep the forms apart.
  */
-export async function writeBody(
+export function writeBody(
   res: ServerResponse,
   status: number,
   headers: Record<string, string>,
   body: Buffer,
-): Promise<void> {
+): void | Promise<void> {
   if (body.length < COMPRESS_MIN_BYTES) {
     res.writeHead(status, { ...headers, 'content-length': String(body.length) });
     res.end(body);
     return;
   }
+  return writeEncoded(res, status, headers, body);
+}
+
+/** A large body written compressed when the request accepts it, else as it is (writeBody). */
+async function writeEncoded(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: Buffer,
+): Promise<void> {
   const encoding = chooseEncoding(res.req?.headers['accept-encoding']);
   const sent = encoding === undefined ? { body, encoding } : await encode(body, encoding);
   const extra: Record<string, string> = { vary: 'Accept-Encoding', 'content-length': String(sent.body.length) };

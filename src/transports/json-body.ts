@@ -27,7 +27,7 @@ export function parseJsonBody(text: string): unknown {
 }
 
 /** Recursion bounded by `levels`: it stops as soon as the budget is spent. */
-function nestsDeeperThan(value: unknown, levels: number): boolean {
+export function nestsDeeperThan(value: unknown, levels: number): boolean {
   if (typeof value !== 'object' || value === null) return false;
   if (levels === 0) return true;
   if (Array.isArray(value)) {

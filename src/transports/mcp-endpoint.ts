@@ -14,6 +14,7 @@ import {
   validateOriginHeader,
 } from '@modelcontextprotocol/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { then } from '../core/at-once.ts';
 import type { Principal } from '../core/auth.ts';
 import { ApiError, internalError, logFailure, toApiError } from '../core/errors.ts';
 import { invoke, type Runtime } from '../core/invoke.ts';
@@ -25,22 +26,27 @@ import { stampReadsOf } from '../db/database.ts';
 import type { Authenticate } from './authenticate.ts';
 import { writeBody } from './compression.ts';
 import { sendError } from './http-errors.ts';
-import { type DirectMethod, MODERN_REVISION, serveDirect } from './mcp-direct.ts';
+import { type DirectMethod, MODERN_REVISION, type NodeHeaders, serveDirect } from './mcp-direct.ts';
+import { type EarlyCall, earlyAuthentication, earlyToolCalls, type RecognizedCall } from './mcp-early.ts';
 import { MCP_BODY_LIMIT, type McpOptions } from './mcp-options.ts';
 import { ApiServer } from './mcp-server.ts';
 import { jsonToolResult, recognizeToolCall, toolCallAnswer } from './mcp-tool-call.ts';
-import { describeTools, keyMayCall, type ToolDescription } from './tool-list.ts';
+import type { EarlyPost } from './rest-early.ts';
+import { toolListsByKey } from './tool-list.ts';
 
 /** The 2025 revisions the SDK serves, and the modern revision it serves to clients that discover it. */
 const SERVED_PROTOCOL_VERSIONS = [...SUPPORTED_PROTOCOL_VERSIONS, MODERN_REVISION];
 
-/** What the Fastify hook learned about the caller, handed to the per-request server. */
+/** What the Fastify hook (or the early path) learned about the caller, handed to the per-request server. */
 interface CallerInfo {
   principal: Principal;
   requestId: string;
   log: Log;
-  /** The HTTP request carrying the call: metrics and traces read which error it answered. */
-  request: FastifyRequest;
+  /**
+   * The HTTP request carrying the call: metrics and traces read which error it answered. None when
+   * answered before Fastify (mcp-early.ts), which happens only where neither is kept.
+   */
+  request?: FastifyRequest;
   /** Where the store's commit stamp reads stood as the request arrived (Call.arrival). */
   arrival: number | undefined;
 }
@@ -52,7 +58,7 @@ interface ToolOutcome {
 }
 
 /** Who answers: in `initialize` and `server/discover`, and in every 2026-07-28 result's `_meta`. */
-const SERVER_INFO = { name: 'creator-api', version: API_VERSION };
+const SERVER_INFO = Object.freeze({ name: 'creator-api', version: API_VERSION });
 
 const INSTRUCTIONS =
   'Builds and edits travel guides for one creator. Call get_authoring_guide first for the rules, addresses and topics, ' +
@@ -72,20 +78,53 @@ export function mcpEndpoint(
   runtime: Runtime,
   authenticate: Authenticate,
   options: McpOptions,
-): (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
+): {
+  route: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+  /** The recognized calls' answerer before Fastify, when the app answers requests there. */
+  early: EarlyPost | undefined;
+} {
   const { allowedHosts, direct, observe, trace } = options;
   const toolsFor = toolListsByKey(registry);
 
-  const runTool = async (
+  /** The tool's result; without a promise when the tool answers at once and no trace is recorded. */
+  const runTool = (
     operation: AnyOperation,
     args: unknown,
     meta: Record<string, unknown> | undefined,
     caller: CallerInfo,
-  ): Promise<CallToolResult> => {
-    const run = () => callTool(runtime, operation, args, caller);
-    const { result } = trace ? await trace(caller.request, operation.name, meta, run) : await run();
-    return result;
+  ): CallToolResult | Promise<CallToolResult> => {
+    const { request } = caller;
+    if (trace && request) {
+      return trace(request, operation.name, meta, async () => callTool(runtime, operation, args, caller)).then(
+        ({ result }) => result,
+      );
+    }
+    return then(callTool(runtime, operation, args, caller), ({ result }) => result);
   };
+
+  /** A tools/call in the clients' own form of a tool MCP serves (mcp-tool-call.ts). */
+  const recognize = (message: unknown, headers: NodeHeaders): RecognizedCall | undefined => {
+    const call = recognizeToolCall(message, headers);
+    const operation = call && registry.get(call.name);
+    return call && operation && !operation.restOnly ? { call, operation } : undefined;
+  };
+
+  /**
+   * A recognized call run and answered as the SDK would answer it; at once when nothing waits.
+   * Answered early, its X-Request-Id goes first among the answer's headers, where the route's
+   * setHeader puts it (Node's writeHead then takes the headers as they are, not one by one).
+   */
+  const answerRecognized = (
+    { call, operation }: RecognizedCall,
+    caller: CallerInfo,
+    res: ServerResponse,
+    early: boolean,
+  ): void | Promise<void> =>
+    then(runTool(operation, call.arguments, undefined, caller), (result) => {
+      const answer = toolCallAnswer(call, result, SERVER_INFO);
+      const headers = early ? { 'X-Request-Id': caller.requestId, ...answer.headers } : answer.headers;
+      return then(writeBody(res, 200, headers, answer.body), () => observe?.('recognized', early));
+    });
 
   /** A server for one request; a direct answer's registers only the handler it dispatches to. */
   const makeServer = (caller: CallerInfo | undefined, only?: DirectMethod): Server => {
@@ -120,14 +159,15 @@ export function mcpEndpoint(
     return validateHostHeader(host, allowedHosts).ok && validateOriginHeader(origin, allowedHosts).ok;
   });
 
-  return async (request, reply) => {
+  const route = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     if (!callerPlaceAllowed(request.headers.host, request.headers.origin)) {
       return sendError(request, reply, new ApiError('forbidden', 'This host or origin may not call the MCP endpoint.'));
     }
     const arrival = stampReadsOf(runtime.db);
     let principal: Principal;
     try {
-      const authenticated = authenticate(request);
+      // A refusal the early path met is sent here, not asked for (and counted) again.
+      const authenticated = earlyAuthentication(request.raw) ?? authenticate(request);
       principal = authenticated instanceof Promise ? await authenticated : authenticated;
     } catch (err) {
       return sendError(request, reply, err);
@@ -137,13 +177,9 @@ export function mcpEndpoint(
     reply.raw.setHeader('X-Request-Id', request.id);
     if (direct && request.method === 'POST' && isJsonContentType(request.headers['content-type'])) {
       try {
-        const call = recognizeToolCall(request.body, request.headers);
-        const operation = call && registry.get(call.name);
-        if (call && operation && !operation.restOnly) {
-          const result = await runTool(operation, call.arguments, undefined, caller);
-          const { headers, body } = toolCallAnswer(call, result, SERVER_INFO);
-          await writeBody(reply.raw, 200, headers, body);
-          observe?.('recognized');
+        const recognized = recognize(request.body, request.headers);
+        if (recognized) {
+          await answerRecognized(recognized, caller, reply.raw, false);
           return;
         }
         const answered = await serveDirect(
@@ -159,15 +195,53 @@ export function mcpEndpoint(
           return;
         }
       } catch (err) {
-        request.log.error({ err }, 'MCP direct answer failed');
-        if (reply.raw.headersSent) reply.raw.end();
-        else await writeResponse(request, reply.raw, rpcInternalError(request.id));
+        await answerFailure(err, request, request.log, request.id, reply.raw);
         return;
       }
     }
     observe?.('sdk');
     await answer(handler, request, reply.raw, authInfoOf(caller));
   };
+
+  const answerEarly = ({ principal, arrival, requestId, log, ...recognized }: EarlyCall, res: ServerResponse) => {
+    const caller: CallerInfo = { principal, requestId, log, arrival };
+    // No route to catch what fails here: the failure is answered as the route answers it, and a
+    // failure to answer that ends the connection.
+    const failed = (err: unknown) => {
+      if (!res.headersSent) res.setHeader('X-Request-Id', requestId);
+      answerFailure(err, { method: 'POST', body: undefined }, log, requestId, res).catch(() => res.destroy());
+    };
+    try {
+      const answered = answerRecognized(recognized, caller, res, true);
+      if (answered instanceof Promise) answered.catch(failed);
+    } catch (err) {
+      failed(err);
+    }
+  };
+  const early =
+    options.early && direct
+      ? earlyToolCalls({
+          recognize,
+          authenticate,
+          placeAllowed: callerPlaceAllowed,
+          arrival: () => stampReadsOf(runtime.db),
+          answer: answerEarly,
+        })
+      : undefined;
+  return { route, early };
+}
+
+/** What a failure of our glue answers: the 500 below, or the end of an answer already begun. */
+async function answerFailure(
+  err: unknown,
+  request: AnsweredRequest,
+  log: Log,
+  requestId: string,
+  res: ServerResponse,
+): Promise<void> {
+  log.error({ err }, 'MCP direct answer failed');
+  if (res.headersSent) res.end();
+  else await writeResponse(request, res, rpcInternalError(requestId));
 }
 
 /** The caller as the SDK's paths carry it to the per-request server (the recognized path needs none). */
@@ -180,29 +254,6 @@ function authInfoOf(caller: CallerInfo): AuthInfo {
       principal.scope === 'write' ? (principal.publish ? ['read', 'write', 'publish'] : ['read', 'write']) : ['read'],
     extra: { caller },
   };
-}
-
-/**
- * A key's tools/list holds the tools it may call (a read key's, only the reads): what a model holds
- * before it works is what it can use. Calling a tool left out still answers api_scope_required, as
- * REST does. The three lists are built once per process, each by the first tools/list that needs
- * it: every tool's JSON Schema, three times over, was most of what building the app cost.
- */
-function toolListsByKey(registry: Registry): (principal: Principal) => { tools: ToolDescription[] } {
-  const lists = new Map<string, { tools: ToolDescription[] }>();
-  const listFor = (key: Pick<Principal, 'scope' | 'publish'>) => {
-    const name = `${key.scope} ${key.publish}`;
-    let list = lists.get(name);
-    if (!list) {
-      list = { tools: describeTools(registry.tools.filter((op) => keyMayCall(key, op))) };
-      lists.set(name, list);
-    }
-    return list;
-  };
-  return (principal) =>
-    principal.scope !== 'write'
-      ? listFor({ scope: 'read', publish: false })
-      : listFor({ scope: 'write', publish: principal.publish });
 }
 
 /**
@@ -251,7 +302,13 @@ function rpcInternalError(requestId: string): Response {
   );
 }
 
-async function writeResponse(request: FastifyRequest, res: ServerResponse, response: Response): Promise<void> {
+/** What writing an answer reads of its request. */
+interface AnsweredRequest {
+  method: string;
+  body: unknown;
+}
+
+async function writeResponse(request: AnsweredRequest, res: ServerResponse, response: Response): Promise<void> {
   const outHeaders: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     outHeaders[name] = value;
@@ -296,25 +353,32 @@ function rememberVerdicts(
   };
 }
 
-async function callTool(
+/** The tool's outcome, without a promise when the operation answers at once (a cached read). */
+function callTool(
   runtime: Runtime,
   operation: AnyOperation,
   args: unknown,
   caller: CallerInfo,
-): Promise<ToolOutcome> {
-  try {
-    const { result } = await invoke(runtime, operation, args ?? {}, caller);
-    // Sent once, as text, with no structuredContent: tools declare no output schema, so the
-    // protocol asks for none, and a host that hands both copies to the model makes it read the
-    // answer twice (docs/decisions/transports.md, "One copy of each answer"). The text is REST's
-    // body (a cached view's JSON is made, and escaped, once); a document is its markdown.
-    if (typeof result.markdown === 'string') return { result: { content: [{ type: 'text', text: result.markdown }] } };
-    return { result: jsonToolResult(result) };
-  } catch (err) {
+): ToolOutcome | Promise<ToolOutcome> {
+  const failed = (err: unknown): ToolOutcome => {
     const apiError = toApiError(err, caller.requestId);
     logFailure(caller.log, err, { tool: operation.name });
-    caller.request.refusal = apiError;
+    if (caller.request) caller.request.refusal = apiError;
     const text = JSON.stringify(apiError.toBody(caller.requestId));
     return { result: { content: [{ type: 'text', text }], isError: true }, error: apiError };
+  };
+  try {
+    const outcome = then(invoke(runtime, operation, args ?? {}, caller), ({ result }): ToolOutcome => {
+      // Sent once, as text, with no structuredContent: tools declare no output schema, so the
+      // protocol asks for none, and a host that hands both copies to the model makes it read the
+      // answer twice (docs/decisions/transports.md, "One copy of each answer"). The text is REST's
+      // body (a cached view's JSON is made, and escaped, once); a document is its markdown.
+      if (typeof result.markdown === 'string')
+        return { result: { content: [{ type: 'text', text: result.markdown }] } };
+      return { result: jsonToolResult(result) };
+    });
+    return outcome instanceof Promise ? outcome.catch(failed) : outcome;
+  } catch (err) {
+    return failed(err);
   }
 }

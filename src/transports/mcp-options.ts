@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { ApiError } from '../core/errors.ts';
+import type { EarlyReads } from './rest-early.ts';
 
 /**
  * What the /mcp routes (mcp.ts, loaded at start) and their answerer (mcp-endpoint.ts, loaded by the
@@ -24,6 +25,9 @@ export type ToolCallTracer = <T extends { error?: ApiError }>(
 export interface McpOptions {
   allowedHosts: string[];
   direct: boolean;
-  observe?: (path: McpPath) => void;
+  /** Told which path answered each request; `early` when a recognized call was answered before Fastify (mcp-early.ts). */
+  observe?: (path: McpPath, early?: boolean) => void;
   trace?: ToolCallTracer;
+  /** Where recognized tool calls are answered before Fastify, when the app answers any request there. */
+  early?: EarlyReads;
 }

@@ -6,7 +6,7 @@ import {
   SERVER_INFO_META_KEY,
 } from '@modelcontextprotocol/server';
 import { headerText } from '../core/headers.ts';
-import { jsonLiteralBytesOf, jsonOf } from '../core/json.ts';
+import { jsonOf, keptJsonLiteralBytesOf } from '../core/json.ts';
 import {
   EVENT_STREAM_HEADERS,
   JSON_ANSWER_HEADERS,
@@ -61,7 +61,7 @@ export function recognizeToolCall(body: unknown, headers: NodeHeaders): ToolCall
   if (typeof name !== 'string') return undefined;
   // A top-level `__proto__` would not survive the SDK's copy of the arguments (a zod record).
   if (args !== undefined && (!isPlain(args) || Object.hasOwn(args, '__proto__'))) return undefined;
-  const call = { id: id as string | number, name, arguments: args };
+  const callId = id as string | number;
 
   if (headers['mcp-protocol-version'] === MODERN_REVISION) {
     if (!keysWithin(params, MODERN_PARAMS_KEYS) || !isPlain(meta) || !keysWithin(meta, ENVELOPE_KEYS)) return undefined;
@@ -74,15 +74,35 @@ export function recognizeToolCall(body: unknown, headers: NodeHeaders): ToolCall
       if (typeof clientInfo.name !== 'string' || typeof clientInfo.version !== 'string') return undefined;
     }
     if (headerText(headers['mcp-method']) !== method || headerText(headers['mcp-name']) !== name) return undefined;
-    return { era: 'modern', ...call };
+    return { era: 'modern', id: callId, name, arguments: args };
   }
 
   if (!keysWithin(params, LEGACY_PARAMS_KEYS) || !legacyHeadersServable(headers)) return undefined;
-  return { era: 'legacy', ...call };
+  return { era: 'legacy', id: callId, name, arguments: args };
 }
 
-/** Text items whose text is a kept view's JSON, with that text escaped once as a JSON string. */
-const escapedTexts = new WeakMap<object, { text: string; literal: Buffer }>();
+/**
+ * A text item whose text is a kept view's JSON, carrying that text escaped once as a JSON string.
+ * The escaped form is a private field: JSON, the SDK's checks and copies see a plain `{ type, text }`
+ * (no side table per call either: a WeakMap entry per answer was an ephemeron for the collector).
+ */
+class KeptTextItem {
+  readonly type = 'text' as const;
+  readonly text: string;
+  readonly #escaped: { text: string; literal: Buffer };
+
+  constructor(text: string, literal: Buffer) {
+    this.text = text;
+    this.#escaped = { text, literal };
+  }
+
+  /** The escaped text of an item made here whose text is still the one escaped; else undefined. */
+  static literalOf(item: object): Buffer | undefined {
+    if (!(#escaped in item)) return undefined;
+    const escaped = item.#escaped;
+    return item.text === escaped.text ? escaped.literal : undefined;
+  }
+}
 
 /**
  * A tool's answer of one text, the JSON of `value`. For a kept (frozen) view the text's escaped
@@ -91,9 +111,23 @@ const escapedTexts = new WeakMap<object, { text: string; literal: Buffer }>();
  */
 export function jsonToolResult(value: object): CallToolResult {
   const text = jsonOf(value);
-  const item = { type: 'text' as const, text };
-  if (Object.isFrozen(value)) escapedTexts.set(item, { text, literal: jsonLiteralBytesOf(value) });
-  return { content: [item] };
+  const literal = keptJsonLiteralBytesOf(value);
+  return { content: [literal === undefined ? { type: 'text', text } : new KeptTextItem(text, literal)] };
+}
+
+/** What a message's bytes begin with, up to its one text, on each line. */
+const MODERN_BEFORE = Buffer.from('{"result":{"content":[{"type":"text","text":');
+const LEGACY_BEFORE = Buffer.from('event: message\ndata: {"result":{"content":[{"type":"text","text":');
+
+/** The 2026-07-28 `_meta` of the last server info answered with, and its JSON (one server answers with one). */
+let stampedFor: { serverInfo: object; meta: object; json: string } | undefined;
+
+function stampOf(serverInfo: { name: string; version: string }): { meta: object; json: string } {
+  if (stampedFor?.serverInfo !== serverInfo) {
+    const meta = { [SERVER_INFO_META_KEY]: serverInfo };
+    stampedFor = { serverInfo, meta, json: JSON.stringify(meta) };
+  }
+  return stampedFor;
 }
 
 /** The headers and bytes the SDK answers a call with, for a result of the tool's handler. */
@@ -105,35 +139,45 @@ export function toolCallAnswer(
   const id = JSON.stringify(call.id);
   if (call.era === 'modern') {
     // The 2026-07-28 codec marks the result complete and names the server in its `_meta`.
-    const meta = { [SERVER_INFO_META_KEY]: serverInfo };
-    const around = `}],"resultType":"complete","_meta":${JSON.stringify(meta)}},"jsonrpc":"2.0","id":${id}}`;
-    const spliced = aroundEscapedText(result, '', around);
+    const stamp = stampOf(serverInfo);
+    const around = `}],"resultType":"complete","_meta":${stamp.json}},"jsonrpc":"2.0","id":${id}}`;
+    const spliced = aroundEscapedText(result, MODERN_BEFORE, around);
     if (spliced) return { headers: JSON_ANSWER_HEADERS, body: spliced };
-    const stamped = { ...result, resultType: 'complete', _meta: meta };
+    const stamped = { ...result, resultType: 'complete', _meta: stamp.meta };
     const message = { result: stamped, jsonrpc: '2.0', id: call.id };
     return { headers: JSON_ANSWER_HEADERS, body: Buffer.from(JSON.stringify(message)) };
   }
-  const spliced = aroundEscapedText(result, 'event: message\ndata: ', `}]},"jsonrpc":"2.0","id":${id}}\n\n`);
+  const spliced = aroundEscapedText(result, LEGACY_BEFORE, `}]},"jsonrpc":"2.0","id":${id}}\n\n`);
   if (spliced) return { headers: EVENT_STREAM_HEADERS, body: spliced };
   const message = { result, jsonrpc: '2.0', id: call.id };
   const frame = `event: message\ndata: ${JSON.stringify(message)}\n\n`;
   return { headers: EVENT_STREAM_HEADERS, body: Buffer.from(frame) };
 }
 
+/** Whether `value`'s enumerable keys are exactly `expected`, in its order. */
+function keysAre(value: object, expected: readonly string[]): boolean {
+  let at = 0;
+  for (const key in value) if (key !== expected[at++]) return false;
+  return at === expected.length;
+}
+
+const RESULT_KEYS = ['content'];
+const TEXT_ITEM_KEYS = ['type', 'text'];
+
 /**
  * The message's bytes as JSON.stringify writes them, its one text taken escaped as it was kept:
  * only for a result that is exactly `{ content: [{ type: 'text', text }] }` made by jsonToolResult
  * with that text still in place; anything else answers undefined and is serialized whole.
  */
-function aroundEscapedText(result: CallToolResult, before: string, after: string): Buffer | undefined {
-  if (result.content.length !== 1 || Object.keys(result).join() !== 'content') return undefined;
+function aroundEscapedText(result: CallToolResult, before: Buffer, after: string): Buffer | undefined {
+  if (result.content.length !== 1 || !keysAre(result, RESULT_KEYS)) return undefined;
   const item = result.content[0] as object;
-  const escaped = escapedTexts.get(item);
-  if (escaped === undefined || Object.keys(item).join() !== 'type,text') return undefined;
-  if ((item as { text?: unknown }).text !== escaped.text) return undefined;
-  return Buffer.concat([
-    Buffer.from(`${before}{"result":{"content":[{"type":"text","text":`),
-    escaped.literal,
-    Buffer.from(after),
-  ]);
+  const literal = KeptTextItem.literalOf(item);
+  if (literal === undefined || !keysAre(item, TEXT_ITEM_KEYS)) return undefined;
+  // One buffer, written in three pieces (Buffer.concat would first encode `after` into a buffer of its own).
+  const message = Buffer.allocUnsafe(before.length + literal.length + Buffer.byteLength(after));
+  before.copy(message, 0);
+  literal.copy(message, before.length);
+  message.write(after, before.length + literal.length);
+  return message;
 }

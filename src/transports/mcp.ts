@@ -1,9 +1,13 @@
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MCP_PATH } from '../core/addresses.ts';
 import type { Runtime } from '../core/invoke.ts';
 import type { Registry } from '../core/registry.ts';
 import type { Authenticate } from './authenticate.ts';
+import { replayedBody } from './mcp-early.ts';
 import { MCP_BODY_LIMIT, type McpOptions } from './mcp-options.ts';
+
+type PayloadDone = (err: Error | null, payload: Readable) => void;
 
 export { MCP_PATH };
 
@@ -50,11 +54,18 @@ export function registerMcp(
     url: MCP_PATH,
     bodyLimit: MCP_BODY_LIMIT,
     config: { transport: 'mcp' },
+    // A body read before Fastify and handed over (mcp-early.ts) is parsed from the same bytes.
+    ...(options.early && {
+      preParsing: (request: FastifyRequest, _reply: FastifyReply, payload: Readable, done: PayloadDone) =>
+        done(null, replayedBody(request.raw) ?? payload),
+    }),
     handler: async (request, reply) => {
       request.operationName = operationOfMessage(request.body, registry);
-      endpoint ??= import('./mcp-endpoint.ts').then(({ mcpEndpoint }) =>
-        mcpEndpoint(registry, runtime, authenticate, options),
-      );
+      endpoint ??= import('./mcp-endpoint.ts').then(({ mcpEndpoint }) => {
+        const { route, early } = mcpEndpoint(registry, runtime, authenticate, options);
+        if (early) options.early?.addPost(MCP_PATH, early);
+        return route;
+      });
       return (await endpoint)(request, reply);
     },
   });

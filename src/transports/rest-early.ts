@@ -110,7 +110,15 @@ export interface EarlyOptions {
   logFor(id: string): Log;
   /** Told of each request answered here, and of each run here and handed over (tests). */
   observe?: (answered: boolean) => void;
+  /** Told of each request whose body is read here (the shutdown cuts those still sending). */
+  track(req: IncomingMessage): void;
 }
+
+/**
+ * An answerer of POSTs to one path (mcp-early.ts): it answers, or calls `handOver` for Fastify to
+ * route the request (having arranged for the route to see what it read of it).
+ */
+export type EarlyPost = (req: IncomingMessage, res: ServerResponse, handOver: () => void, early: EarlyOptions) => void;
 
 /** The REST reads that may be answered early, and the server's request listener that does it. */
 export class EarlyReads {
@@ -119,6 +127,8 @@ export class EarlyReads {
   private readonly getRoutes: string[] = [];
   /** Built once every route is known (`seal`), by the number of segments. */
   private byLength: Map<number, EarlyRoute[]> | undefined;
+  /** POST answerers by exact path (no query), added when their module loads. */
+  private readonly posts = new Map<string, EarlyPost>();
 
   constructor(options: EarlyOptions) {
     this.options = options;
@@ -127,6 +137,11 @@ export class EarlyReads {
   /** A REST read route (rest.ts). */
   add(url: string, route: RestRoute): void {
     this.reads.push({ url, route });
+  }
+
+  /** An answerer of POSTs to `path` (mcp.ts, once the MCP endpoint is loaded). */
+  addPost(path: string, answer: EarlyPost): void {
+    this.posts.set(path, answer);
   }
 
   /** Every route Fastify registers (its onRoute hook): the GET ones are what the reads' paths could also reach. */
@@ -172,12 +187,28 @@ export class EarlyReads {
     server.removeListener('request', fastify);
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       const url = req.url as string;
+      if (req.method === 'POST') return this.post(url, req, res, fastify);
       if (req.method !== 'GET' || !PLAIN_PATH.test(url)) return fastify(req, res);
       const parts = url.split('/');
       const early = this.match(req, parts);
       if (early === undefined) return fastify(req, res);
       this.answer(early, parts, req, res, fastify);
     });
+  }
+
+  private post(
+    url: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    fastify: (req: IncomingMessage, res: ServerResponse) => void,
+  ): void {
+    const answer = this.posts.get(url);
+    if (answer === undefined || req.socket.remoteAddress === undefined || !this.options.mayAnswer(req)) {
+      fastify(req, res);
+      return;
+    }
+    this.options.track(req);
+    answer(req, res, () => fastify(req, res), this.options);
   }
 
   /** The read route a GET of a plain path, cut into `parts`, is taken by here, if it is in the plainest form. */

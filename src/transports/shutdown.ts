@@ -22,6 +22,8 @@ export class Shutdown {
     // GET) then cost no listener and no set entry.
     const { headers } = request;
     if (headers['transfer-encoding'] === undefined && (headers['content-length'] ?? '0') === '0') return;
+    // Gone already (a body read before Fastify, cut short): its close has passed, nothing to cut.
+    if (request.destroyed) return;
     this.inFlight.add(request);
     request.once('close', () => this.inFlight.delete(request));
   }

@@ -1,5 +1,6 @@
 import type { Principal } from '../core/auth.ts';
 import type { AnyOperation } from '../core/operation.ts';
+import type { Registry } from '../core/registry.ts';
 import { isFixedListNote } from '../shared/notes.ts';
 import { type JsonObject, toolInputSchema } from './json-schema.ts';
 import { ownErrorsOf } from './operation-errors.ts';
@@ -124,4 +125,27 @@ export function keyMayCall(principal: Pick<Principal, 'scope' | 'publish'>, op: 
   if (op.scope === 'read') return true;
   if (principal.scope !== 'write') return false;
   return op.scope !== 'publish' || principal.publish;
+}
+
+/**
+ * A key's tools/list holds the tools it may call (a read key's, only the reads): what a model holds
+ * before it works is what it can use. Calling a tool left out still answers api_scope_required, as
+ * REST does. The three lists are built once per process, each by the first tools/list that needs
+ * it: every tool's JSON Schema, three times over, was most of what building the app cost.
+ */
+export function toolListsByKey(registry: Registry): (principal: Principal) => { tools: ToolDescription[] } {
+  const lists = new Map<string, { tools: ToolDescription[] }>();
+  const listFor = (key: Pick<Principal, 'scope' | 'publish'>) => {
+    const name = `${key.scope} ${key.publish}`;
+    let list = lists.get(name);
+    if (!list) {
+      list = { tools: describeTools(registry.tools.filter((op) => keyMayCall(key, op))) };
+      lists.set(name, list);
+    }
+    return list;
+  };
+  return (principal) =>
+    principal.scope !== 'write'
+      ? listFor({ scope: 'read', publish: false })
+      : listFor({ scope: 'write', publish: principal.publish });
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { frozenWithLast, jsonBytesOf, jsonOf } from '../../src/core/json.ts';
+import { frozenWithLast, jsonBytesOf, jsonOf, keptJsonLiteralBytesOf } from '../../src/core/json.ts';
 import { jsonToolResult, type ToolCall, toolCallAnswer } from '../../src/transports/mcp-tool-call.ts';
 
 /**
@@ -66,6 +66,31 @@ describe('an MCP answer around a text escaped once', () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('finds a kept value’s JSON without asking again whether it is frozen (which walks every property)', () => {
+    const kept = Object.freeze({ name: 'kept', spots: [1, 2] });
+    const made = [jsonOf(kept), jsonBytesOf(kept), keptJsonLiteralBytesOf(kept)];
+    const isFrozen = Object.isFrozen;
+    let asked = 0;
+    Object.isFrozen = (value: unknown) => {
+      asked += 1;
+      return isFrozen(value);
+    };
+    try {
+      assert.deepEqual([jsonOf(kept), jsonBytesOf(kept), keptJsonLiteralBytesOf(kept)], made);
+    } finally {
+      Object.isFrozen = isFrozen;
+    }
+    assert.equal(asked, 0);
+    assert.equal(keptJsonLiteralBytesOf({ name: 'not kept' }), undefined);
+  });
+
+  it('gives a kept view’s text item no member beyond type and text', () => {
+    const [item] = jsonToolResult(Object.freeze({ name: 'kept' })).content;
+    assert.deepEqual(Object.keys(item as object), ['type', 'text']);
+    assert.equal(JSON.stringify(item), JSON.stringify({ type: 'text', text: '{"name":"kept"}' }));
+    assert.deepEqual({ ...item }, { type: 'text', text: '{"name":"kept"}' });
   });
 
   it('serializes whole a result changed after it was made', () => {
