@@ -26,7 +26,8 @@
  *                         and PostgreSQL (bench/mixed-load.ts), `tracing` REST get_guide with tracing sampled
  *                         at 0 against tracing never configured (bench/tracing-cost.ts: BENCH_TRACING_ROUNDS
  *                         rounds, 12 by default, of BENCH_TRACING_ROUND_SECONDS, 3 by default, each after half a
- *                         second it does not count; median of their ratios), `history` three
+ *                         second it does not count, both servers loaded at once; judged by the median of the rounds' CPU a
+ *                         request), `history` three
  *                         writes with history against the same writes without it (bench/history-cost.ts:
  *                         BENCH_HISTORY_ROUNDS rounds, 8 by default, of BENCH_HISTORY_ROUND_SECONDS, 2 by
  *                         default, the servers taking turns to go first),

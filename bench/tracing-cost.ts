@@ -1,14 +1,17 @@
 /**
  * What tracing costs a request it does not record: REST `get_guide` on two app servers started
  * alike, one with tracing never configured, one exporting to an OTLP endpoint (a sink in this
- * process that receives nothing) with `OTEL_TRACES_SAMPLER_ARG=0`. A 3% goal is within the noise
- * of turns taken one after the other (rounds of one run spread from 0.77 to 1.47 on a quiet
- * machine), so both servers are loaded at once, each by its own connections: whatever else the
- * machine does falls on both in the same seconds, and with the cores shared the cheaper server
- * answers more. BENCH_TRACING_ROUNDS (12 by default) of BENCH_TRACING_ROUND_SECONDS (3 by
- * default), each after half a second of load it does not count; the figure is the median of the
- * rounds' ratios, beside the ratio of the servers' CPU time per request over the same seconds.
- * Goal: the unsampled server at least 0.97 of the other's requests/s.
+ * process that receives nothing) with `OTEL_TRACES_SAMPLER_ARG=0`. Both servers are loaded at once,
+ * each by its own connections, so whatever else the machine does falls on both in the same seconds:
+ * BENCH_TRACING_ROUNDS (12 by default) of BENCH_TRACING_ROUND_SECONDS (3 by default), each after
+ * half a second of load it does not count. Judged: the CPU time each server spends a request over
+ * the same seconds (from /proc, every thread), never configured over sampled at 0, median of the
+ * rounds: what "as cheap as" asks. Their req/s are printed beside it and not judged: with two
+ * servers and the client on two cores, the scheduler leaves one process a core of its own for
+ * seconds at a time, and a round's req/s ratio swung from 0.75 to 1.49 on a quiet machine while
+ * its CPU ratio stayed within 0.88–1.18 (docs/decisions/performance.md, "Unsampled tracing").
+ * Where /proc cannot be read, the req/s ratio is judged instead.
+ * Goal: the unsampled server serves at least 0.97 of the other's requests per CPU second.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -108,7 +111,11 @@ export async function benchTracingCost(
       if (plainCpu !== undefined && unsampledCpu) cpuRatios.push(plainCpu / unsampledCpu);
     }
     const [plain, unsampled] = measured.map((m) => ({ ...m, result: summarize(m.tally, undefined) }));
-    const ratio = median(ratios);
+    const rpsRatio = median(ratios);
+    const cpuRatio = cpuRatios.length > 0 ? median(cpuRatios) : undefined;
+    const ratio = cpuRatio ?? rpsRatio;
+    const verdict = `(goal >= ${UNSAMPLED_GOAL}) ${ratio >= UNSAMPLED_GOAL ? 'PASS' : 'BELOW'}`;
+    const range = (rs: number[]) => `rounds ${Math.min(...rs).toFixed(3)}-${Math.max(...rs).toFixed(3)}`;
     const errors = measured.reduce((n, m) => n + m.tally.non2xx + m.tally.errors, 0);
     return {
       ratio,
@@ -117,16 +124,16 @@ export async function benchTracingCost(
         ...[plain!, unsampled!].map(
           (m) => `  ${m.name.padEnd(26)} ${m.result.requestsPerSecond.toFixed(0).padStart(7)} req/s`,
         ),
-        `  median of the rounds' ratios ${ratio.toFixed(3)} (rounds ${Math.min(...ratios).toFixed(3)}-` +
-          `${Math.max(...ratios).toFixed(3)}; goal >= ${UNSAMPLED_GOAL}) ${ratio >= UNSAMPLED_GOAL ? 'PASS' : 'BELOW'}` +
-          (errors > 0 ? `, ${errors} errors or non-2xx answers` : ''),
-        `  each round's ratio, in order: ${ratios.map((r) => r.toFixed(2)).join(' ')}`,
-        ...(cpuRatios.length > 0
+        ...(cpuRatio !== undefined
           ? [
-              `  server CPU per request, never configured / sampled at 0: median ${median(cpuRatios).toFixed(3)} ` +
-                `(rounds ${Math.min(...cpuRatios).toFixed(3)}-${Math.max(...cpuRatios).toFixed(3)}; 10 ms steps of /proc)`,
+              `  server CPU a request, never configured / sampled at 0: median ${cpuRatio.toFixed(3)} ` +
+                `(${range(cpuRatios)}; 10 ms steps of /proc) ${verdict}`,
             ]
           : []),
+        `  req/s, sampled at 0 / never configured: median ${rpsRatio.toFixed(3)} (${range(ratios)}) ` +
+          (cpuRatio !== undefined ? '(not judged: the scheduler moves it)' : verdict) +
+          (errors > 0 ? `, ${errors} errors or non-2xx answers` : ''),
+        `  each round's req/s ratio, in order: ${ratios.map((r) => r.toFixed(2)).join(' ')}`,
       ],
     };
   } finally {
