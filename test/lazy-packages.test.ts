@@ -29,6 +29,14 @@ const ON_FIRST_USE = [
   '/@rgrove/parse-xml/',
   // A CSV imported (import_spots): the CSV parser.
   '/papaparse/',
+  // An export (export_guide, a download): the map writers, the archive's zip compressor; an archive
+  // imported (import_guide): its reader and the import.
+  '/src/resources/files/writers/kml.ts',
+  '/src/resources/files/writers/gpx.ts',
+  '/src/resources/files/writers/geojson.ts',
+  '/fflate/',
+  '/src/resources/files/archive/archive-reader.ts',
+  '/src/resources/files/archive/guide-import.ts',
   // What no setting uses: country names in 80 languages, the rate limiter's other stores, Fastify's
   // route schema compilers.
   '/i18n-iso-countries/langs/',
