@@ -44,6 +44,12 @@ const ON_FIRST_USE = [
   '/@fastify/ajv-compiler/',
 ];
 
+/**
+ * Node's own copy of undici, which reading a global such as `FormData` or `WebSocket` loads (~40 ms
+ * of CPU): the studio's form reading does not read `FormData` (studio/web/form-parts.ts).
+ */
+const NODE_UNDICI = 'NativeModule internal/deps/undici/undici';
+
 describe('a start loads only what every request needs', () => {
   it('with the default settings, none of the packages loaded on first use', async () => {
     const modules = await serviceLoading({}, async (_banner, base) => {
@@ -54,6 +60,11 @@ describe('a start loads only what every request needs', () => {
       'the recorder saw the app load',
     );
     assert.deepEqual(loaded(modules, ON_FIRST_USE), []);
+    assert.ok(
+      modules.some((m) => m.startsWith('NativeModule internal/')),
+      'the recorder saw Node load its own modules',
+    );
+    assert.deepEqual(loaded(modules, [NODE_UNDICI]), []);
   });
 
   it('the first MCP call and the first OAuth request load what they need, and are answered', async () => {
