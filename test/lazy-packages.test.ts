@@ -29,12 +29,26 @@ const ON_FIRST_USE = [
   '/@rgrove/parse-xml/',
   // A CSV imported (import_spots): the CSV parser.
   '/papaparse/',
+  // An export (export_guide, a download): the map writers, the archive's zip compressor; an archive
+  // imported (import_guide): its reader and the import.
+  '/src/resources/files/writers/kml.ts',
+  '/src/resources/files/writers/gpx.ts',
+  '/src/resources/files/writers/geojson.ts',
+  '/fflate/',
+  '/src/resources/files/archive/archive-reader.ts',
+  '/src/resources/files/archive/guide-import.ts',
   // What no setting uses: country names in 80 languages, the rate limiter's other stores, Fastify's
   // route schema compilers.
   '/i18n-iso-countries/langs/',
   '/rate-limiter-flexible/index.js',
   '/@fastify/ajv-compiler/',
 ];
+
+/**
+ * Node's own copy of undici, which reading a global such as `FormData` or `WebSocket` loads (~40 ms
+ * of CPU): the studio's form reading does not read `FormData` (studio/web/form-parts.ts).
+ */
+const NODE_UNDICI = 'NativeModule internal/deps/undici/undici';
 
 describe('a start loads only what every request needs', () => {
   it('with the default settings, none of the packages loaded on first use', async () => {
@@ -46,6 +60,11 @@ describe('a start loads only what every request needs', () => {
       'the recorder saw the app load',
     );
     assert.deepEqual(loaded(modules, ON_FIRST_USE), []);
+    assert.ok(
+      modules.some((m) => m.startsWith('NativeModule internal/')),
+      'the recorder saw Node load its own modules',
+    );
+    assert.deepEqual(loaded(modules, [NODE_UNDICI]), []);
   });
 
   it('the first MCP call and the first OAuth request load what they need, and are answered', async () => {

@@ -17,6 +17,7 @@ import { registerGuideRoutes } from './routes/guide-routes.ts';
 import { registerHistoryRoutes } from './routes/history-routes.ts';
 import { registerKeyRoutes } from './routes/key-routes.ts';
 import { registerPreviewRoutes } from './routes/preview-routes.ts';
+import { formPartsOnBody } from './web/form-parts.ts';
 import { sendPage } from './web/page.ts';
 import { cookieNames, field, fromOwnPages } from './web/security.ts';
 
@@ -59,13 +60,8 @@ export function registerStudio(app: FastifyInstance, deps: StudioDeps): void {
     async (scope) => {
       await scope.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
       // A map file for "Import a file": its fields on the body as text (the form token among them), the file as bytes.
-      await scope.register(multipart, {
-        attachFieldsToBody: 'keyValues',
-        limits: { fileSize: MAX_IMPORT_FILE_BYTES, files: 1 },
-        onFile: async (part) => {
-          (part as unknown as { value: unknown }).value = { bytes: await part.toBuffer(), filename: part.filename };
-        },
-      });
+      await scope.register(multipart, { limits: { fileSize: MAX_IMPORT_FILE_BYTES, files: 1 } });
+      scope.addHook('preValidation', formPartsOnBody);
       await scope.register(cookie);
       await scope.register(csrf, {
         cookieKey: names.csrf,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { candidateStem, firstFree, nameText, requiredText, slugify, text } from '../../src/shared/text.ts';
+import { candidateStem, firstFree, nameText, requiredText, slugify, text, withCommas } from '../../src/shared/text.ts';
 import { refusals } from '../helpers/refusals.ts';
 
 const field = (schema: z.ZodType) => z.strictObject({ f: schema });
@@ -46,5 +46,13 @@ describe('slugs and free values', () => {
     const taken = new Set([base]);
     for (let n = 0; n < 12; n++) taken.add(firstFree(base, taken));
     for (const value of taken) assert.ok(value.startsWith(candidateStem(base)), value);
+  });
+});
+
+describe('withCommas', () => {
+  it('writes a whole number as toLocaleString("en") does', () => {
+    for (const n of [0, 7, 999, 1000, 2000, 12_345, 100_000, 999_999, 1_000_000, 5_242_880, -1000, -123_456_789]) {
+      assert.equal(withCommas(n), n.toLocaleString('en'));
+    }
   });
 });

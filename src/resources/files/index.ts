@@ -74,5 +74,3 @@ export const filesResource: Resource = {
   history: { import_uploads: 'untracked' },
   migrations: importUploadMigrations,
 };
-
-export { type GuideArchive, writeGuideArchive } from './archive/archive-writer.ts';

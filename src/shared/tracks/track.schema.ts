@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withCommas } from '../text.ts';
 
 /**
  * A 30 km hike logged at one point a second is about 30,000 points; simplified to 2,000 it keeps
@@ -74,7 +75,7 @@ const positionsOf = (position: typeof barePositionSchema) =>
 const pointsForm = z.strictObject({
   points: positionsOf(positionSchema).describe(
     'In walking order; every point with an elevation or none. Lines over ' +
-      `${STORED_POINTS_MAX.toLocaleString('en')} points are simplified; the figures come from every point sent`,
+      `${withCommas(STORED_POINTS_MAX)} points are simplified; the figures come from every point sent`,
   ),
 });
 

@@ -4,10 +4,14 @@ import { newId } from '../../../core/new-id.ts';
 import { type CallContext, defineOperation, type PrepareContext } from '../../../core/operation.ts';
 import { SINCE_2026_09_30 } from '../../../core/versions.ts';
 import { ARCHIVE_MAX_BYTES, type ArchiveRecords } from './archive-format.ts';
-import { readArchive } from './archive-reader.ts';
 import { archiveExamples } from './examples.ts';
-import { GuideImport } from './guide-import.ts';
-import { archiveNameOf, countsOf, filesOf } from './record-ids.ts';
+
+// The archive's reader, its record rules and the import itself are loaded by the first import, not
+// by the start (performance.md, "Loaded when used").
+const archiveReading = async () => {
+  const [{ readArchive }, ids] = await Promise.all([import('./archive-reader.ts'), import('./record-ids.ts')]);
+  return { readArchive, ...ids };
+};
 
 /** An archive read and checked, its photo files already in the blob store under new keys. */
 interface PreparedImport {
@@ -30,6 +34,7 @@ async function prepareImport(ctx: PrepareContext): Promise<PreparedImport> {
   const [upload] = ctx.uploads;
   if (!upload)
     throw refuse('archive', 'send the guide archive (a .zip from export_guide) as the body or one file part.');
+  const { readArchive, filesOf, archiveNameOf } = await archiveReading();
   const { records, files } = readArchive(upload.bytes);
   const prepared: PreparedImport = { records, blobKeys: new Map(), sizes: new Map() };
   try {
@@ -78,6 +83,7 @@ export const importGuide = defineOperation({
   discard: deleteWritten,
   async handler(_input, ctx, prepared) {
     const { records } = prepared;
+    const [{ GuideImport }, { countsOf }] = await Promise.all([import('./guide-import.ts'), archiveReading()]);
     const productId = await new GuideImport(ctx, records, prepared.blobKeys, prepared.sizes).run();
     const guide = await ctx.guide(productId);
     return {
