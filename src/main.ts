@@ -6,8 +6,10 @@ import type { Store } from './store.ts';
 
 // Node keeps the compiled code of every module loaded from here on (TypeScript already stripped) in
 // a cache checked against each file's content, so later starts skip that work; an edited file is
-// compiled again. NODE_COMPILE_CACHE names the folder (default: the system's temporary one), a folder
-// that cannot be written leaves the cache off, NODE_DISABLE_COMPILE_CACHE=1 turns it off. Only the
+// compiled again. NODE_COMPILE_CACHE names the folder (default: the system's temporary one; `npm
+// start` sets node_modules/.cache/node-compile-cache before Node starts, so this file's own types
+// are not stripped again either, and Node's TypeScript stripper is not loaded), a folder that cannot
+// be written leaves the cache off, NODE_DISABLE_COMPILE_CACHE=1 turns it off. Otherwise only the
 // modules imported after this call profit: the service's are imported below, not above.
 enableCompileCache();
 // Before any request: how V8 paces full collections (see heap-policy.ts).
