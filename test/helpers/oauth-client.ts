@@ -23,7 +23,15 @@ export async function startCallback(): Promise<Callback> {
   const arrived: URLSearchParams[] = [];
   const waiting: Array<(p: URLSearchParams) => void> = [];
   const server: Server = createServer((req, res) => {
-    const params = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams;
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const params = url.searchParams;
+    // Only an authorization response counts (it carries a code or an error): a browser also asks
+    // this origin for its icon, whenever it likes, and that request taken as a callback would hand
+    // a test an empty one, and every later test the one before it.
+    if (url.pathname !== '/callback' || !(params.has('code') || params.has('error'))) {
+      res.writeHead(404).end();
+      return;
+    }
     const wake = waiting.shift();
     if (wake) wake(params);
     else arrived.push(params);
