@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type * as Flexible from 'rate-limiter-flexible';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { then } from './at-once.ts';
 import type { Principal } from './auth.ts';
 import { ApiError } from './errors.ts';
 import type { RedisLink } from './redis-link.ts';
@@ -271,8 +272,7 @@ export class RateLimits {
 
 /** Spends one point; over the limit throws rate_limited with the wait. */
 function spend(policy: Policy, key: string): RateLimitState | Promise<RateLimitState> {
-  const spent = policy.count(key);
-  return spent instanceof Promise ? spent.then((s) => stateOf(policy, s)) : stateOf(policy, spent);
+  return then(policy.count(key), (spent) => stateOf(policy, spent));
 }
 
 interface PolicyDetails {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { then } from '../core/at-once.ts';
 import type { Log } from '../core/log.ts';
 import { COMPRESS_MIN_BYTES } from './compression.ts';
 import { rateLimitField } from './rate-limit-headers.ts';
@@ -250,8 +251,7 @@ export class EarlyReads {
     };
     const called = early.route.call(presented, id, this.options.logFor(id), params, {}, undefined);
     // A call with every step at hand is written now, in the parser's turn; else once it comes.
-    if (called instanceof Promise) void called.then((outcome) => this.send(outcome, id, req, res, fastify));
-    else this.send(called, id, req, res, fastify);
+    void then(called, (outcome) => this.send(outcome, id, req, res, fastify));
   }
 
   /** The outcome written here when it is a small success, else handed to Fastify for the route to send. */
