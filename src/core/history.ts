@@ -1,7 +1,8 @@
 import { randomFillSync } from 'node:crypto';
-import { CompiledQuery, type Kysely, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { beginningWith } from '../db/begin-with.ts';
 import { directReaders } from '../db/database.ts';
+import type { NodeSqliteAdapter } from '../db/node-sqlite-adapter.ts';
 import type { Dialect } from '../db/store-interface.ts';
 import type { Database } from '../db/tables.ts';
 import type { Principal } from './auth.ts';
@@ -46,6 +47,16 @@ export const CURRENT_CHANGE_SETTING = 'creator_api.change';
 /** What a change id is made of (newChangeId): safe to write into a statement's text. */
 const CHANGE_ID = /^chg_[0-9a-z]{9}[\w-]{16}$/;
 
+/** The change a write transaction records its rows under, from its start to its close. */
+export interface OpenChange {
+  id: string;
+  /**
+   * Closes it before commit (see ClosingChange): at once, with no promise, on the embedded store;
+   * on PostgreSQL, once its one statement is done.
+   */
+  close(closing: ClosingChange): Promise<void> | undefined;
+}
+
 /**
  * Runs `work` in a write transaction with a change open (the write's `invoke`): the triggers record
  * rows under its id from its start to its end. On PostgreSQL the change is named in the begin's
@@ -54,21 +65,22 @@ const CHANGE_ID = /^chg_[0-9a-z]{9}[\w-]{16}$/;
 export function inChange<T>(
   db: Kysely<Database>,
   dialect: Dialect,
-  work: (trx: Kysely<Database>, change: string) => Promise<T>,
+  work: (trx: Kysely<Database>, change: OpenChange) => Promise<T>,
 ): Promise<T> {
-  const change = newChangeId();
+  const id = newChangeId();
   if (dialect === 'sqlite') {
     // The connection holds the open change for its triggers (history_change()): no statement names it.
     const connection = directReaders.get(db);
     if (!connection) throw new Error('history: changes are opened on the store as opened, not on a transaction');
+    const change: OpenChange = { id, close: (closing) => closeOnConnection(connection, id, closing) };
     return db.transaction().execute((trx) => {
-      connection.recordUnder(change);
+      connection.recordUnder(id);
       return work(trx, change);
     });
   }
-  if (!CHANGE_ID.test(change)) throw new Error(`history: change id ${change} is not one newChangeId makes`);
-  return beginningWith(`select set_config('${CURRENT_CHANGE_SETTING}', '${change}', true)`, () =>
-    db.transaction().execute((trx) => work(trx, change)),
+  if (!CHANGE_ID.test(id)) throw new Error(`history: change id ${id} is not one newChangeId makes`);
+  return beginningWith(`select set_config('${CURRENT_CHANGE_SETTING}', '${id}', true)`, () =>
+    db.transaction().execute((trx) => work(trx, { id, close: (closing) => closeOnPostgres(trx, id, closing) })),
   );
 }
 
@@ -112,49 +124,46 @@ export interface ClosingChange {
 }
 
 /**
- * Closes the change before commit, in one statement: kept under its guide, next in the guide's
- * history, when it touched any row; forgotten when it touched none, when the write opened no guide
- * (a guide created, a profile) or when its guide is gone. What it did is read from its rows when
- * listed (change.answer.ts), so a write pays for no summary.
+ * The embedded store closes a change on the connection itself, synchronously (the write holds the
+ * connection): a change that recorded no row has nothing to keep or forget, and one that did is
+ * kept in one statement, or its rows forgotten when its guide is not kept. What it did is read from
+ * its rows when listed (change.answer.ts), so a write pays for no summary.
  */
-export async function closeChange(
-  db: Kysely<Database>,
-  dialect: Dialect,
-  id: string,
-  closing: ClosingChange,
-): Promise<void> {
+function closeOnConnection(connection: NodeSqliteAdapter, id: string, closing: ClosingChange): undefined {
+  if (connection.changeRowsRecorded === 0) return;
+  const byId = closing.principal.studio ? null : closing.principal.keyId;
+  const kept =
+    closing.guideId !== undefined &&
+    connection.runInTransaction(SQLITE_KEEP_CHANGE, [id, closing.guideId, closing.at, closing.operation, byId]) > 0;
   // Rows the triggers kept for a change not kept would fail its deferred foreign key at commit.
-  const forget = sql`delete from change_rows where change_id = ${id}`;
+  if (!kept) connection.runInTransaction(FORGET_ROWS, [id]);
+}
+
+const FORGET_ROWS = 'delete from change_rows where change_id = ?';
+
+/** PostgreSQL's close: one round trip, the rows forgotten in the same statement when the change is not kept. */
+async function closeOnPostgres(db: Kysely<Database>, id: string, closing: ClosingChange): Promise<void> {
   if (closing.guideId === undefined) {
-    await forget.execute(db);
+    await sql`delete from change_rows where change_id = ${id}`.execute(db);
     return;
   }
   const byId = closing.principal.studio ? null : closing.principal.keyId;
-  if (dialect === 'postgres') {
-    // One round trip: the rows are forgotten in the same statement when the change is not kept.
-    await sql`with kept as (${keepChange(id, closing.at, closing.operation, byId, closing.guideId)} returning id)
-      delete from change_rows where change_id = ${id} and not exists (select 1 from kept)`.execute(db);
-    return;
-  }
-  const kept = await db.executeQuery(
-    CompiledQuery.raw(SQLITE_KEEP_CHANGE, [id, closing.guideId, closing.at, closing.operation, byId]),
-  );
-  if (Number(kept.numAffectedRows ?? 0) === 0) await forget.execute(db);
+  await sql`with kept as (${keepChange(id, closing.at, closing.operation, byId, closing.guideId)} returning id)
+    delete from change_rows where change_id = ${id} and not exists (select 1 from kept)`.execute(db);
 }
 
 /**
- * The embedded store's keepChange, as one row of values: an INSERT … SELECT that reads `changes`
- * (its next seq) makes SQLite copy the selected row into a temporary table first, 9 µs of the
- * 28 µs the statement took (docs/decisions/performance.md). The guard is the seq: null when the
- * guide is gone or the change touched no row, and a row with a null seq is skipped (OR IGNORE, on
- * its NOT NULL). Nothing else can clash: the write holds the store's one write lock, so no other
+ * The embedded store's keepChange, for a change that recorded rows, as one row of values: an
+ * INSERT … SELECT that reads `changes` (its next seq) makes SQLite copy the selected row into a
+ * temporary table first, 9 µs of the 28 µs the statement took (docs/decisions/performance.md). The
+ * guard is the seq: null when the guide is gone, and a row with a null seq is skipped (OR IGNORE,
+ * on its NOT NULL). Nothing else can clash: the write holds the store's one write lock, so no other
  * change takes that seq, and change ids are new.
  */
 const SQLITE_KEEP_CHANGE = `
   insert or ignore into changes (id, guide_id, seq, at, operation, by_id)
   values (?1, ?2, (
     select case when exists (select 1 from guides g where g.id = ?2)
-      and exists (select 1 from change_rows r where r.change_id = ?1)
     then (select coalesce(max(c.seq), 0) + 1 from changes c where c.guide_id = ?2) end
   ), ?3, ?4, ?5)`;
 

@@ -10,7 +10,7 @@ import type { Caches } from './caches.ts';
 import type { Clock } from './clock.ts';
 import type { CursorSeal } from './cursor-seal.ts';
 import type { GuideAccess, OwnedGuide } from './guide-access.ts';
-import { closeChange, inChange } from './history.ts';
+import { inChange, type OpenChange } from './history.ts';
 import { plainHttpWarnings } from './link-warnings.ts';
 import type { Log } from './log.ts';
 import type { AnyOperation, CallContext, OperationContext, Upload, Urls } from './operation.ts';
@@ -222,7 +222,7 @@ async function runFully(
   } else {
     try {
       // Every write is one change in its guide's history, recorded in its own transaction.
-      const write = async (trx: Kysely<Database>, change: string | undefined) => {
+      const write = async (trx: Kysely<Database>, change: OpenChange | undefined) => {
         const opened = new Map<string, Promise<OwnedGuide>>();
         const answer = await operation.handler(
           input,
@@ -230,12 +230,14 @@ async function runFully(
           prepared,
         );
         if (change !== undefined) {
-          await closeChange(trx, runtime.dialect, change, {
+          const first = opened.values().next().value;
+          const closed = change.close({
             operation: operation.name,
             principal: call.principal,
             at: runtime.clock.now(),
-            guideId: (await opened.values().next().value)?.id,
+            guideId: first === undefined ? undefined : (await first).id,
           });
+          if (closed) await closed;
         }
         return answer;
       };

@@ -187,18 +187,38 @@ export class NodeSqliteAdapter implements SqliteDatabase {
     };
   }
 
+  /** How many rows the open change recorded so far: none, and closing it has nothing to keep. */
+  get changeRowsRecorded(): number {
+    return this.openChange === null ? 0 : this.changeRows;
+  }
+
   /**
    * Runs a read now, synchronously, when no transaction is open on the connection: it can only
    * see committed rows. Undefined when a transaction is open; the caller then queues behind it.
    */
   readNow(sql: string, parameters: readonly unknown[]): unknown[] | undefined {
     if (this.db.isTransaction) return undefined;
-    if (!this.probe?.statementsWatched) return this.prepare(sql).all(parameters);
+    return this.observed(sql, () => this.prepare(sql).all(parameters));
+  }
+
+  /**
+   * Runs a statement now, synchronously, inside the write transaction open on this connection (the
+   * write that holds it is the caller: nothing else runs on it until the caller's next await).
+   * Answers how many rows it changed.
+   */
+  runInTransaction(sql: string, parameters: readonly unknown[]): number {
+    if (!this.db.isTransaction) throw new Error('runInTransaction: no transaction is open on this connection');
+    return Number(this.observed(sql, () => this.prepare(sql).run(parameters)).changes);
+  }
+
+  /** A statement run past Kysely, told to the probe as Kysely's driver would. */
+  private observed<T>(sql: string, run: () => T): T {
+    if (!this.probe?.statementsWatched) return run();
     const end = this.probe.statement(sql);
     try {
-      const rows = this.prepare(sql).all(parameters);
+      const result = run();
       end();
-      return rows;
+      return result;
     } catch (err) {
       end(err);
       throw err;

@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import { type Kysely, sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { Principal } from '../../src/core/auth.ts';
-import { closeChange, inChange } from '../../src/core/history.ts';
+import { inChange } from '../../src/core/history.ts';
 import type { Resource } from '../../src/core/resource.ts';
 import { trackedTables } from '../../src/db/history-triggers.ts';
 import type { Database } from '../../src/db/tables.ts';
@@ -50,8 +50,8 @@ const principal: Principal = { keyId: 'key_test', creatorId: 'cr_test', scope: '
 async function recorded(db: Kysely<Database>, guideId: string, write: (trx: Kysely<any>) => Promise<unknown>) {
   return inChange(db, 'sqlite', async (trx, change) => {
     await write(trx);
-    await closeChange(trx, 'sqlite', change, { operation: 'test_write', principal, at: 1, guideId });
-    return change;
+    await change.close({ operation: 'test_write', principal, at: 1, guideId });
+    return change.id;
   });
 }
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type Kysely, sql } from 'kysely';
 import type { Principal } from '../../src/core/auth.ts';
-import { closeChange, inChange } from '../../src/core/history.ts';
+import { inChange } from '../../src/core/history.ts';
 import type { Database } from '../../src/db/tables.ts';
 import { assertOk } from '../helpers/answers.ts';
 import { noRateLimits, useServer } from '../helpers/api.ts';
@@ -27,10 +27,10 @@ for (const { dialect, skip } of await testDialects()) {
     /** Writes in one change as invoke records them; answers the change's rows by table and key. */
     async function inOneChange(guideId: string, write: (trx: Kysely<Rows>) => Promise<void>) {
       const db = server.h.store.db;
-      const change = await inChange(db, dialect, async (trx, id) => {
+      const change = await inChange(db, dialect, async (trx, open) => {
         await write(trx as unknown as Kysely<Rows>);
-        await closeChange(trx, dialect, id, { operation: 'test_write', principal, at: Date.now(), guideId });
-        return id;
+        await open.close({ operation: 'test_write', principal, at: Date.now(), guideId });
+        return open.id;
       });
       const rows = await db
         .selectFrom('change_rows')

@@ -3,7 +3,7 @@ import { after, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import type { Principal } from '../../src/core/auth.ts';
 import { ManualClock } from '../../src/core/clock.ts';
-import { closeChange, inChange } from '../../src/core/history.ts';
+import { inChange } from '../../src/core/history.ts';
 import { openStore, type Store } from '../../src/store.ts';
 import { testDialects, whileNoSchemaIsDropped } from '../helpers/dialects.ts';
 import { oldStoreWithGuide } from '../helpers/old-store.ts';
@@ -80,13 +80,13 @@ for (const { dialect, skip } of await testDialects()) {
       const spot = (id: string, key: string) =>
         sql`insert into spots (id, guide_id, spot_key, name, order_key, created_at, updated_at)
           values (${id}, ${GUIDE}, ${key}, 'Bled', 1, ${at}, ${at})`;
-      const change = await inChange(store.db, store.dialect, async (trx, id) => {
+      const change = await inChange(store.db, store.dialect, async (trx, open) => {
         await spot('spt_z', 'z').execute(trx);
         await spot('spt_y', 'y').execute(trx);
         await sql`update spots set name = 'Bled 2' where id = 'spt_z'`.execute(trx);
         await spot('spt_x', 'x').execute(trx);
-        await closeChange(trx, store.dialect, id, { operation: 'test_write', principal, at, guideId: GUIDE });
-        return id;
+        await open.close({ operation: 'test_write', principal, at, guideId: GUIDE });
+        return open.id;
       });
       const recorded = await order(change);
       assert.deepEqual(
