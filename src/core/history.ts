@@ -139,7 +139,8 @@ function closeOnConnection(connection: NodeSqliteAdapter, id: string, closing: C
   if (!kept) connection.runInTransaction(FORGET_ROWS, [id]);
 }
 
-const FORGET_ROWS = 'delete from change_rows where change_id = ?';
+/** The rows of a change not kept: no entry of its own stands yet (the embedded store's `history_entries`). */
+const FORGET_ROWS = 'delete from history_entries where change_id = ?';
 
 /** PostgreSQL's close: one round trip, the rows forgotten in the same statement when the change is not kept. */
 async function closeOnPostgres(db: Kysely<Database>, id: string, closing: ClosingChange): Promise<void> {
@@ -153,18 +154,19 @@ async function closeOnPostgres(db: Kysely<Database>, id: string, closing: Closin
 }
 
 /**
- * The embedded store's keepChange, for a change that recorded rows, as one row of values: an
- * INSERT … SELECT that reads `changes` (its next seq) makes SQLite copy the selected row into a
- * temporary table first, 9 µs of the 28 µs the statement took (docs/decisions/performance.md). The
- * guard is the seq: null when the guide is gone, and a row with a null seq is skipped (OR IGNORE,
- * on its NOT NULL). Nothing else can clash: the write holds the store's one write lock, so no other
- * change takes that seq, and change ids are new.
+ * The embedded store's keepChange, for a change that recorded rows: its own entry, beside its rows
+ * (resources/history/entries.migration.ts), as one row of values. An INSERT … SELECT that reads the
+ * entries (the guide's next seq) makes SQLite copy the selected row into a temporary table first,
+ * 9 µs of the 28 µs the statement took (docs/decisions/performance.md). The guard is the seq: null
+ * when the guide is gone, and an entry of a change without one is skipped (OR IGNORE, on its
+ * check). Nothing else can clash: the write holds the store's one write lock, so no other change
+ * takes that seq, and change ids are new.
  */
 const SQLITE_KEEP_CHANGE = `
-  insert or ignore into changes (id, guide_id, seq, at, operation, by_id)
-  values (?1, ?2, (
+  insert or ignore into history_entries (change_id, tbl, row_key, ord, guide_id, seq, at, operation, by_id)
+  values (?1, '', '', 0, ?2, (
     select case when exists (select 1 from guides g where g.id = ?2)
-    then (select coalesce(max(c.seq), 0) + 1 from changes c where c.guide_id = ?2) end
+    then (select coalesce(max(e.seq), 0) + 1 from history_entries e where e.guide_id = ?2 and e.tbl = '') end
   ), ?3, ?4, ?5)`;
 
 /** The statement that keeps a change under its guide, next in the guide's history, when it touched any row (PostgreSQL). */

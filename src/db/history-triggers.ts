@@ -271,17 +271,21 @@ function postgresTrigger(table: TrackedTable): string {
 }
 
 /**
- * The first value of each column, kept over a later image's: `change_rows.before` is what the
+ * The first value of each column, kept over a later image's: `history_entries.before` is what the
  * change kept so far (null: it created the row, and keeps nothing), `excluded.before` the new image.
  * Images are flat objects of column values, so json_each gives each value back as it was.
  */
 const SQLITE_FIRST_VALUES =
-  'case when change_rows.before is null then null else (select json_group_object(key, value) from (' +
-  'select key, value from json_each(change_rows.before) union all ' +
+  'case when history_entries.before is null then null else (select json_group_object(key, value) from (' +
+  'select key, value from json_each(history_entries.before) union all ' +
   'select e.key, e.value from json_each(excluded.before) e ' +
-  'where e.key not in (select key from json_each(change_rows.before)))) end';
+  'where e.key not in (select key from json_each(history_entries.before)))) end';
 
-/** SQLite has no row-to-JSON: each table's triggers name its columns, and are made again when they change. */
+/**
+ * SQLite has no row-to-JSON: each table's triggers name its columns, and are made again when they
+ * change. They write the history's entries themselves (`change_rows` is a view of them there:
+ * resources/history/entries.migration.ts).
+ */
 function sqliteTriggers(table: TrackedTable): string[] {
   const recorded = table.columns.filter((c) => !table.unrecorded.includes(c));
   const image = (row: 'OLD' | 'NEW', columns: readonly string[]) =>
@@ -296,7 +300,7 @@ function sqliteTriggers(table: TrackedTable): string[] {
       .map((c) => `select ${literal(c)} as c, OLD.${quote(c)} as v where ${differs(c)}`)
       .join(' union all ')})) end`;
   const record = (row: 'OLD' | 'NEW', before: string, gone: 0 | 1, onConflict: string) =>
-    `insert into change_rows (change_id, tbl, row_key, ord, kind, record_id, before, gone) ` +
+    `insert into history_entries (change_id, tbl, row_key, ord, kind, record_id, before, gone) ` +
     `select history_change(), ${literal(table.name)}, ${image(row, table.keyColumns)}, history_order(), ${literal(table.kind)}, ` +
     `cast(${row}.${quote(table.idColumn)} as text), ${before}, ${gone} where true ` +
     `on conflict (change_id, tbl, row_key) do update set ${onConflict}; `;

@@ -216,12 +216,15 @@ export class ChangesStore extends ScopedStore {
           .orderBy('seq')
           .limit(1)
           .executeTakeFirst();
-        let old = trx.selectFrom('changes').select('changes.id').where('changes.guide_id', '=', guideId);
+        let old = trx.selectFrom('changes').where('changes.guide_id', '=', guideId);
         if (recent) old = old.where('changes.seq', '<', recent.seq);
-        await trx.deleteFrom('change_rows').where('change_id', 'in', old).execute();
+        // Counted before: the embedded store deletes through a view, whose deletes count none.
+        const { n } = await old.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+        await trx.deleteFrom('change_rows').where('change_id', 'in', old.select('changes.id')).execute();
         let gone = trx.deleteFrom('changes').where('guide_id', '=', guideId);
         if (recent) gone = gone.where('seq', '<', recent.seq);
-        dropped += Number((await gone.executeTakeFirst()).numDeletedRows);
+        await gone.execute();
+        dropped += Number(n);
       }
       return dropped;
     });

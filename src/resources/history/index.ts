@@ -3,6 +3,7 @@ import { up } from './change.migration.ts';
 import { historyOperations } from './change.operations.ts';
 import { ChangesStore } from './change.store.ts';
 import type { ChangeRowsTable, ChangesTable } from './change.tables.ts';
+import { up as entries } from './entries.migration.ts';
 import { up as lean } from './lean.migration.ts';
 import { up as rowsByChange } from './rows-by-change.migration.ts';
 
@@ -31,9 +32,11 @@ export const historyResource: Resource = {
     '0030-history': { up },
     '0036-history-lean': { up: lean },
     '0038-history-rows-by-change': { up: rowsByChange },
+    '0039-history-entries': { up: entries },
   },
   // Its own tables hold no guide content: recording them would record the record.
-  history: { changes: 'untracked', change_rows: 'untracked' },
+  // (`history_entries` is where the embedded store keeps both: entries.migration.ts.)
+  history: { changes: 'untracked', change_rows: 'untracked', history_entries: 'untracked' },
 };
 
 export { listChanges, undoChangesOperation } from './change.operations.ts';
