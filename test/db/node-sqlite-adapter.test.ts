@@ -66,3 +66,32 @@ describe('NodeSqliteAdapter.commitStamp', () => {
     }
   });
 });
+
+describe('NodeSqliteAdapter, statements run past Kysely', () => {
+  let dir: string;
+  let adapter: NodeSqliteAdapter;
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'adapter-direct-'));
+    adapter = new NodeSqliteAdapter(join(dir, 'store.sqlite'));
+    adapter.prepare('create table notes (id integer primary key, text text)').run([]);
+  });
+  after(() => {
+    adapter.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('runs a write inside the open transaction and answers the rows it changed; refuses one outside', () => {
+    assert.throws(() => adapter.runInTransaction('insert into notes (text) values (?)', ['loose']), /no transaction/);
+    adapter.prepare('begin immediate').run([]);
+    assert.equal(adapter.runInTransaction('insert into notes (text) values (?), (?)', ['a', 'b']), 2);
+    assert.equal(adapter.runInTransaction('delete from notes where text = ?', ['nothing']), 0);
+    adapter.prepare('rollback').run([]);
+    assert.deepEqual(adapter.prepare('select text from notes').all([]), []);
+  });
+
+  test('keeps a page cache larger than SQLite’s default of 2,000 KiB', () => {
+    const [{ cache_size: size }] = adapter.prepare('pragma cache_size').all([]) as [{ cache_size: number }];
+    assert.ok(size < -2000, `cache_size ${size}: negative is KiB, and more than 2,000 of them`);
+  });
+});
