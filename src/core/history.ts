@@ -131,12 +131,22 @@ export interface ClosingChange {
  */
 function closeOnConnection(connection: NodeSqliteAdapter, id: string, closing: ClosingChange): undefined {
   if (connection.changeRowsRecorded === 0) return;
-  const byId = closing.principal.studio ? null : closing.principal.keyId;
   const kept =
     closing.guideId !== undefined &&
-    connection.runInTransaction(SQLITE_KEEP_CHANGE, [id, closing.guideId, closing.at, closing.operation, byId]) > 0;
+    connection.runInTransaction(SQLITE_KEEP_CHANGE, [
+      id,
+      closing.guideId,
+      closing.at,
+      closing.operation,
+      writerOf(closing),
+    ]) > 0;
   // Rows the triggers kept for a change not kept would fail its deferred foreign key at commit.
   if (!kept) connection.runInTransaction(FORGET_ROWS, [id]);
+}
+
+/** Who a change is kept under: the key or assistant grant that wrote it, none for the studio. */
+function writerOf(closing: ClosingChange): string | null {
+  return closing.principal.studio ? null : closing.principal.keyId;
 }
 
 /** The rows of a change not kept: no entry of its own stands yet (the embedded store's `history_entries`). */
@@ -148,8 +158,7 @@ async function closeOnPostgres(db: Kysely<Database>, id: string, closing: Closin
     await sql`delete from change_rows where change_id = ${id}`.execute(db);
     return;
   }
-  const byId = closing.principal.studio ? null : closing.principal.keyId;
-  await sql`with kept as (${keepChange(id, closing.at, closing.operation, byId, closing.guideId)} returning id)
+  await sql`with kept as (${keepChange(id, closing.at, closing.operation, writerOf(closing), closing.guideId)} returning id)
     delete from change_rows where change_id = ${id} and not exists (select 1 from kept)`.execute(db);
 }
 

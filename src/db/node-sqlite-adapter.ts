@@ -24,7 +24,8 @@ const BACKSTOP_CHECKPOINT_FRAMES = 20_000;
  * The connection's page cache, in KiB (SQLite's default is 2,000): a store past that size made
  * each write pay for the pages it recycled, 25 µs of SQLite's time a `update_spot` on a store
  * whose history had grown to 30 MB. 32 MiB took that back but made a 4,000-spot restore a fifth
- * slower; 8 MiB kept both (docs/decisions/performance.md). SQLite takes the memory as pages are
+ * slower; 8 MiB lies between, and the runs so far do not settle the size (docs/decisions/
+ * performance.md, "The cache's size against the restore"). SQLite takes the memory as pages are
  * read, so a small store uses no more than before.
  */
 const PAGE_CACHE_KIB = 8 * 1024;
