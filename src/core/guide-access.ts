@@ -7,6 +7,8 @@ export interface OwnedGuide {
   creatorId: string;
   slug: string;
   name: string;
+  /** For a write: the revision its stamp moved the guide to (the place of the write's change, core/history.ts). */
+  revision?: number;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { randomFillSync } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { beginningWith } from '../db/begin-with.ts';
 import { directReaders } from '../db/database.ts';
 import type { NodeSqliteAdapter } from '../db/node-sqlite-adapter.ts';
@@ -49,13 +49,48 @@ const CHANGE_ID = /^chg_[0-9a-z]{9}[\w-]{16}$/;
 
 /** The change a write transaction records its rows under, from its start to its close. */
 export interface OpenChange {
-  id: string;
+  /** Its id: on the embedded store, the one its guide gives it once opened (changeIdOf). */
+  readonly id: string;
+  /**
+   * Tells it the write opened its guide (the first guide a write opens is its change's), at the
+   * revision the write's stamp moved it to: the embedded store names the change after both.
+   */
+  opened(guide: { id: string; revision?: number | undefined }): void;
   /**
    * Closes it before commit (see ClosingChange): at once, with no promise, on the embedded store;
    * on PostgreSQL, once its one statement is done.
    */
   close(closing: ClosingChange): Promise<void> | undefined;
 }
+
+/**
+ * The embedded store's change ids: the guide's id, then the change's place in the guide's history
+ * (base 36, fixed width). A guide's changes are one range of the history's key (changeIdRange), in
+ * their order, so no index on the guide is written with each change (docs/decisions/history.md).
+ * The place is the guide's revision as the write's stamp moved it: it rises with every write.
+ */
+export function changeIdOf(guideId: string, seq: number): string {
+  return `${GUIDE_CHANGE_PREFIX}${guideId}.${seq.toString(36).padStart(SEQ_WIDTH, '0')}`;
+}
+
+/** The range of the history's key holding a guide's changes on the embedded store: [from, to). */
+export function changeIdRange(guideId: string): { from: string; to: string } {
+  // '.' never appears in an id (they are base64url), and '/' is the character after it.
+  return { from: `${GUIDE_CHANGE_PREFIX}${guideId}.`, to: `${GUIDE_CHANGE_PREFIX}${guideId}/` };
+}
+
+/** changeIdRange of the guide a column names, in a statement: each row's own guide's range. */
+export function changeIdRangeOf(guideIdColumn: string): { from: RawBuilder<string>; to: RawBuilder<string> } {
+  const guide = sql.ref(guideIdColumn);
+  return {
+    from: sql<string>`${GUIDE_CHANGE_PREFIX} || ${guide} || '.'`,
+    to: sql<string>`${GUIDE_CHANGE_PREFIX} || ${guide} || '/'`,
+  };
+}
+
+const GUIDE_CHANGE_PREFIX = 'chg_';
+/** 36^8: more than two trillion revisions a guide. */
+const SEQ_WIDTH = 8;
 
 /**
  * Runs `work` in a write transaction with a change open (the write's `invoke`): the triggers record
@@ -72,16 +107,50 @@ export function inChange<T>(
     // The connection holds the open change for its triggers (history_change()): no statement names it.
     const connection = directReaders.get(db);
     if (!connection) throw new Error('history: changes are opened on the store as opened, not on a transaction');
-    const change: OpenChange = { id, close: (closing) => closeOnConnection(connection, id, closing) };
     return db.transaction().execute((trx) => {
       connection.recordUnder(id);
-      return work(trx, change);
+      return work(trx, embeddedChange(connection, id));
     });
   }
   if (!CHANGE_ID.test(id)) throw new Error(`history: change id ${id} is not one newChangeId makes`);
   return beginningWith(`select set_config('${CURRENT_CHANGE_SETTING}', '${id}', true)`, () =>
-    db.transaction().execute((trx) => work(trx, { id, close: (closing) => closeOnPostgres(trx, id, closing) })),
+    db
+      .transaction()
+      .execute((trx) => work(trx, { id, opened: () => {}, close: (closing) => closeOnPostgres(trx, id, closing) })),
   );
+}
+
+/**
+ * A change on the embedded store. It opens under a provisional id, and takes its guide's as soon as
+ * the write opens the guide, before it touched a row (the usual order: a write finds its guide
+ * first). A change that recorded rows first, or whose guide was never opened through the write,
+ * is named at its close and its rows moved under that name.
+ */
+function embeddedChange(connection: NodeSqliteAdapter, provisional: string): OpenChange {
+  let id = provisional;
+  let place: Place | undefined;
+  return {
+    get id() {
+      return id;
+    },
+    opened(guide) {
+      if (place !== undefined || guide.revision === undefined) return;
+      place = { guideId: guide.id, seq: guide.revision };
+      if (connection.changeRowsRecorded > 0) return;
+      id = changeIdOf(guide.id, guide.revision);
+      connection.renameChange(id);
+    },
+    close(closing) {
+      id = closeOnConnection(connection, id, place, closing);
+      return undefined;
+    },
+  };
+}
+
+/** Where a change stands in its guide's history. */
+interface Place {
+  guideId: string;
+  seq: number;
 }
 
 /**
@@ -129,19 +198,51 @@ export interface ClosingChange {
  * kept in one statement, or its rows forgotten when its guide is not kept. What it did is read from
  * its rows when listed (change.answer.ts), so a write pays for no summary.
  */
-function closeOnConnection(connection: NodeSqliteAdapter, id: string, closing: ClosingChange): undefined {
-  if (connection.changeRowsRecorded === 0) return;
-  const kept =
-    closing.guideId !== undefined &&
-    connection.runInTransaction(SQLITE_KEEP_CHANGE, [
-      id,
-      closing.guideId,
-      closing.at,
-      closing.operation,
-      writerOf(closing),
-    ]) > 0;
-  // Rows the triggers kept for a change not kept would fail its deferred foreign key at commit.
-  if (!kept) connection.runInTransaction(FORGET_ROWS, [id]);
+function closeOnConnection(
+  connection: NodeSqliteAdapter,
+  recordedUnder: string,
+  place: Place | undefined,
+  closing: ClosingChange,
+): string {
+  if (connection.changeRowsRecorded === 0) return recordedUnder;
+  const { guideId } = closing;
+  const seq =
+    guideId === undefined ? undefined : place?.guideId === guideId ? place.seq : nextPlace(connection, guideId);
+  if (guideId === undefined || seq === undefined) {
+    connection.runInTransaction(FORGET_ROWS, [recordedUnder]);
+    return recordedUnder;
+  }
+  const id = changeIdOf(guideId, seq);
+  if (id !== recordedUnder) {
+    connection.runInTransaction(MOVE_ROWS, [id, recordedUnder]);
+    connection.runInTransaction(MOVE_UNDONE_MARKS, [id, recordedUnder]);
+    connection.renameChange(id);
+  }
+  const writer = writerOf(closing);
+  const kept = connection.runInTransaction(SQLITE_KEEP_CHANGE, [
+    id,
+    guideId,
+    closing.at,
+    closing.operation,
+    writer,
+    seq,
+  ]);
+  // Rows the triggers kept for a change not kept would stand without it.
+  if (kept === 0) connection.runInTransaction(FORGET_ROWS, [id]);
+  return id;
+}
+
+/**
+ * The place of a change whose write did not open its guide through the write's context (a store
+ * used directly): the guide's revision moves, as a write's stamp moves it, so no later change
+ * takes the same place. None when the guide is gone.
+ */
+function nextPlace(connection: NodeSqliteAdapter, guideId: string): number | undefined {
+  const revision = connection.valueInTransaction(
+    'update guides set revision = revision + 1 where id = ? returning revision',
+    [guideId],
+  );
+  return revision === undefined ? undefined : Number(revision);
 }
 
 /** Who a change is kept under: the key or assistant grant that wrote it, none for the studio. */
@@ -151,6 +252,10 @@ function writerOf(closing: ClosingChange): string | null {
 
 /** The rows of a change not kept: no entry of its own stands yet (the embedded store's `history_entries`). */
 const FORGET_ROWS = 'delete from history_entries where change_id = ?';
+
+/** A change's rows, and the marks of the changes it undid, moved under the name it closes with. */
+const MOVE_ROWS = 'update history_entries set change_id = ?1 where change_id = ?2';
+const MOVE_UNDONE_MARKS = 'update history_entries set undone_by = ?1 where undone_by = ?2';
 
 /** PostgreSQL's close: one round trip, the rows forgotten in the same statement when the change is not kept. */
 async function closeOnPostgres(db: Kysely<Database>, id: string, closing: ClosingChange): Promise<void> {
@@ -164,19 +269,14 @@ async function closeOnPostgres(db: Kysely<Database>, id: string, closing: Closin
 
 /**
  * The embedded store's keepChange, for a change that recorded rows: its own entry, beside its rows
- * (resources/history/entries.migration.ts), as one row of values. An INSERT … SELECT that reads the
- * entries (the guide's next seq) makes SQLite copy the selected row into a temporary table first,
- * 9 µs of the 28 µs the statement took (docs/decisions/performance.md). The guard is the seq: null
- * when the guide is gone, and an entry of a change without one is skipped (OR IGNORE, on its
- * check). Nothing else can clash: the write holds the store's one write lock, so no other change
- * takes that seq, and change ids are new.
+ * (resources/history/entries.migration.ts), as one row of values, at the place its id names. The
+ * guard is the place: null when the guide is gone (its cascade took it within this write), and an
+ * entry of a change without one is skipped (OR IGNORE, on its check). Nothing else can clash: the
+ * write holds the store's one write lock, and no two writes stamp a guide at the same revision.
  */
 const SQLITE_KEEP_CHANGE = `
   insert or ignore into history_entries (change_id, tbl, row_key, ord, guide_id, seq, at, operation, by_id)
-  values (?1, '', '', 0, ?2, (
-    select case when exists (select 1 from guides g where g.id = ?2)
-    then (select coalesce(max(e.seq), 0) + 1 from history_entries e where e.guide_id = ?2 and e.tbl = '') end
-  ), ?3, ?4, ?5)`;
+  values (?1, '', '', 0, ?2, case when exists (select 1 from guides g where g.id = ?2) then ?6 end, ?3, ?4, ?5)`;
 
 /** The statement that keeps a change under its guide, next in the guide's history, when it touched any row (PostgreSQL). */
 function keepChange(id: string, at: number, operation: string, byId: string | null, guideId: string) {

@@ -226,7 +226,7 @@ async function runFully(
         const opened = new Map<string, Promise<OwnedGuide>>();
         const answer = await operation.handler(
           input,
-          contextOn(runtime, base, { db: trx, writes: true, committed, opened }),
+          contextOn(runtime, base, { db: trx, writes: true, committed, opened, change }),
           prepared,
         );
         if (change !== undefined) {
@@ -270,6 +270,7 @@ function contextOn(
     committed,
     opened,
     arrival,
+    change,
   }: {
     db: Kysely<Database>;
     writes: boolean;
@@ -278,6 +279,8 @@ function contextOn(
     arrival?: number | undefined;
     /** The guides the call opened, by the id it gave (the write's history is its first one's). */
     opened?: Map<string, Promise<OwnedGuide>>;
+    /** The write's change, told of the first guide it opens. */
+    change?: OpenChange | undefined;
   },
 ): OperationContext {
   const { creatorId } = base.principal;
@@ -296,6 +299,13 @@ function contextOn(
       let guide = guides.get(productId);
       if (!guide) {
         guide = runtime.guides.open(db, creatorId, productId, writes ? runtime.clock.now() : undefined);
+        if (change !== undefined && guides.size === 0) {
+          // Before the handler goes on: the change takes its guide's name before it touches a row.
+          guide = guide.then((opened) => {
+            change.opened(opened);
+            return opened;
+          });
+        }
         guides.set(productId, guide);
       }
       return guide;

@@ -184,6 +184,12 @@ export class NodeSqliteAdapter implements SqliteDatabase {
     this.changeRows = 0;
   }
 
+  /** Names the open change anew, its rows counted on: a change takes its guide's id (core/history.ts). */
+  renameChange(change: string): void {
+    if (this.openChange === null) throw new Error('history: no change is open to rename');
+    this.openChange = change;
+  }
+
   /** A transaction's begin, commit or rollback, which ends any change a transaction left open. */
   private closingChange(statement: SqliteStatement): SqliteStatement {
     const closing = <T>(run: () => T): T => {
@@ -220,6 +226,13 @@ export class NodeSqliteAdapter implements SqliteDatabase {
   runInTransaction(sql: string, parameters: readonly unknown[]): number {
     if (!this.db.isTransaction) throw new Error('runInTransaction: no transaction is open on this connection');
     return Number(this.observed(sql, () => this.prepare(sql).run(parameters)).changes);
+  }
+
+  /** Runs a statement now inside the open write transaction, as runInTransaction: the first value it answers, if any. */
+  valueInTransaction(sql: string, parameters: readonly unknown[]): unknown {
+    if (!this.db.isTransaction) throw new Error('valueInTransaction: no transaction is open on this connection');
+    const [row] = this.observed(sql, () => this.prepare(sql).all(parameters)) as Record<string, unknown>[];
+    return row === undefined ? undefined : Object.values(row)[0];
   }
 
   /** A statement run past Kysely, told to the probe as Kysely's driver would. */

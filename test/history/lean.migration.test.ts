@@ -5,6 +5,7 @@ import pino from 'pino';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { ManualClock } from '../../src/core/clock.ts';
+import { changeIdOf } from '../../src/core/history.ts';
 import { KeyStore } from '../../src/core/keys.ts';
 import { openStore, type Store } from '../../src/store.ts';
 import { testDialects, whileNoSchemaIsDropped } from '../helpers/dialects.ts';
@@ -31,6 +32,11 @@ for (const { dialect, skip } of await testDialects()) {
     });
 
     it('lists, filters and undoes the changes recorded before it', async () => {
+      // The embedded store names them after their guide and place since 0040-history-guide-ids.
+      const [UPDATED, CREATED] =
+        dialect === 'sqlite'
+          ? [changeIdOf(GUIDE, 1), changeIdOf(GUIDE, 2)]
+          : ['chg_oldupdate000001', 'chg_oldcreate000001'];
       const { old, options, creatorId } = await oldStoreWithGuide(dialect, LEAN, GUIDE, clock, cleanup);
       const at = clock.now();
       const spot = (id: string, key: string, description: string) =>
@@ -79,18 +85,18 @@ for (const { dialect, skip } of await testDialects()) {
       assert.deepEqual(
         listed.changes.map((c: { changeId: string; records: unknown }) => [c.changeId, c.records]),
         [
-          ['chg_oldcreate000001', [{ kind: 'spot', id: MADE }]],
-          ['chg_oldupdate000001', [{ kind: 'spot', id: SPOT }]],
+          [CREATED, [{ kind: 'spot', id: MADE }]],
+          [UPDATED, [{ kind: 'spot', id: SPOT }]],
         ],
       );
       const filtered = await call('GET', `/guides/${GUIDE}/changes?recordId=${SPOT}`);
       assert.deepEqual(
         filtered.changes.map((c: { changeId: string }) => c.changeId),
-        ['chg_oldupdate000001'],
+        [UPDATED],
       );
 
       const undone = await call('POST', `/guides/${GUIDE}/changes/undo`, {
-        changeIds: ['chg_oldupdate000001', 'chg_oldcreate000001'],
+        changeIds: [UPDATED, CREATED],
       });
       const spots = await sql<{ id: string; description: string }>`
         select id, description from spots where guide_id = ${GUIDE}`.execute(store.db);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
+import { changeIdOf } from '../../src/core/history.ts';
 import { assertError, assertOk } from '../helpers/answers.ts';
 import { type Api, apiFor, describeOverTransports } from '../helpers/api.ts';
 import { newGuide, times } from '../helpers/fixtures.ts';
@@ -158,9 +159,10 @@ await describeOverTransports(
       await db
         .insertInto('changes')
         .values({
-          id: 'chg_byassistant0001',
+          // Named as the embedded store names changes (after its guide and place), past any the guide has.
+          id: changeIdOf(productId, 1_000_000),
           guide_id: productId,
-          seq: 1,
+          seq: 1_000_000,
           at: suite.h.clock.now(),
           operation: 'update_guide',
           by_id: 'grant_history_test',
@@ -187,9 +189,9 @@ await describeOverTransports(
       const db = suite.h.store.db;
       const spotIds = first.records.map((r: any) => r.id);
       const rows = times(9_999, (i) => ({
-        id: `chg_bulk${String(i).padStart(12, '0')}`,
+        id: changeIdOf(productId, i + 1_000),
         guide_id: productId,
-        seq: i + 2,
+        seq: i + 1_000,
         at: suite.h.clock.now(),
         operation: 'upsert_spots',
         by_id: suite.h.alice.creatorId,

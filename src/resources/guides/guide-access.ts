@@ -19,9 +19,10 @@ export const guideAccess: GuideAccess = {
             .executeTakeFirst()
         : await updateGuideRow(db, productId, () => ({ updated_at: changedAt, last_api_write_at: changedAt }))
             .where('creator_id', '=', creatorId)
-            .returning(['id', 'creator_id', 'slug', 'name'])
+            .returning(['id', 'creator_id', 'slug', 'name', 'revision'])
             .executeTakeFirst();
     if (!row) throw notFound('guide', productId);
-    return { id: row.id, creatorId: row.creator_id, slug: row.slug, name: row.name };
+    const guide = { id: row.id, creatorId: row.creator_id, slug: row.slug, name: row.name };
+    return 'revision' in row ? { ...guide, revision: Number(row.revision) } : guide;
   },
 };

@@ -1,8 +1,9 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import { currentChange, type HistoryTables } from '../../core/history.ts';
+import { changeIdOf, changeIdRange, changeIdRangeOf, currentChange, type HistoryTables } from '../../core/history.ts';
 import type { PageRequest } from '../../core/paging.ts';
 import { ScopedStore, type StoreScope } from '../../core/stores.ts';
 import { type TrackedTable, trackedTables } from '../../db/history-triggers.ts';
+import type { Database } from '../../db/tables.ts';
 import { uniqueClashColumns } from '../../db/unique-clash.ts';
 import { type ChangeOutcome, outcomeOf, type TouchedRecord } from './change.answer.ts';
 import type { ChangeRowsTable, ChangesTable } from './change.tables.ts';
@@ -50,9 +51,12 @@ export class ChangesStore extends ScopedStore {
       .leftJoin('assistant_authorizations', 'assistant_authorizations.grant_id', 'changes.by_id')
       .selectAll('changes')
       .select(['api_keys.name as key_name', 'api_keys.hint as key_hint', 'assistant_authorizations.client_name'])
-      .orderBy('changes.seq', 'desc')
+      .orderBy(this.guideOrder, 'desc')
       .limit(request.limit + 1);
-    if (typeof after === 'number') query = query.where('changes.seq', '<', after);
+    if (typeof after === 'number') {
+      query = query.where('changes.seq', '<', after);
+      if (this.dialect === 'sqlite') query = query.where('changes.id', '<', changeIdOf(guideId, after));
+    }
     const rows = await query.execute();
     const outcomes = await this.outcomes(rows.map((r) => r.id));
     const effect = await this.inEffect(rows);
@@ -71,8 +75,24 @@ export class ChangesStore extends ScopedStore {
     return Number(row.n);
   }
 
+  /**
+   * A guide's changes. The embedded store keeps no index on the guide: its changes are the range
+   * of the history's key their ids take (core/history.ts, changeIdOf), in their order.
+   */
+  private ofGuide(db: Kysely<Database>, guideId: string) {
+    const query = db.selectFrom('changes').where('changes.guide_id', '=', guideId);
+    if (this.dialect !== 'sqlite') return query;
+    const { from, to } = changeIdRange(guideId);
+    return query.where('changes.id', '>=', from).where('changes.id', '<', to);
+  }
+
+  /** What a guide's changes are in order by: their place, or on the embedded store their ids (ofGuide). */
+  private get guideOrder() {
+    return this.dialect === 'sqlite' ? ('changes.id' as const) : ('changes.seq' as const);
+  }
+
   private filtered(guideId: string, { recordId, since }: ChangeFilters) {
-    let query = this.db.selectFrom('changes').where('changes.guide_id', '=', guideId);
+    let query = this.ofGuide(this.db, guideId);
     if (since !== undefined) query = query.where('changes.at', '>=', since);
     if (recordId !== undefined) {
       query = query.where((eb) =>
@@ -156,6 +176,12 @@ export class ChangesStore extends ScopedStore {
       .whereRef('later.guide_id', '=', 'm.guide_id')
       .whereRef('later.seq', '>', 'm.seq')
       .where('later.id', 'not in', changeIds)
+      // The embedded store reads only the later changes' rows: the ids after this one's, to its guide's end.
+      .$if(this.dialect === 'sqlite', (q) =>
+        q
+          .whereRef('theirs.change_id', '>', 'mine.change_id')
+          .where('theirs.change_id', '<', changeIdRangeOf('m.guide_id').to),
+      )
       .execute();
     return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
   }
@@ -201,29 +227,29 @@ export class ChangesStore extends ScopedStore {
               .selectFrom('changes')
               .select('changes.at')
               .whereRef('changes.guide_id', '=', 'guides.id')
-              .orderBy('changes.seq')
+              .$if(this.dialect === 'sqlite', (q) => {
+                const { from, to } = changeIdRangeOf('guides.id');
+                return q.where('changes.id', '>=', from).where('changes.id', '<', to);
+              })
+              .orderBy(this.guideOrder)
               .limit(1),
           '<',
           at,
         )
         .execute();
       for (const { id: guideId } of guides) {
-        const recent = await trx
-          .selectFrom('changes')
-          .select('seq')
-          .where('guide_id', '=', guideId)
-          .where('at', '>=', at)
-          .orderBy('seq')
+        const recent = await this.ofGuide(trx, guideId)
+          .select('changes.seq')
+          .where('changes.at', '>=', at)
+          .orderBy(this.guideOrder)
           .limit(1)
           .executeTakeFirst();
-        let old = trx.selectFrom('changes').where('changes.guide_id', '=', guideId);
+        let old = this.ofGuide(trx, guideId);
         if (recent) old = old.where('changes.seq', '<', recent.seq);
         // Counted before: the embedded store deletes through a view, whose deletes count none.
         const { n } = await old.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
         await trx.deleteFrom('change_rows').where('change_id', 'in', old.select('changes.id')).execute();
-        let gone = trx.deleteFrom('changes').where('guide_id', '=', guideId);
-        if (recent) gone = gone.where('seq', '<', recent.seq);
-        await gone.execute();
+        await trx.deleteFrom('changes').where('id', 'in', old.select('changes.id')).execute();
         dropped += Number(n);
       }
       return dropped;

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { changeIdRange } from '../../core/history.ts';
 import { ScopedStore } from '../../core/stores.ts';
 
 /** A record as list_changes names it. */
@@ -58,6 +59,11 @@ export class RecordNamesStore extends ScopedStore {
         .where('change_rows.tbl', '=', named.table)
         .where('change_rows.record_id', 'in', gone)
         .where('change_rows.before', 'is not', null)
+        // The embedded store finds a guide's history by its change ids' range, not by an index on the guide.
+        .$if(this.dialect === 'sqlite', (q) => {
+          const { from, to } = changeIdRange(guideId);
+          return q.where('change_rows.change_id', '>=', from).where('change_rows.change_id', '<', to);
+        })
         .orderBy('changes.seq', 'desc')
         .execute();
       for (const row of kept) {
