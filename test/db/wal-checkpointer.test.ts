@@ -58,12 +58,17 @@ describe('the embedded store checkpoints on a thread of its own', () => {
   });
 
   test('a log grown past its size under writes is cut back to it, not left to grow', async () => {
-    // 40 KB a write: 20 MB of pages in all, past the 16 MB the log is kept to.
-    for (let i = 0; i < 500; i++)
-      await sql`insert into notes (body) values (${Buffer.alloc(40_000)})`.execute(store.db);
+    // 200 KB a write: half as much again as the log is kept to, its size watched after each one.
+    const writes = Math.ceil((1.5 * WAL_KEPT_BYTES) / 200_000);
+    let largest = 0;
+    for (let i = 0; i < writes; i++) {
+      await sql`insert into notes (body) values (${Buffer.alloc(200_000)})`.execute(store.db);
+      largest = Math.max(largest, statSync(`${file}-wal`).size);
+    }
+    assert.ok(largest > WAL_KEPT_BYTES, `the writes grew the log past its size (to ${largest} bytes)`);
     await until('the log is cut back', () => statSync(`${file}-wal`).size <= WAL_KEPT_BYTES, 10_000);
     const rows = await sql<{ n: number }>`select count(*) as n from notes`.execute(store.db);
-    assert.equal(Number(rows.rows[0]?.n), 600, 'every write is in the file');
+    assert.equal(Number(rows.rows[0]?.n), 100 + writes, 'every write is in the file');
   });
 
   test('closing the store closes the thread’s connection too (the last one out removes the log)', async () => {
@@ -71,6 +76,6 @@ describe('the embedded store checkpoints on a thread of its own', () => {
     assert.equal(existsSync(`${file}-wal`), false);
     store = await openStore({ dataDir });
     const rows = await sql<{ n: number }>`select count(*) as n from notes`.execute(store.db);
-    assert.equal(Number(rows.rows[0]?.n), 600);
+    assert.equal(Number(rows.rows[0]?.n), 100 + Math.ceil((1.5 * WAL_KEPT_BYTES) / 200_000));
   });
 });
