@@ -70,25 +70,31 @@ export interface OpenChange {
  * The place is the guide's revision as the write's stamp moved it: it rises with every write.
  */
 export function changeIdOf(guideId: string, seq: number): string {
-  return `${GUIDE_CHANGE_PREFIX}${guideId}.${seq.toString(36).padStart(SEQ_WIDTH, '0')}`;
+  return `${GUIDE_CHANGE_PREFIX}${guideId}${PLACE_FOLLOWS}${seq.toString(36).padStart(SEQ_WIDTH, '0')}`;
 }
 
 /** The range of the history's key holding a guide's changes on the embedded store: [from, to). */
 export function changeIdRange(guideId: string): { from: string; to: string } {
-  // '.' never appears in an id (they are base64url), and '/' is the character after it.
-  return { from: `${GUIDE_CHANGE_PREFIX}${guideId}.`, to: `${GUIDE_CHANGE_PREFIX}${guideId}/` };
+  return {
+    from: `${GUIDE_CHANGE_PREFIX}${guideId}${PLACE_FOLLOWS}`,
+    to: `${GUIDE_CHANGE_PREFIX}${guideId}${PAST_PLACES}`,
+  };
 }
 
 /** changeIdRange of the guide a column names, in a statement: each row's own guide's range. */
 export function changeIdRangeOf(guideIdColumn: string): { from: RawBuilder<string>; to: RawBuilder<string> } {
   const guide = sql.ref(guideIdColumn);
   return {
-    from: sql<string>`${GUIDE_CHANGE_PREFIX} || ${guide} || '.'`,
-    to: sql<string>`${GUIDE_CHANGE_PREFIX} || ${guide} || '/'`,
+    from: sql<string>`${GUIDE_CHANGE_PREFIX} || ${guide} || ${PLACE_FOLLOWS}`,
+    to: sql<string>`${GUIDE_CHANGE_PREFIX} || ${guide} || ${PAST_PLACES}`,
   };
 }
 
 const GUIDE_CHANGE_PREFIX = 'chg_';
+/** Between the guide and the place: it never appears in an id (they are base64url). */
+const PLACE_FOLLOWS = '.';
+/** The character after PLACE_FOLLOWS: the first id past every place of the guide. */
+const PAST_PLACES = '/';
 /** 36^8: more than two trillion revisions a guide. */
 const SEQ_WIDTH = 8;
 

@@ -12,16 +12,21 @@ import { changeIdOf } from '../../core/history.ts';
  * PostgreSQL keeps its ids and its index: a heap appends without splitting, and its index costs
  * a write less than a page (docs/decisions/history.md).
  */
+/** Two parameters a change, under SQLite's 32,766 a statement. */
+const RENAMED_A_STATEMENT = 5000;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) return;
   await db.transaction().execute(async (trx) => {
     const { rows: changes } = await sql<{ id: string; guide_id: string; seq: number | bigint }>`
       select change_id as id, guide_id, seq from history_entries where tbl = ''`.execute(trx);
     await sql`create temp table renamed_changes (old text primary key, new text not null) without rowid`.execute(trx);
-    for (const { id, guide_id, seq } of changes) {
-      await sql`insert into temp.renamed_changes (old, new) values (${id}, ${changeIdOf(guide_id, Number(seq))})`.execute(
-        trx,
-      );
+    // Many changes a statement: an upgrade of a long history runs a few statements, not one a change.
+    for (let at = 0; at < changes.length; at += RENAMED_A_STATEMENT) {
+      const names = changes
+        .slice(at, at + RENAMED_A_STATEMENT)
+        .map(({ id, guide_id, seq }) => sql`(${id}, ${changeIdOf(guide_id, Number(seq))})`);
+      await sql`insert into temp.renamed_changes (old, new) values ${sql.join(names)}`.execute(trx);
     }
     // New ids hold a '.', which no old one does: no new id meets an old one while they move.
     await sql`
