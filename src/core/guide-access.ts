@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/tables.ts';
+import type { OpenChange } from './history.ts';
 
 /** A guide the caller owns, as handlers see it before they read anything else of it. */
 export interface OwnedGuide {
@@ -23,5 +24,12 @@ export interface GuideAccess {
    * at that time and its revision moves, in one statement that also locks its row until the
    * transaction ends: writers of one guide queue instead of racing through check-then-insert.
    */
-  open(db: Kysely<Database>, creatorId: string, productId: string, changedAt?: number): Promise<OwnedGuide>;
+  open(
+    db: Kysely<Database>,
+    creatorId: string,
+    productId: string,
+    changedAt?: number,
+    /** The write's change, told of the guide as soon as it is stamped (OpenChange.opened). */
+    change?: Pick<OpenChange, 'opened'>,
+  ): Promise<OwnedGuide>;
 }

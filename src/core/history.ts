@@ -108,8 +108,8 @@ export function inChange<T>(
   dialect: Dialect,
   work: (trx: Kysely<Database>, change: OpenChange) => Promise<T>,
 ): Promise<T> {
-  const id = newChangeId();
   if (dialect === 'sqlite') {
+    const id = provisionalChangeId();
     // The connection holds the open change for its triggers (history_change()): no statement names it.
     const connection = directReaders.get(db);
     if (!connection) throw new Error('history: changes are opened on the store as opened, not on a transaction');
@@ -118,6 +118,7 @@ export function inChange<T>(
       return work(trx, embeddedChange(connection, id));
     });
   }
+  const id = newChangeId();
   if (!CHANGE_ID.test(id)) throw new Error(`history: change id ${id} is not one newChangeId makes`);
   return beginningWith(`select set_config('${CURRENT_CHANGE_SETTING}', '${id}', true)`, () =>
     db
@@ -160,11 +161,11 @@ interface Place {
 }
 
 /**
- * A change's id begins with when it was opened (base 36, fixed width: ids sort as they were made),
- * then 96 random bits: each write adds its entries at the end of the indexes on change ids, on the
- * page the last write wrote, where a random id would rewrite a page anywhere in them. The random
- * bytes are drawn for 256 ids at a time: a draw is a call into OpenSSL that costs more than the rest
- * of the id.
+ * PostgreSQL's change ids (the embedded store's are its guide's: changeIdOf). One begins with when
+ * it was opened (base 36, fixed width: ids sort as they were made), then 96 random bits: each write
+ * adds its entries at the end of the indexes on change ids, on the page the last write wrote, where
+ * a random id would rewrite a page anywhere in them. The random bytes are drawn for 256 ids at a
+ * time: a draw is a call into OpenSSL that costs more than the rest of the id.
  */
 export function newChangeId(now = Date.now()): string {
   if (randomAt === randomPool.length) {
@@ -178,6 +179,19 @@ export function newChangeId(now = Date.now()): string {
 
 const randomPool = Buffer.alloc(12 * 256);
 let randomAt = randomPool.length;
+
+/**
+ * The id an embedded change records under until its guide names it (embeddedChange). It is never
+ * kept, so unique among this process's changes is enough: a random part drawn once, then a count,
+ * where a random draw a write cost more than the rest of opening its change. '~' is in no kept id.
+ */
+function provisionalChangeId(): string {
+  provisionalCount += 1;
+  return `${PROVISIONAL_PREFIX}${provisionalCount.toString(36)}`;
+}
+
+const PROVISIONAL_PREFIX = `chg_~${randomFillSync(Buffer.alloc(9)).toString('base64url')}.`;
+let provisionalCount = 0;
 
 /** The change this transaction's writes are recorded under (what an undo marks the undone ones with). */
 export async function currentChange(db: Kysely<Database>, dialect: Dialect): Promise<string> {

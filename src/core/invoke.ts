@@ -298,14 +298,9 @@ function contextOn(
       guides ??= new Map();
       let guide = guides.get(productId);
       if (!guide) {
-        guide = runtime.guides.open(db, creatorId, productId, writes ? runtime.clock.now() : undefined);
-        if (change !== undefined && guides.size === 0) {
-          // Before the handler goes on: the change takes its guide's name before it touches a row.
-          guide = guide.then((opened) => {
-            change.opened(opened);
-            return opened;
-          });
-        }
+        // The first guide a write opens names its change, before the handler goes on to touch a row.
+        const names = change !== undefined && guides.size === 0 ? change : undefined;
+        guide = runtime.guides.open(db, creatorId, productId, writes ? runtime.clock.now() : undefined, names);
         guides.set(productId, guide);
       }
       return guide;

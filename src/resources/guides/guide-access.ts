@@ -8,7 +8,7 @@ import { updateGuideRow } from './guide-row.ts';
  * embedded store begins every write transaction IMMEDIATE, which serializes writers already.
  */
 export const guideAccess: GuideAccess = {
-  async open(db, creatorId, productId, changedAt) {
+  async open(db, creatorId, productId, changedAt, change) {
     const row =
       changedAt === undefined
         ? await db
@@ -23,6 +23,9 @@ export const guideAccess: GuideAccess = {
             .executeTakeFirst();
     if (!row) throw notFound('guide', productId);
     const guide = { id: row.id, creatorId: row.creator_id, slug: row.slug, name: row.name };
-    return 'revision' in row ? { ...guide, revision: Number(row.revision) } : guide;
+    if (!('revision' in row)) return guide;
+    const stamped = { ...guide, revision: Number(row.revision) };
+    change?.opened(stamped);
+    return stamped;
   },
 };
