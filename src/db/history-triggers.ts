@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { CURRENT_CHANGE_SETTING, type HistoryTables } from '../core/history.ts';
+import { SPLICED_FROM_BYTES } from './history-splices.ts';
 import type { Dialect } from './store-interface.ts';
 import type { Database } from './tables.ts';
 
@@ -273,13 +274,9 @@ function postgresTrigger(table: TrackedTable): string {
 /**
  * The first value of each column, kept over a later image's: `history_entries.before` is what the
  * change kept so far (null: it created the row, and keeps nothing), `excluded.before` the new image.
- * Images are flat objects of column values, so json_each gives each value back as it was.
+ * A function, for the spliced values it makes whole or adds to (db/history-splices.ts).
  */
-const SQLITE_FIRST_VALUES =
-  'case when history_entries.before is null then null else (select json_group_object(key, value) from (' +
-  'select key, value from json_each(history_entries.before) union all ' +
-  'select e.key, e.value from json_each(excluded.before) e ' +
-  'where e.key not in (select key from json_each(history_entries.before)))) end';
+const SQLITE_FIRST_VALUES = 'history_first_values(history_entries.before, excluded.before)';
 
 /**
  * SQLite has no row-to-JSON: each table's triggers name its columns, and are made again when they
@@ -294,10 +291,15 @@ function sqliteTriggers(table: TrackedTable): string[] {
   // The columns the update changed, with their values before it (the whole row when its key moved).
   // (A whole image less its unchanged columns, json_remove(json_object(…)), is twice the work, and
   // the image written out as text, '{' || … || '}', a tenth more: both measured.)
+  // A long text is kept as a splice where the update changed little of it (db/history-splices.ts):
+  // `s` is its JSON, or null and the value is kept whole.
+  const spliced = (c: string) =>
+    `case when typeof(OLD.${quote(c)}) = 'text' and typeof(NEW.${quote(c)}) = 'text' and ` +
+    `octet_length(OLD.${quote(c)}) > ${SPLICED_FROM_BYTES} then history_splice(OLD.${quote(c)}, NEW.${quote(c)}) end`;
   const changedImage =
     `case when ${table.keyColumns.map(differs).join(' or ')} then ${image('OLD', recorded)} else ` +
-    `(select json_group_object(c, v) from (${recorded
-      .map((c) => `select ${literal(c)} as c, OLD.${quote(c)} as v where ${differs(c)}`)
+    `(select json_group_object(c, coalesce(json(s), v)) from (${recorded
+      .map((c) => `select ${literal(c)} as c, OLD.${quote(c)} as v, ${spliced(c)} as s where ${differs(c)}`)
       .join(' union all ')})) end`;
   const record = (row: 'OLD' | 'NEW', before: string, gone: 0 | 1, onConflict: string) =>
     `insert into history_entries (change_id, tbl, row_key, ord, kind, record_id, before, gone) ` +

@@ -1,6 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import { firstValues, spliceOf } from './history-splices.ts';
 import type { StoreProbe } from './store-probe.ts';
 import { WAL_KEPT_BYTES } from './wal-checkpointer.ts';
 
@@ -85,6 +86,13 @@ export class NodeSqliteAdapter implements SqliteDatabase {
     );
     this.db.function('history_change', () => this.openChange);
     this.db.function('history_order', () => ++this.changeRows);
+    // Long values an update changed a little of, and a row touched again: db/history-splices.ts.
+    this.db.function('history_splice', { deterministic: true }, (before, after) =>
+      spliceOf(String(before), String(after)),
+    );
+    this.db.function('history_first_values', { deterministic: true }, (kept, incoming) =>
+      firstValues(kept === null ? null : String(kept), incoming === null ? null : String(incoming)),
+    );
     const mode = this.db.prepare('PRAGMA journal_mode').get() as { journal_mode?: string } | undefined;
     this.walIndexFile = mode?.journal_mode === 'wal' ? `${file}-shm` : undefined;
   }

@@ -111,5 +111,43 @@ for (const { dialect, skip } of await testDialects()) {
       });
       assert.equal(await spotRow(server.h.store.db, 'spt_madeinonechange'), undefined);
     });
+
+    it('keeps the first value of a long text the change edited twice, and of one it then deleted', async () => {
+      const api = server.apis.rest;
+      const productId = await newGuide(api, 'Long texts');
+      const long = Array.from({ length: 50 }, (_, i) => `Stage ${i}: ridge, saddle and the long descent.`).join('\n');
+      const made = await api.call('create_spot', { productId, name: 'Triglav', description: long });
+      assertOk(made, 201);
+      const gone = await api.call('create_spot', { productId, name: 'Krn', description: long });
+      assertOk(gone, 201);
+      const spotId = made.body.spotId as string;
+      const goneId = gone.body.spotId as string;
+      const set = (trx: Kysely<Rows>, id: string, description: string) =>
+        trx.updateTable('spots').set({ description }).where('id', '=', id).execute();
+
+      const edits = [
+        long.replace('Stage 40:', 'Stage forty:'),
+        long.replace('Stage 40:', 'Stage forty:').replace('Stage 2:', 'Stage two:'),
+      ];
+      const twice = await inOneChange(productId, async (trx) => {
+        for (const text of edits) await set(trx, spotId, text);
+      });
+      const [edited] = twice.rows;
+      if (dialect === 'sqlite') {
+        // Both edits, the later first (db/history-splices.ts), not the whole text.
+        assert.equal(edited!.before.description.splices.length, 2);
+      } else {
+        assert.equal(edited!.before.description, long);
+      }
+      const thenDeleted = await inOneChange(productId, async (trx) => {
+        await set(trx, goneId, long.replace('Stage 7:', 'Stage seven:'));
+        await trx.deleteFrom('spots').where('id', '=', goneId).execute();
+      });
+      assert.equal(thenDeleted.rows[0]!.gone, 1);
+      assert.equal(thenDeleted.rows[0]!.before.description, long, 'the row whole, as it was before the change');
+
+      assertOk(await api.call('undo_changes', { productId, changeIds: [twice.change] }));
+      assert.equal((await spotRow(server.h.store.db, spotId))?.description, long);
+    });
   });
 }

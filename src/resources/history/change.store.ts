@@ -2,6 +2,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { changeIdOf, changeIdRange, changeIdRangeOf, currentChange, type HistoryTables } from '../../core/history.ts';
 import type { PageRequest } from '../../core/paging.ts';
 import { ScopedStore, type StoreScope } from '../../core/stores.ts';
+import { isSpliced, wholeValues } from '../../db/history-splices.ts';
 import { type TrackedTable, trackedTables } from '../../db/history-triggers.ts';
 import type { Database } from '../../db/tables.ts';
 import { uniqueClashColumns } from '../../db/unique-clash.ts';
@@ -291,7 +292,11 @@ export class ChangesStore extends ScopedStore {
    * Puts a row back as it was: updated where it stands, inserted where it went. A unique value
    * another row holds now refuses it (clashRefusal).
    */
-  async putBack(table: string, key: Values, before: Values): Promise<void> {
+  async putBack(table: string, key: Values, image: Values): Promise<void> {
+    // Spliced values are made whole against the row as the change left it (db/history-splices.ts).
+    const before = Object.values(image).some(isSpliced)
+      ? wholeValues(image, await this.readRow(table, key), `${table} ${JSON.stringify(key)}`)
+      : image;
     try {
       await this.writeBack(table, key, before);
     } catch (err) {
