@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/tables.ts';
-import type { OpenChange } from './history.ts';
 
 /** A guide the caller owns, as handlers see it before they read anything else of it. */
 export interface OwnedGuide {
@@ -10,6 +9,15 @@ export interface OwnedGuide {
   name: string;
   /** For a write: the revision its stamp moved the guide to (the place of the write's change, core/history.ts). */
   revision?: number;
+}
+
+/** A write's change, which takes its name from the first guide the write opens (core/history.ts, OpenChange). */
+export interface NamedByItsGuide {
+  /**
+   * Tells it the write opened its guide, at the revision the write's stamp moved it to: the
+   * embedded store names the change after both.
+   */
+  opened(guide: { id: string; revision?: number | undefined }): void;
 }
 
 /**
@@ -29,7 +37,7 @@ export interface GuideAccess {
     creatorId: string,
     productId: string,
     changedAt?: number,
-    /** The write's change, told of the guide as soon as it is stamped (OpenChange.opened). */
-    change?: Pick<OpenChange, 'opened'>,
+    /** The write's change, told of the guide as soon as it is stamped. */
+    change?: NamedByItsGuide,
   ): Promise<OwnedGuide>;
 }

@@ -6,6 +6,7 @@ import type { NodeSqliteAdapter } from '../db/node-sqlite-adapter.ts';
 import type { Dialect } from '../db/store-interface.ts';
 import type { Database } from '../db/tables.ts';
 import type { Principal } from './auth.ts';
+import type { NamedByItsGuide } from './guide-access.ts';
 import type { OperationContext } from './operation.ts';
 
 /**
@@ -48,14 +49,9 @@ export const CURRENT_CHANGE_SETTING = 'creator_api.change';
 const CHANGE_ID = /^chg_[0-9a-z]{9}[\w-]{16}$/;
 
 /** The change a write transaction records its rows under, from its start to its close. */
-export interface OpenChange {
+export interface OpenChange extends NamedByItsGuide {
   /** Its id: on the embedded store, the one its guide gives it once opened (changeIdOf). */
   readonly id: string;
-  /**
-   * Tells it the write opened its guide (the first guide a write opens is its change's), at the
-   * revision the write's stamp moved it to: the embedded store names the change after both.
-   */
-  opened(guide: { id: string; revision?: number | undefined }): void;
   /**
    * Closes it before commit (see ClosingChange): at once, with no promise, on the embedded store;
    * on PostgreSQL, once its one statement is done.
