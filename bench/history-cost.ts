@@ -71,16 +71,21 @@ async function changingWrites(app: Child, dir: string): Promise<ChangingWrite[]>
 }
 
 /**
- * Rounds and seconds a round of each write on each server: BENCH_HISTORY_ROUNDS (default 8) of
- * BENCH_HISTORY_ROUND_SECONDS (default 2). Twice the table's time: runs of 8 s in all differed by
- * up to a fifth on this machine (docs/decisions/performance.md).
+ * Rounds and seconds a round of each write on each server: BENCH_HISTORY_ROUNDS (default 32) of
+ * BENCH_HISTORY_ROUND_SECONDS (default 0.5). Twice the table's time: runs of 8 s in all differed by
+ * up to a fifth on this machine. Short turns: a machine whose speed moves from one second to the
+ * next moves both servers' turns alike; two servers without history read 0.94–1.08x in turns of
+ * 2 s, 1.00–1.03x in turns of half a second (docs/decisions/performance.md).
  */
 function historyRounds(): { rounds: number; seconds: number } {
   const whole = (name: string, fallback: number) => {
     const value = Number(process.env[name] ?? fallback);
     return Number.isFinite(value) && value > 0 ? value : fallback;
   };
-  return { rounds: Math.round(whole('BENCH_HISTORY_ROUNDS', 8)), seconds: whole('BENCH_HISTORY_ROUND_SECONDS', 2) };
+  return {
+    rounds: Math.round(whole('BENCH_HISTORY_ROUNDS', 32)),
+    seconds: whole('BENCH_HISTORY_ROUND_SECONDS', 0.5),
+  };
 }
 
 export interface HistoryCost {

@@ -29,7 +29,7 @@
  *                         second it does not count, both servers loaded at once; judged by the median of the rounds' CPU a
  *                         request), `history` three
  *                         writes with history against the same writes without it (bench/history-cost.ts:
- *                         BENCH_HISTORY_ROUNDS rounds, 8 by default, of BENCH_HISTORY_ROUND_SECONDS, 2 by
+ *                         BENCH_HISTORY_ROUNDS rounds, 32 by default, of BENCH_HISTORY_ROUND_SECONDS, 0.5 by
  *                         default, the servers taking turns to go first),
  *                         `releases` restore_release on a 2,000- and a 4,000-spot guide and the sizes of
  *                         list_changes and get_release with 10,000 changes (bench/releases-scale.ts), `import` import_spots'
