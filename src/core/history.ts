@@ -27,6 +27,12 @@ export interface TableHistory {
   part?: boolean;
   /** Columns every write moves (stamps, publication state): not compared, not recorded, never put back. */
   unrecorded?: readonly string[];
+  /**
+   * Long text columns an update that changed a little of may keep as splices on the embedded store
+   * (db/history-splices.ts). Only columns nothing reads from the history but an undo: a reader of
+   * before-images (the sweep reads photos' files) needs them whole.
+   */
+  spliced?: readonly string[];
   /** What removing a created record asks first, when an undo takes it out: its references, as its delete does. */
   beforeRemoving?: (row: Readonly<Record<string, unknown>>, ctx: OperationContext) => Promise<void>;
 }

@@ -24,6 +24,8 @@ export interface TrackedTable {
   kind: string;
   idColumn: string;
   unrecorded: string[];
+  /** Long text columns an update may keep as splices (TableHistory.spliced). */
+  spliced: string[];
   /** Its foreign keys to other tracked tables: what a whole-guide copy reads and writes in order by. */
   references: TableReference[];
   /**
@@ -97,6 +99,7 @@ export async function trackedTables(
       kind: declaration?.kind ?? name,
       idColumn,
       unrecorded: [...(declaration?.unrecorded ?? [])],
+      spliced: [...(declaration?.spliced ?? [])],
       references: [],
       nullableUnique: tableColumns.filter((c) => Number(c.nullable_unique) === 1).map((c) => c.name),
     });
@@ -291,11 +294,13 @@ function sqliteTriggers(table: TrackedTable): string[] {
   // The columns the update changed, with their values before it (the whole row when its key moved).
   // (A whole image less its unchanged columns, json_remove(json_object(…)), is twice the work, and
   // the image written out as text, '{' || … || '}', a tenth more: both measured.)
-  // A long text is kept as a splice where the update changed little of it (db/history-splices.ts):
-  // `s` is its JSON, or null and the value is kept whole.
+  // A long text of a column that may be spliced is kept as a splice where the update changed little
+  // of it (db/history-splices.ts): `s` is its JSON, or null and the value is kept whole.
   const spliced = (c: string) =>
-    `case when typeof(OLD.${quote(c)}) = 'text' and typeof(NEW.${quote(c)}) = 'text' and ` +
-    `octet_length(OLD.${quote(c)}) > ${SPLICED_FROM_BYTES} then history_splice(OLD.${quote(c)}, NEW.${quote(c)}) end`;
+    table.spliced.includes(c)
+      ? `case when typeof(OLD.${quote(c)}) = 'text' and typeof(NEW.${quote(c)}) = 'text' and ` +
+        `octet_length(OLD.${quote(c)}) > ${SPLICED_FROM_BYTES} then history_splice(OLD.${quote(c)}, NEW.${quote(c)}) end`
+      : 'null';
   const changedImage =
     `case when ${table.keyColumns.map(differs).join(' or ')} then ${image('OLD', recorded)} else ` +
     `(select json_group_object(c, coalesce(json(s), v)) from (${recorded

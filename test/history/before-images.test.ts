@@ -148,6 +148,24 @@ for (const { dialect, skip } of await testDialects()) {
 
       assertOk(await api.call('undo_changes', { productId, changeIds: [twice.change] }));
       assert.equal((await spotRow(server.h.store.db, spotId))?.description, long);
+
+      // Only the columns a resource declares (TableHistory.spliced): other readers need the rest whole.
+      await inOneChange(productId, (trx) =>
+        trx
+          .updateTable('spots')
+          .set({ review_notes: long })
+          .where('id', '=', spotId)
+          .execute()
+          .then(() => {}),
+      );
+      const notes = await inOneChange(productId, async (trx) => {
+        await trx
+          .updateTable('spots')
+          .set({ review_notes: `${long}!` })
+          .where('id', '=', spotId)
+          .execute();
+      });
+      assert.equal(notes.rows[0]!.before.review_notes, long);
     });
   });
 }

@@ -29,7 +29,7 @@ export const chaptersResource: Resource = {
   tag: { name: 'chapters', description: 'Chapters and collections: the order, intro and pages a reader follows' },
   operations: chapterOperations,
   history: {
-    chapters: { kind: 'chapter' },
+    chapters: { kind: 'chapter', spliced: ['description', 'body', 'intro', 'pages'] },
     chapter_members: { kind: 'chapter', idColumn: 'chapter_id', part: true },
   },
   stores: { chapters: (scope) => new ChaptersStore(scope) },

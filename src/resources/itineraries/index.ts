@@ -29,7 +29,7 @@ declare module '../../core/guide-contents.ts' {
 export const itinerariesResource: Resource = {
   tag: { name: 'itineraries', description: 'Itineraries: suggested days of spots, routes and hikes' },
   operations: itineraryOperations,
-  history: { itineraries: { kind: 'itinerary' } },
+  history: { itineraries: { kind: 'itinerary', spliced: ['days', 'body', 'description'] } },
   stores: { itineraries: (scope) => new ItinerariesStore(scope) },
   usesStores: ['media', 'routes', 'spots'],
   references: [

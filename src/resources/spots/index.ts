@@ -36,6 +36,7 @@ export const spotsResource: Resource = {
   history: {
     spots: {
       kind: 'spot',
+      spliced: ['description'],
       beforeRemoving: (row, ctx) =>
         ctx.deleteReferencesTo('spot', {
           guideId: String(row.guide_id),
