@@ -1,6 +1,6 @@
 /**
  * How the embedded store keeps a long text value an update changed a little of (docs/decisions/
- * history.md, Long values): as splices, not whole. An itinerary's days are one JSON text of many
+ * history.md, What a write pays): as splices, not whole. An itinerary's days are one JSON text of many
  * kilobytes, and a write that changes one day's note would otherwise keep all of it, pages of it,
  * with every change. A splice names the text the value holds now around what the change wrote
  * (`is`) and what stood there before (`was`); the value before the change is the value now with
