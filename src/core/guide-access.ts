@@ -17,7 +17,7 @@ export interface NamedByItsGuide {
    * Tells it the write opened its guide, at the revision the write's stamp moved it to: the
    * embedded store names the change after both.
    */
-  opened(guide: { id: string; revision?: number | undefined }): void;
+  opened(guide: { id: string; revision: number }): void;
 }
 
 /**

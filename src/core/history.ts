@@ -30,7 +30,7 @@ export interface TableHistory {
   /**
    * Long text columns an update that changed a little of may keep as splices on the embedded store
    * (db/history-splices.ts). Only columns nothing reads from the history but an undo: a reader of
-   * before-images (the sweep reads photos' files) needs them whole.
+   * before-images (the sweep reads photos' files) needs them whole, and so does an undo a key's.
    */
   spliced?: readonly string[];
   /** What removing a created record asks first, when an undo takes it out: its references, as its delete does. */
@@ -143,7 +143,7 @@ function embeddedChange(connection: NodeSqliteAdapter, provisional: string): Ope
       return id;
     },
     opened(guide) {
-      if (place !== undefined || guide.revision === undefined) return;
+      if (place !== undefined) return;
       place = { guideId: guide.id, seq: guide.revision };
       if (connection.changeRowsRecorded > 0) return;
       id = changeIdOf(guide.id, guide.revision);

@@ -92,6 +92,11 @@ export async function trackedTables(
       .map((c) => c.name);
     if (keyColumns.length === 0) throw new Error(`history: table ${name} holds guide content but has no primary key`);
     const idColumn = declaration?.idColumn ?? (keyColumns.includes('id') ? 'id' : (keyColumns[0] as string));
+    const nullableUnique = tableColumns.filter((c) => Number(c.nullable_unique) === 1).map((c) => c.name);
+    const spliced = [...(declaration?.spliced ?? [])];
+    // An undo clears unique values before putting them back (traded-values.ts): it needs them whole.
+    const splicedKey = spliced.find((c) => nullableUnique.includes(c) || keyColumns.includes(c));
+    if (splicedKey !== undefined) throw new Error(`history: ${name}.${splicedKey} is a key, and cannot be spliced`);
     tracked.push({
       name,
       columns: tableColumns.map((c) => c.name),
@@ -99,9 +104,9 @@ export async function trackedTables(
       kind: declaration?.kind ?? name,
       idColumn,
       unrecorded: [...(declaration?.unrecorded ?? [])],
-      spliced: [...(declaration?.spliced ?? [])],
+      spliced,
       references: [],
-      nullableUnique: tableColumns.filter((c) => Number(c.nullable_unique) === 1).map((c) => c.name),
+      nullableUnique,
     });
   }
   const byName = new Map(tracked.map((t) => [t.name, t]));

@@ -1,4 +1,3 @@
-import { isSpliced } from '../../db/history-splices.ts';
 import type { TrackedTable } from '../../db/history-triggers.ts';
 import type { ChangesStore } from './change.store.ts';
 
@@ -27,10 +26,7 @@ export async function clearTradedValues(
   for (const { table, key, values } of rows) {
     for (const column of byName.get(table)?.nullableUnique ?? []) {
       const value = values[column];
-      // A spliced value is a long text (db/history-splices.ts), never a unique key's.
-      if (value !== undefined && value !== null && !isSpliced(value)) {
-        await store.clearUnless(table, key, column, value);
-      }
+      if (value !== undefined && value !== null) await store.clearUnless(table, key, column, value);
     }
   }
 }
