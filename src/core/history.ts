@@ -2,7 +2,7 @@ import { randomFillSync } from 'node:crypto';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { beginningWith } from '../db/begin-with.ts';
 import { directReaders } from '../db/database.ts';
-import type { NodeSqliteAdapter } from '../db/node-sqlite-adapter.ts';
+import { CHANGE_FIELDS, type NodeSqliteAdapter } from '../db/node-sqlite-adapter.ts';
 import type { Dialect } from '../db/store-interface.ts';
 import type { Database } from '../db/tables.ts';
 import type { Principal } from './auth.ts';
@@ -103,12 +103,15 @@ const SEQ_WIDTH = 8;
 /**
  * Runs `work` in a write transaction with a change open (the write's `invoke`): the triggers record
  * rows under its id from its start to its end. On PostgreSQL the change is named in the begin's
- * own message (db/begin-with.ts): a round trip less a write.
+ * own message (db/begin-with.ts): a round trip less a write. Given its author, the embedded store
+ * writes what the change is on the entry of its first row (resources/history/first-row.migration.ts),
+ * and its close writes nothing; without, its close keeps an entry of its own.
  */
 export function inChange<T>(
   db: Kysely<Database>,
   dialect: Dialect,
   work: (trx: Kysely<Database>, change: OpenChange) => Promise<T>,
+  author?: ChangeAuthor,
 ): Promise<T> {
   if (dialect === 'sqlite') {
     const id = provisionalChangeId();
@@ -117,7 +120,7 @@ export function inChange<T>(
     if (!connection) throw new Error('history: changes are opened on the store as opened, not on a transaction');
     return db.transaction().execute((trx) => {
       connection.recordUnder(id);
-      return work(trx, embeddedChange(connection, id));
+      return work(trx, embeddedChange(connection, id, author));
     });
   }
   const id = newChangeId();
@@ -129,15 +132,28 @@ export function inChange<T>(
   );
 }
 
+/** Who makes a change and when, known as its write begins: what a change's entry says beside its guide and place. */
+export interface ChangeAuthor {
+  operation: string;
+  principal: Principal;
+  at: number;
+}
+
 /**
  * A change on the embedded store. It opens under a provisional id, and takes its guide's as soon as
  * the write opens the guide, before it touched a row (the usual order: a write finds its guide
- * first). A change that recorded rows first, or whose guide was never opened through the write,
- * is named at its close and its rows moved under that name.
+ * first); then, with its author, it is described to the connection, whose triggers write it on its
+ * first row's entry. A change that recorded rows first, or whose guide was never opened through
+ * the write, is named at its close, its rows moved under that name and its own entry kept.
  */
-function embeddedChange(connection: NodeSqliteAdapter, provisional: string): OpenChange {
+function embeddedChange(
+  connection: NodeSqliteAdapter,
+  provisional: string,
+  author: ChangeAuthor | undefined,
+): OpenChange {
   let id = provisional;
   let place: Place | undefined;
+  let described = false;
   return {
     get id() {
       return id;
@@ -148,9 +164,17 @@ function embeddedChange(connection: NodeSqliteAdapter, provisional: string): Ope
       if (connection.changeRowsRecorded > 0) return;
       id = changeIdOf(guide.id, guide.revision);
       connection.renameChange(id);
+      if (author === undefined) return;
+      described = connection.describeChange({
+        guide_id: guide.id,
+        seq: guide.revision,
+        at: author.at,
+        operation: author.operation,
+        by_id: writerOf(author),
+      });
     },
     close(closing) {
-      id = closeOnConnection(connection, id, place, closing);
+      id = closeOnConnection(connection, id, place, closing, described);
       return undefined;
     },
   };
@@ -206,10 +230,7 @@ export async function currentChange(db: Kysely<Database>, dialect: Dialect): Pro
   return id;
 }
 
-export interface ClosingChange {
-  operation: string;
-  principal: Principal;
-  at: number;
+export interface ClosingChange extends ChangeAuthor {
   /** The guide the write opened; none: the change is not kept (nothing of an existing guide changed). */
   guideId: string | undefined;
 }
@@ -225,16 +246,19 @@ function closeOnConnection(
   recordedUnder: string,
   place: Place | undefined,
   closing: ClosingChange,
+  described: boolean,
 ): string {
   if (connection.changeRowsRecorded === 0) return recordedUnder;
   const { guideId } = closing;
   const seq =
     guideId === undefined ? undefined : place?.guideId === guideId ? place.seq : nextPlace(connection, guideId);
-  if (guideId === undefined || seq === undefined) {
+  if (guideId === undefined || seq === undefined || connection.removedGuide(guideId)) {
     connection.runInTransaction(FORGET_ROWS, [recordedUnder]);
     return recordedUnder;
   }
   const id = changeIdOf(guideId, seq);
+  // Its first row's entry already says what it is.
+  if (described && id === recordedUnder) return id;
   if (id !== recordedUnder) {
     connection.runInTransaction(MOVE_ROWS, [id, recordedUnder]);
     connection.runInTransaction(MOVE_UNDONE_MARKS, [id, recordedUnder]);
@@ -268,15 +292,19 @@ function nextPlace(connection: NodeSqliteAdapter, guideId: string): number | und
 }
 
 /** Who a change is kept under: the key or assistant grant that wrote it, none for the studio. */
-function writerOf(closing: ClosingChange): string | null {
-  return closing.principal.studio ? null : closing.principal.keyId;
+function writerOf({ principal }: { principal: Principal }): string | null {
+  return principal.studio ? null : principal.keyId;
 }
 
 /** The rows of a change not kept: no entry of its own stands yet (the embedded store's `history_entries`). */
 const FORGET_ROWS = 'delete from history_entries where change_id = ?';
 
-/** A change's rows, and the marks of the changes it undid, moved under the name it closes with. */
-const MOVE_ROWS = 'update history_entries set change_id = ?1 where change_id = ?2';
+/**
+ * A change's rows, and the marks of the changes it undid, moved under the name it closes with. Its
+ * first row no longer says what the change is: its own entry will.
+ */
+const MOVE_ROWS = `update history_entries set change_id = ?1, ${CHANGE_FIELDS.map((f) => `${f} = null`).join(', ')}
+  where change_id = ?2`;
 const MOVE_UNDONE_MARKS = 'update history_entries set undone_by = ?1 where undone_by = ?2';
 
 /** PostgreSQL's close: one round trip, the rows forgotten in the same statement when the change is not kept. */

@@ -222,6 +222,7 @@ async function runFully(
   } else {
     try {
       // Every write is one change in its guide's history, recorded in its own transaction.
+      const author = { operation: operation.name, principal: call.principal, at: runtime.clock.now() };
       const write = async (trx: Kysely<Database>, change: OpenChange | undefined) => {
         const opened = new Map<string, Promise<OwnedGuide>>();
         const answer = await operation.handler(
@@ -231,12 +232,7 @@ async function runFully(
         );
         if (change !== undefined) {
           const first = opened.values().next().value;
-          const closed = change.close({
-            operation: operation.name,
-            principal: call.principal,
-            at: runtime.clock.now(),
-            guideId: first === undefined ? undefined : (await first).id,
-          });
+          const closed = change.close({ ...author, guideId: first === undefined ? undefined : (await first).id });
           if (closed) await closed;
         }
         return answer;
@@ -244,7 +240,7 @@ async function runFully(
       result = await retryingStalePlans(() => {
         committed.length = 0;
         return runtime.history
-          ? inChange(runtime.db, runtime.dialect, write)
+          ? inChange(runtime.db, runtime.dialect, write, author)
           : runtime.db.transaction().execute((trx) => write(trx, undefined));
       });
     } catch (err) {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { CURRENT_CHANGE_SETTING, type HistoryTables } from '../core/history.ts';
 import { SPLICED_FROM_BYTES } from './history-splices.ts';
+import { CHANGE_FIELDS } from './node-sqlite-adapter.ts';
 import type { Dialect } from './store-interface.ts';
 import type { Database } from './tables.ts';
 
@@ -311,10 +312,12 @@ function sqliteTriggers(table: TrackedTable): string[] {
     `(select json_group_object(c, coalesce(json(s), v)) from (${recorded
       .map((c) => `select ${literal(c)} as c, OLD.${quote(c)} as v, ${spliced(c)} as s where ${differs(c)}`)
       .join(' union all ')})) end`;
+  // The change's own fields go on its first row's entry (first-row.migration.ts): history_order()
+  // comes before them in the row of values, and they answer null for every later row.
   const record = (row: 'OLD' | 'NEW', before: string, gone: 0 | 1, onConflict: string) =>
-    `insert into history_entries (change_id, tbl, row_key, ord, kind, record_id, before, gone) ` +
+    `insert into history_entries (change_id, tbl, row_key, ord, kind, record_id, before, gone, ${CHANGE_FIELDS.join(', ')}) ` +
     `select history_change(), ${literal(table.name)}, ${image(row, table.keyColumns)}, history_order(), ${literal(table.kind)}, ` +
-    `cast(${row}.${quote(table.idColumn)} as text), ${before}, ${gone} where true ` +
+    `cast(${row}.${quote(table.idColumn)} as text), ${before}, ${gone}, ${CHANGE_FIELDS.map((_, n) => `history_change_field(${n})`).join(', ')} where true ` +
     `on conflict (change_id, tbl, row_key) do update set ${onConflict}; `;
   // TEMP, on the file's table: history_change() is the connection's open change (node-sqlite-adapter.ts).
   const on = `on main.${quote(table.name)} when history_change() is not null`;
@@ -323,6 +326,12 @@ function sqliteTriggers(table: TrackedTable): string[] {
     `create temp trigger $NAME after delete ${on} begin ` +
       `${record('OLD', image('OLD', recorded), 1, `gone = 1, before = ${SQLITE_FIRST_VALUES}`)}end`,
   ];
+  // A write that deletes a guide keeps no change of it (core/history.ts, closeOnConnection).
+  if (table.name === 'guides') {
+    triggers.push(
+      `create temp trigger $NAME after delete ${on} begin select history_guide_removed(OLD.${quote(table.idColumn)}); end`,
+    );
+  }
   // Only an update that sets a recorded column runs it: SQLite leaves it out of the statements that
   // set none (a guide's revision and stamps, on every write). Its columns are compared before the
   // open change is asked for, a call into JavaScript.

@@ -31,6 +31,12 @@ const BACKSTOP_CHECKPOINT_FRAMES = 20_000;
  */
 const PAGE_CACHE_KIB = 8 * 1024;
 
+/**
+ * The columns of a change's own entry that the trigger recording its first row fills
+ * (`history_change_field(n)`, n their place here), and NodeSqliteAdapter.describeChange's values.
+ */
+export const CHANGE_FIELDS = ['guide_id', 'seq', 'at', 'operation', 'by_id'] as const;
+
 /** The first copy of the WAL-index header, at the start of the -shm file. */
 const WAL_INDEX_HEADER_BYTES = 48;
 
@@ -66,6 +72,15 @@ export class NodeSqliteAdapter implements SqliteDatabase {
   /** The rows the open change recorded so far: `history_order()` numbers each row by its place in it. */
   private changeRows = 0;
 
+  /**
+   * What the open change is (CHANGE_FIELDS' values), once known before it recorded a row: the
+   * trigger that records its first row writes them on that row's entry (`history_change_field(n)`).
+   */
+  private changeFields: readonly unknown[] | undefined;
+
+  /** Guides the open change's write deleted: what it recorded of them is not kept. */
+  private readonly removedGuides = new Set<string>();
+
   /** How long a statement waits for a lock another process holds before SQLITE_BUSY. */
   private readonly busyTimeoutMs: number;
 
@@ -86,6 +101,14 @@ export class NodeSqliteAdapter implements SqliteDatabase {
     );
     this.db.function('history_change', () => this.openChange);
     this.db.function('history_order', () => ++this.changeRows);
+    // Asked after history_order() in the same row of values: only the change's first row is given them.
+    this.db.function('history_change_field', (n) =>
+      this.changeRows === 1 && this.changeFields !== undefined ? (this.changeFields[Number(n)] as Bindable) : null,
+    );
+    this.db.function('history_guide_removed', (id) => {
+      this.removedGuides.add(String(id));
+      return null;
+    });
     // Long values an update changed a little of, and a row touched again: db/history-splices.ts.
     this.db.function('history_splice', { deterministic: true }, (before, after) =>
       spliceOf(String(before), String(after)),
@@ -190,6 +213,24 @@ export class NodeSqliteAdapter implements SqliteDatabase {
     if (!this.db.isTransaction) throw new Error('history: a change is opened inside a write transaction only');
     this.openChange = change;
     this.changeRows = 0;
+    this.changeFields = undefined;
+    this.removedGuides.clear();
+  }
+
+  /**
+   * Tells the open change what it is, before it recorded a row: its first row's entry will say it
+   * (resources/history/first-row.migration.ts). False, and nothing told, once a row is recorded.
+   */
+  describeChange(fields: Readonly<Record<(typeof CHANGE_FIELDS)[number], unknown>>): boolean {
+    if (this.openChange === null) throw new Error('history: no change is open to describe');
+    if (this.changeRows > 0) return false;
+    this.changeFields = CHANGE_FIELDS.map((field) => fields[field]);
+    return true;
+  }
+
+  /** Whether the open change's write deleted this guide. */
+  removedGuide(id: string): boolean {
+    return this.removedGuides.has(id);
   }
 
   /** Names the open change anew, its rows counted on: a change takes its guide's id (core/history.ts). */

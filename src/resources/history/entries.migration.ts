@@ -64,6 +64,35 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 /**
+ * The `changes` view of the entries and what its writes do, a change's entry being the one
+ * `isChange` holds for: a test that begins with the column it reads, so `old.` can name the
+ * removed entry's (first-row.migration.ts made them again with another test).
+ */
+export function changesView(isChange: string): string[] {
+  return [
+    `create view changes as
+    select change_id as id, guide_id, seq, at, operation, by_id, undone_by from history_entries where ${isChange}`,
+    // A change removed (retention, its guide deleted) takes its rows with it, as the foreign key did.
+    `create trigger entries_change_removed after delete on history_entries when old.${isChange} begin
+    delete from history_entries where change_id = old.change_id;
+  end`,
+    // A change written through the view has an entry of its own.
+    `create trigger changes_insert instead of insert on changes begin
+    insert into history_entries (change_id, tbl, row_key, ord, guide_id, seq, at, operation, by_id, undone_by)
+    values (new.id, '', '', 0, new.guide_id, new.seq, new.at, new.operation, new.by_id, new.undone_by);
+  end`,
+    `create trigger changes_update instead of update on changes begin
+    update history_entries set guide_id = new.guide_id, seq = new.seq, at = new.at, operation = new.operation,
+      by_id = new.by_id, undone_by = new.undone_by
+    where change_id = old.id and ${isChange};
+  end`,
+    `create trigger changes_delete instead of delete on changes begin
+    delete from history_entries where change_id = old.id and ${isChange};
+  end`,
+  ];
+}
+
+/**
  * The indexes, the views and what their writes do. Trigger names stay clear of `history_`, the
  * prefix of the generated triggers that every start makes again and drops when stale.
  */
@@ -71,26 +100,9 @@ const HISTORY_VIEWS = [
   `create unique index changes_by_guide on history_entries (guide_id, seq) where tbl = ''`,
   // Written only by an undo: the changes an undo undid, found without reading every entry.
   `create index changes_undone on history_entries (undone_by) where undone_by is not null`,
-  `create view changes as
-    select change_id as id, guide_id, seq, at, operation, by_id, undone_by from history_entries where tbl = ''`,
   `create view change_rows as
     select change_id, tbl, row_key, ord, kind, record_id, before, gone from history_entries where tbl <> ''`,
-  // A change removed (retention, its guide deleted) takes its rows with it, as the foreign key did.
-  `create trigger entries_change_removed after delete on history_entries when old.tbl = '' begin
-    delete from history_entries where change_id = old.change_id;
-  end`,
-  `create trigger changes_insert instead of insert on changes begin
-    insert into history_entries (change_id, tbl, row_key, ord, guide_id, seq, at, operation, by_id, undone_by)
-    values (new.id, '', '', 0, new.guide_id, new.seq, new.at, new.operation, new.by_id, new.undone_by);
-  end`,
-  `create trigger changes_update instead of update on changes begin
-    update history_entries set guide_id = new.guide_id, seq = new.seq, at = new.at, operation = new.operation,
-      by_id = new.by_id, undone_by = new.undone_by
-    where change_id = old.id and tbl = '';
-  end`,
-  `create trigger changes_delete instead of delete on changes begin
-    delete from history_entries where change_id = old.id and tbl = '';
-  end`,
+  ...changesView("tbl = ''"),
   `create trigger change_rows_insert instead of insert on change_rows begin
     insert into history_entries (change_id, tbl, row_key, ord, kind, record_id, before, gone)
     values (new.change_id, new.tbl, new.row_key, new.ord, new.kind, new.record_id, new.before, coalesce(new.gone, 0));

@@ -4,6 +4,7 @@ import { historyOperations } from './change.operations.ts';
 import { ChangesStore } from './change.store.ts';
 import type { ChangeRowsTable, ChangesTable } from './change.tables.ts';
 import { up as entries } from './entries.migration.ts';
+import { up as firstRow } from './first-row.migration.ts';
 import { up as guideIds } from './guide-ids.migration.ts';
 import { up as lean } from './lean.migration.ts';
 import { up as rowsByChange } from './rows-by-change.migration.ts';
@@ -35,6 +36,7 @@ export const historyResource: Resource = {
     '0038-history-rows-by-change': { up: rowsByChange },
     '0039-history-entries': { up: entries },
     '0040-history-guide-ids': { up: guideIds },
+    '0041-history-change-on-first-row': { up: firstRow },
   },
   // Its own tables hold no guide content: recording them would record the record.
   // (`history_entries` is where the embedded store keeps both: entries.migration.ts.)
