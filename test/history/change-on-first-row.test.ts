@@ -82,8 +82,13 @@ await describeOverTransports('a change kept on its first row', (suite, t) => {
     const doomed = await newGuide(api, 'Going');
     const other = await newGuide(api, 'Staying');
     const author = { operation: 'test_write', principal, at: 1_700_000_000_000 };
-    /** A write as invoke makes it: its guide stamped and opened, a spot added, then `more`. */
-    const write = (guideId: string, closedAs: string, more: (trx: Kysely<Database>) => Promise<unknown>) =>
+    /** A write as invoke makes it: its guide stamped and opened, a spot `name` added, `more`, then closed as `closesAs`'s. */
+    const write = (
+      guideId: string,
+      name: string,
+      closesAs: string,
+      more: (trx: Kysely<Database>) => Promise<unknown> = async () => {},
+    ) =>
       inChange(
         db,
         dialect,
@@ -98,29 +103,29 @@ await describeOverTransports('a change kept on its first row', (suite, t) => {
           await trx
             .insertInto('spots')
             .values({
-              id: `spt_${closedAs}_${t}`,
+              id: `spt_${name}_${t}`,
               guide_id: guideId,
-              spot_key: `${closedAs}-${t}`,
-              name: closedAs,
+              spot_key: `${name}-${t}`,
+              name,
               order_key: 1,
               created_at: 1,
               updated_at: 1,
             } as never)
             .execute();
           await more(trx);
-          await change.close({ ...author, guideId: closedAs === 'elsewhere' ? other : guideId });
+          await change.close({ ...author, guideId: closesAs });
           return change.id;
         },
         author,
       );
-    await write(doomed, 'gone', (trx) => trx.deleteFrom('guides').where('id', '=', doomed).execute());
+    await write(doomed, 'gone', doomed, (trx) => trx.deleteFrom('guides').where('id', '=', doomed).execute());
     assert.deepEqual(await entriesOf(suite.h, doomed), []);
     const { rows } = await sql<{ n: number }>`
       select count(*) as n from history_entries where change_id like ${`%${doomed}%`}`.execute(db);
     assert.equal(Number(rows[0]?.n), 0, 'nothing of it is kept anywhere');
 
     // Described as a change of one guide, closed as another's: named after that one, its own entry kept.
-    const moved = await write(productId, 'elsewhere', async () => {});
+    const moved = await write(productId, 'elsewhere', other);
     const entries = (await entriesOf(suite.h, other)).filter((e) => e.change_id === moved);
     assert.deepEqual(
       entries.map((e) => [e.tbl, e.guide_id, e.operation]),
