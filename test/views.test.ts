@@ -8,7 +8,7 @@ import { directReaders } from '../src/db/database.ts';
 import { GuideViewCache } from '../src/resources/guides/guide-views.ts';
 import { openStore } from '../src/store.ts';
 import { noRateLimits } from './helpers/api.ts';
-import { testDialects, whileNoSchemaIsDropped } from './helpers/dialects.ts';
+import { testDialects } from './helpers/dialects.ts';
 import { type Harness, startServer } from './helpers/harness.ts';
 import { rest } from './helpers/http.ts';
 
@@ -80,9 +80,7 @@ for (const { dialect, skip } of await testDialects()) {
     it('a write committed by another connection to the store (another process) shows at the next read', async () => {
       const key = h.alice.writeKey;
       const id = (await rest(h.baseUrl, key, 'POST', '/guides', { name: 'Elsewhere' })).body.productId as string;
-      const elsewhere = await whileNoSchemaIsDropped(h.config.databaseUrl, () =>
-        openStore({ databaseUrl: h.config.databaseUrl, dataDir: h.config.dataDir }),
-      );
+      const elsewhere = await openStore({ databaseUrl: h.config.databaseUrl, dataDir: h.config.dataDir });
       try {
         for (let round = 1; round <= 12; round += 1) {
           assert.equal((await rest(h.baseUrl, key, 'GET', `/guides/${id}`)).status, 200, 'cached first');
@@ -125,9 +123,7 @@ for (const { dialect, skip } of await testDialects()) {
       // check or by another call's (NodeSqliteAdapter.commitStampSince): never one read before.
       const key = h.alice.writeKey;
       const id = (await rest(h.baseUrl, key, 'POST', '/guides', { name: 'Read around' })).body.productId as string;
-      const elsewhere = await whileNoSchemaIsDropped(h.config.databaseUrl, () =>
-        openStore({ databaseUrl: h.config.databaseUrl, dataDir: h.config.dataDir }),
-      );
+      const elsewhere = await openStore({ databaseUrl: h.config.databaseUrl, dataDir: h.config.dataDir });
       let reading = true;
       const readers = Array.from({ length: 8 }, async () => {
         while (reading) assert.equal((await rest(h.baseUrl, key, 'GET', `/guides/${id}`)).status, 200);

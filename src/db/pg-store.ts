@@ -1,10 +1,11 @@
 import { AsyncResource } from 'node:async_hooks';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import pg from 'pg';
 import { type AsideConnection, asideConnections } from './aside-reads.ts';
 import { ObservedDialect } from './observed-dialect.ts';
 import { type CoordinationLog, PostgresCoordination } from './pg-coordination.ts';
 import { connectionSettings, GuardedClient, type StoreDeadlines } from './pg-deadlines.ts';
+import { CurrentSchemaPostgresDialect } from './pg-introspector.ts';
 import { NamedStatementsClient } from './pg-statements.ts';
 import type { OpenedStore } from './store-interface.ts';
 import { StoreProbe } from './store-probe.ts';
@@ -51,7 +52,7 @@ export function openPostgres(
   });
   const probe = new StoreProbe(POOL_MAX, () => pool.totalCount);
   // The wait for a pool connection is kept (and bounded) by the observed dialect, fairly among creators.
-  const dialect = new ObservedDialect(new PostgresDialect({ pool }), probe, deadlines?.acquireMs);
+  const dialect = new ObservedDialect(new CurrentSchemaPostgresDialect({ pool }), probe, deadlines?.acquireMs);
   const db = new Kysely<Database>({ dialect });
   const coordination = new PostgresCoordination(connectionString, problems, deadlines);
   asideConnections.set(db, observedAside(coordination, probe));

@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/config.ts';
 import { openStore, type Store } from '../../src/store.ts';
 import { assertOk } from '../helpers/answers.ts';
 import { apiFor } from '../helpers/api.ts';
-import { freshPostgresSchema, POSTGRES_URL, testDialects, whileNoSchemaIsDropped } from '../helpers/dialects.ts';
+import { freshPostgresSchema, POSTGRES_URL, testDialects } from '../helpers/dialects.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
 import { openPage, putOnSale, saleGuide } from '../helpers/sale-guide.ts';
 
@@ -93,9 +93,7 @@ for (const { dialect, skip } of await testDialects()) {
       } else {
         copySchema = await freshPostgresSchema();
       }
-      copy = await whileNoSchemaIsDropped(copySchema?.url, () =>
-        openStore({ databaseUrl: copySchema?.url, dataDir: copyDir }),
-      );
+      copy = await openStore({ databaseUrl: copySchema?.url, dataDir: copyDir });
       if (copySchema) await copyRows(schemaOf(h.config.databaseUrl as string), schemaOf(copySchema.url));
       const config = loadConfig({
         HOST: '127.0.0.1',

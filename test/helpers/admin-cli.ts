@@ -10,7 +10,6 @@ import { type App, buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { systemClock } from '../../src/core/clock.ts';
 import { openStore, type Store } from '../../src/store.ts';
-import { whileNoSchemaIsDropped } from './dialects.ts';
 import { rest } from './http.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -48,15 +47,12 @@ export function useAdminServer(): void {
 
 /**
  * The real command line in a process of its own, on the store `env` names (DATA_DIR, DATABASE_URL;
- * the embedded store unless it names PostgreSQL). It migrates at its start, like a server: not
- * while another test file drops its schema.
+ * the embedded store unless it names PostgreSQL). It migrates at its start, like a server.
  */
 export async function runAdmin(env: Record<string, string | undefined>, ...args: string[]): Promise<CliResult> {
   const full = { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env };
   try {
-    const { stdout, stderr } = await whileNoSchemaIsDropped(full.DATABASE_URL || undefined, () =>
-      run(NODE, [CLI, ...args], { cwd: ROOT, env: full }),
-    );
+    const { stdout, stderr } = await run(NODE, [CLI, ...args], { cwd: ROOT, env: full });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };

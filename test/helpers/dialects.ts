@@ -42,26 +42,6 @@ export async function testDialects(): Promise<Array<{ dialect: TestDialect; skip
 }
 
 /**
- * Kysely's migrator lists every table of the database, naming each table's schema; a schema that
- * another test process drops meanwhile makes that listing fail ("schema ... does not exist").
- * Opening a store holds this lock shared; dropping a schema holds it alone.
- */
-const SCHEMA_DROP_LOCK = 4_242_001;
-
-/** Runs `open` (which migrates a PostgreSQL store) while no test process drops a schema. */
-export async function whileNoSchemaIsDropped<T>(databaseUrl: string | undefined, open: () => Promise<T>): Promise<T> {
-  if (databaseUrl === undefined) return open();
-  const guard = new pg.Client({ connectionString: POSTGRES_URL });
-  await guard.connect();
-  try {
-    await guard.query('select pg_advisory_lock_shared($1)', [SCHEMA_DROP_LOCK]);
-    return await open();
-  } finally {
-    await guard.end();
-  }
-}
-
-/**
  * A schema of its own per server, so test files can run side by side on one database (the bench's
  * mixed load too, in the database it is given).
  */
@@ -81,7 +61,6 @@ export async function freshPostgresSchema(
     async drop() {
       const c = new pg.Client({ connectionString: databaseUrl });
       await c.connect();
-      await c.query('select pg_advisory_lock($1)', [SCHEMA_DROP_LOCK]);
       await c.query(`drop schema if exists ${schema} cascade`);
       await c.end();
     },

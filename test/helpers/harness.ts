@@ -13,7 +13,7 @@ import { type BlobStore, openBlobStore } from '../../src/resources/media/index.t
 import { CreatorsStore } from '../../src/resources/profile/creator.store.ts';
 import { openStore, type Store } from '../../src/store.ts';
 import { bucketEnv, type TestBlobStore } from './blob-stores.ts';
-import { freshPostgresSchema, type TestDialect, whileNoSchemaIsDropped } from './dialects.ts';
+import { freshPostgresSchema, type TestDialect } from './dialects.ts';
 
 export interface TestCreator {
   creatorId: string;
@@ -96,16 +96,14 @@ export async function startServer(options: HarnessOptions = {}): Promise<Harness
     ...options.env,
   });
   const clock = new ManualClock(options.now ?? '2026-11-23T10:00:00Z');
-  const store = await whileNoSchemaIsDropped(config.databaseUrl, () =>
-    openStore(
-      {
-        databaseUrl: config.databaseUrl,
-        dataDir: config.dataDir,
-        preparedStatements: config.databasePreparedStatements,
-        deadlines: config.databaseDeadlines,
-      },
-      options.resources,
-    ),
+  const store = await openStore(
+    {
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      preparedStatements: config.databasePreparedStatements,
+      deadlines: config.databaseDeadlines,
+    },
+    options.resources,
   );
   const app = buildApp({
     config,

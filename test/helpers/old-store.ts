@@ -10,7 +10,7 @@ import type { Dialect, Store } from '../../src/db/store-interface.ts';
 import { resourceMigrations } from '../../src/resources/index.ts';
 import { CreatorsStore } from '../../src/resources/profile/creator.store.ts';
 import { studioMigrations } from '../../src/studio/migrations.ts';
-import { freshPostgresSchema, whileNoSchemaIsDropped } from './dialects.ts';
+import { freshPostgresSchema } from './dialects.ts';
 
 /**
  * A store as it stood before a migration: every migration named before `first` run (the
@@ -20,13 +20,11 @@ import { freshPostgresSchema, whileNoSchemaIsDropped } from './dialects.ts';
 export function openStoreBefore(options: StoreOptions, first: string): Promise<Store> {
   const before = (migrations: Record<string, Migration>) =>
     Object.fromEntries(Object.entries(migrations).filter(([name]) => name < first));
-  return whileNoSchemaIsDropped(options.databaseUrl, () =>
-    openDatabase(options, {
-      ...before(foundationMigrations),
-      ...before(resourceMigrations()),
-      ...before(studioMigrations),
-    }),
-  );
+  return openDatabase(options, {
+    ...before(foundationMigrations),
+    ...before(resourceMigrations()),
+    ...before(studioMigrations),
+  });
 }
 
 /**

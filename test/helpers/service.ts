@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { npmStartEnv } from '../../bench/ipc.ts';
-import { whileNoSchemaIsDropped } from './dialects.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 
@@ -66,12 +65,6 @@ export async function startService(
   env: Record<string, string> = {},
   { timeoutMs = 20_000 }: { timeoutMs?: number } = {},
 ): Promise<Started> {
-  // A start migrates its store: on a test file's own schema, not while another file drops its one.
-  const onTestSchema = env.DATABASE_URL?.includes('search_path') ? env.DATABASE_URL : undefined;
-  return whileNoSchemaIsDropped(onTestSchema, () => awaitBanner(dataDir, env, timeoutMs));
-}
-
-async function awaitBanner(dataDir: string, env: Record<string, string>, timeoutMs: number): Promise<Started> {
   const started = spawnService(dataDir, env);
   const deadline = Date.now() + timeoutMs;
   // The banner is one write; wait for its closing blank line so the key line is there too.

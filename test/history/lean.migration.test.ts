@@ -8,7 +8,7 @@ import { ManualClock } from '../../src/core/clock.ts';
 import { changeIdOf } from '../../src/core/history.ts';
 import { KeyStore } from '../../src/core/keys.ts';
 import { openStore, type Store } from '../../src/store.ts';
-import { testDialects, whileNoSchemaIsDropped } from '../helpers/dialects.ts';
+import { testDialects } from '../helpers/dialects.ts';
 import { oldStoreWithGuide } from '../helpers/old-store.ts';
 
 /** The migration that lays the history out anew (src/resources/history/lean.migration.ts). */
@@ -56,7 +56,7 @@ for (const { dialect, skip } of await testDialects()) {
         ('chg_oldcreate000001', 'spots', ${JSON.stringify({ id: MADE })}, 'spot', ${MADE}, null, 0)`.execute(old.db);
       await old.close();
 
-      const store: Store = await whileNoSchemaIsDropped(options.databaseUrl, () => openStore(options));
+      const store: Store = await openStore(options);
       cleanup.push(() => store.close());
       const config = loadConfig({
         DATA_DIR: options.dataDir,

@@ -8,7 +8,7 @@ import type { BlobStore } from '../../src/resources/media/blob-store.ts';
 import { sweepOrphanFilesAlone } from '../../src/resources/media/index.ts';
 import { LocalBlobStore } from '../../src/resources/media/local-blob-store.ts';
 import { openStore, type Store } from '../../src/store.ts';
-import { testDialects, whileNoSchemaIsDropped } from '../helpers/dialects.ts';
+import { testDialects } from '../helpers/dialects.ts';
 import { type Harness, startServer } from '../helpers/harness.ts';
 import { assertRefusalHeaders, rest } from '../helpers/http.ts';
 import { checkerFor, serve } from '../helpers/local-servers.ts';
@@ -51,9 +51,7 @@ for (const { dialect, skip } of await testDialects()) {
     let otherBase: string;
     before(async () => {
       h = await startServer({ dialect, services: { linkChecker }, env: { RATE_LIMIT_LINK_CHECKS_PER_HOUR: '2' } });
-      otherStore = await whileNoSchemaIsDropped(h.config.databaseUrl, () =>
-        openStore({ databaseUrl: h.config.databaseUrl, dataDir: h.config.dataDir }),
-      );
+      otherStore = await openStore({ databaseUrl: h.config.databaseUrl, dataDir: h.config.dataDir });
       const config = loadConfig({
         HOST: '127.0.0.1',
         PORT: '0',

@@ -11,7 +11,7 @@ import { APPLICATION_NAME } from '../../src/db/pg-coordination.ts';
 import { CreatorsStore } from '../../src/resources/profile/creator.store.ts';
 import { openStore, type Store } from '../../src/store.ts';
 import { runAdmin } from '../helpers/admin-cli.ts';
-import { freshPostgresSchema, POSTGRES_URL, testDialects, whileNoSchemaIsDropped } from '../helpers/dialects.ts';
+import { freshPostgresSchema, POSTGRES_URL, testDialects } from '../helpers/dialects.ts';
 
 /**
  * Two stores on one database stand for two instances (two pools, two coordination connections):
@@ -56,7 +56,7 @@ for (const { dialect, skip } of await testDialects()) {
     let creatorId: string;
     before(async () => {
       schema = dialect === 'postgres' ? await freshPostgresSchema() : undefined;
-      const open = () => whileNoSchemaIsDropped(schema?.url, () => openStore({ databaseUrl: schema?.url, dataDir }));
+      const open = () => openStore({ databaseUrl: schema?.url, dataDir });
       one = await open();
       other = await open();
       // The first instance trusts a key for a minute, unless it hears of a revocation.

@@ -8,7 +8,7 @@ import { keysOf, type StoredFiles } from '../../src/resources/media/media-files.
 import { openStore } from '../../src/store.ts';
 import { adminJson } from '../helpers/admin-cli.ts';
 import { noRateLimits } from '../helpers/api.ts';
-import { freshPostgresSchema, testDialects, whileNoSchemaIsDropped } from '../helpers/dialects.ts';
+import { freshPostgresSchema, testDialects } from '../helpers/dialects.ts';
 import { flat } from '../helpers/images.ts';
 import { type Started, startService } from '../helpers/service.ts';
 
@@ -25,7 +25,7 @@ async function filesUnder(root: string): Promise<string[]> {
 /** The blob keys the rows name (every rendition of every photo), read from the store while no service runs. */
 async function namedKeys(dataDir: string, databaseUrl: string): Promise<Set<string>> {
   const url = databaseUrl || undefined;
-  const store = await whileNoSchemaIsDropped(url, () => openStore({ dataDir, databaseUrl: url }));
+  const store = await openStore({ dataDir, databaseUrl: url });
   try {
     const rows = await store.db.selectFrom('media').select('files').execute();
     return new Set(rows.flatMap((row) => keysOf(JSON.parse(row.files) as StoredFiles)));

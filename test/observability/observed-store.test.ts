@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { openStore, type Store } from '../../src/store.ts';
-import { freshPostgresSchema, testDialects, whileNoSchemaIsDropped } from '../helpers/dialects.ts';
+import { freshPostgresSchema, testDialects } from '../helpers/dialects.ts';
 
 /** The store wrapper the metrics and traces watch: it must change nothing of what the store does. */
 for (const { dialect, skip } of await testDialects()) {
@@ -20,7 +20,7 @@ for (const { dialect, skip } of await testDialects()) {
       dir = mkdtempSync(join(tmpdir(), 'observed-store-'));
       const schema = dialect === 'postgres' ? await freshPostgresSchema() : undefined;
       if (schema) dropSchema = schema.drop;
-      store = await whileNoSchemaIsDropped(schema?.url, () => openStore({ dataDir: dir, databaseUrl: schema?.url }));
+      store = await openStore({ dataDir: dir, databaseUrl: schema?.url });
       stopWatching = store.probe.attach({
         statement: (text) => {
           statements.push(text);

@@ -6,7 +6,7 @@ import { loadObservability } from '../../src/observability/index.ts';
 import { openStore, type Store } from '../../src/store.ts';
 import { assertOk } from '../helpers/answers.ts';
 import { type Api, apiFor, noRateLimits, transports, useServer } from '../helpers/api.ts';
-import { testDialects, whileNoSchemaIsDropped } from '../helpers/dialects.ts';
+import { testDialects } from '../helpers/dialects.ts';
 import type { Harness } from '../helpers/harness.ts';
 import { argsOf, fillGuide, issuedCursor, PAGED_LISTS } from './cursor-lists.ts';
 
@@ -32,9 +32,7 @@ for (const { dialect, skip } of await testDialects()) {
 
     before(async () => {
       const { config, clock } = suite.h;
-      secondStore = await whileNoSchemaIsDropped(config.databaseUrl, () =>
-        openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
-      );
+      secondStore = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
       second = buildApp({
         config,
         store: secondStore,

@@ -8,7 +8,7 @@ import { ManualClock } from '../../src/core/clock.ts';
 import { CreatorsStore } from '../../src/resources/profile/creator.store.ts';
 import { openStore, type Store } from '../../src/store.ts';
 import { AgreementStore } from '../../src/studio/agreement.store.ts';
-import { freshPostgresSchema, testDialects, whileNoSchemaIsDropped } from '../helpers/dialects.ts';
+import { freshPostgresSchema, testDialects } from '../helpers/dialects.ts';
 import { openStoreBefore } from '../helpers/old-store.ts';
 
 /** The migration that brings the agreement flag and the record of who accepted together. */
@@ -64,7 +64,7 @@ for (const { dialect, skip } of await testDialects()) {
       const notYet = await make('not-yet@example.com', false);
       await old.close();
 
-      const store = kept(await whileNoSchemaIsDropped(options.databaseUrl, () => openStore(options)));
+      const store = kept(await openStore(options));
       assert.deepEqual(await standing(store, operatorMade), { flag: false, recorded: undefined });
       assert.deepEqual(await standing(store, accepted), { flag: true, recorded: 1 });
       assert.deepEqual(await standing(store, demo), { flag: true, recorded: 1 });
@@ -73,7 +73,7 @@ for (const { dialect, skip } of await testDialects()) {
 
     it('the demo creator of a new store has accepted the current version on record', async () => {
       const options = await where();
-      const store = kept(await whileNoSchemaIsDropped(options.databaseUrl, () => openStore(options)));
+      const store = kept(await openStore(options));
       const seeded = await seedDemoCreator(store, clock);
       assert.equal(seeded.made, true);
       assert.deepEqual(await standing(store, seeded.creatorId as string), { flag: true, recorded: 1 });
