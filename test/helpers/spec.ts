@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 /**
  * Where the specification and the design notes live. They are not part of the repository: the
  * project's own checkout keeps them in a `shared` folder beside it, and SPEC_DIR points elsewhere.
- * A user's clone has neither, so the tests that compare against them skip there (but not in CI).
+ * A user's clone has neither, so the tests that compare against them skip there, with one note.
  */
 const folder = process.env.SPEC_DIR
   ? pathToFileURL(`${resolve(process.env.SPEC_DIR)}/`)
