@@ -61,7 +61,8 @@ class CurrentSchemaIntrospector implements DatabaseIntrospector {
         col_description(a.attrelid, a.attnum) as column_description,
         exists (
           select 1 from pg_catalog.pg_depend dep join pg_catalog.pg_class seq on seq.oid = dep.objid
-          where dep.refobjid = c.oid and dep.refobjsubid = a.attnum and seq.relkind = 'S'
+          where dep.refclassid = 'pg_catalog.pg_class'::regclass and dep.refobjid = c.oid
+            and dep.refobjsubid = a.attnum and dep.classid = 'pg_catalog.pg_class'::regclass and seq.relkind = 'S'
         ) as auto_incrementing
       from pg_catalog.pg_attribute a
       join pg_catalog.pg_class c on a.attrelid = c.oid
