@@ -2,10 +2,10 @@
  * Releases at scale (issue 29), on a 2,000-spot and a 4,000-spot guide built alike
  * (bench/release-guides.ts: on sale as release 1, then a tenth of the spots renamed, a tenth
  * deleted, a tenth added, photos and chapter members moved):
- * - restore_release of release 1, timed over REST, then undo_changes of that restore (timed too,
- *   reported): each round restores the very same records, the sizes taking turns round after round
+ * - restore_release of release 1, timed over REST, then undo_changes of that restore, timed
+ *   too: each round restores the very same records, the sizes taking turns round after round
  *   so a busy moment on the machine falls on both. Goal: the 4,000-spot restore at most 2.2x the
- *   2,000-spot one (its cost grows with the guide, never faster).
+ *   2,000-spot one (its cost grows with the guide, never faster); the same goal for the undo.
  * - the 4,000-spot guide's history grown to 10,000 changes by small writes (update_spot, a few
  *   connections at once), then the default answers of list_changes and get_release as a client
  *   receives them: the REST body and the MCP tools/call answer of a 2026-07-28 client (decoded
@@ -25,6 +25,7 @@ const WRITERS = 4;
 
 export interface ReleasesBench {
   restoreRatio: number;
+  undoRatio: number;
   /** The biggest of the answers measured, in bytes. */
   biggestAnswer: number;
   lines: string[];
@@ -134,12 +135,13 @@ export async function benchReleasesScale(origin: string, key: string, dataDir: s
     (goal === undefined ? ' (reported)' : ` (goal <= ${goal}x) ${verdict(ratio <= goal)}`);
   return {
     restoreRatio,
+    undoRatio,
     biggestAnswer,
     lines: [
       `Releases: restore_release of release 1, then undo_changes of it, median of ${ROUNDS} interleaved rounds (${SIZES.join(' vs ')} spots):`,
       ...SIZES.map((size) => `  ${size} spots restored each round: ${work.get(size)}`),
       row('restore_release', small!.restore, large!.restore, restoreRatio, RESTORE_GOAL),
-      row('undo_changes', small!.undo, large!.undo, undoRatio),
+      row('undo_changes', small!.undo, large!.undo, undoRatio, RESTORE_GOAL),
       `Default answers on the 4,000-spot guide with ${changes} changes, as a client receives them (REST body; MCP 2026-07-28 tools/call):`,
       ...answers.map(
         (a) =>

@@ -222,6 +222,24 @@ await describeOverTransports('undo_changes', (suite, t) => {
     assert.deepEqual(await wholeGuide(suite.h, productId), before);
   });
 
+  it('names, among several changes named, only the later ones on records of a named change before them', async () => {
+    const { productId, ids } = setup;
+    const edit = async (spotId: string | undefined, name: string) => {
+      assertOk(await api.call('update_spot', { spotId, name }));
+      return (await latestChange(api, productId)).changeId;
+    };
+    await edit(ids.spot, 'Edited before them all');
+    const before = await wholeGuide(suite.h, productId);
+    const first = await edit(ids.spot2, 'First named');
+    const between = await edit(ids.spot2, 'Not named, on the first one’s spot');
+    const last = await edit(ids.spot, 'Last named, on a spot edited before the first');
+    const refused = await api.call('undo_changes', { productId, changeIds: [last, first] });
+    assertError(refused, 'stale_editor');
+    if (t === 'rest') assert.deepEqual(refused.body.error.details, { changeIds: [between] });
+    assertOk(await api.call('undo_changes', { productId, changeIds: [first, between, last] }));
+    assert.deepEqual(await wholeGuide(suite.h, productId), before);
+  });
+
   it('lets a change be undone once a later change to its records was undone itself', async () => {
     const { productId, ids } = setup;
     const before = await wholeGuide(suite.h, productId);

@@ -163,8 +163,16 @@ export class ChangesStore extends ScopedStore {
   }
 
   /** Later changes of the guide that touched a record one of these changes touched. */
-  async laterTouching(changeIds: readonly string[]): Promise<ChangeRow[]> {
-    const rows = await this.db
+  async laterTouching(guideId: string, changeIds: readonly string[]): Promise<ChangeRow[]> {
+    const rows =
+      this.dialect === 'sqlite'
+        ? await this.laterTouchingEmbedded(guideId, changeIds)
+        : await this.laterTouchingByPlace(changeIds);
+    return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
+  }
+
+  private laterTouchingByPlace(changeIds: readonly string[]) {
+    return this.db
       .selectFrom('change_rows as mine')
       .innerJoin('changes as m', 'm.id', 'mine.change_id')
       .innerJoin('change_rows as theirs', (join) =>
@@ -177,14 +185,38 @@ export class ChangesStore extends ScopedStore {
       .whereRef('later.guide_id', '=', 'm.guide_id')
       .whereRef('later.seq', '>', 'm.seq')
       .where('later.id', 'not in', changeIds)
-      // The embedded store reads only the later changes' rows: the ids after this one's, to its guide's end.
-      .$if(this.dialect === 'sqlite', (q) =>
-        q
-          .whereRef('theirs.change_id', '>', 'mine.change_id')
-          .where('theirs.change_id', '<', changeIdRangeOf('m.guide_id').to),
-      )
       .execute();
-    return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
+  }
+
+  /**
+   * On the embedded store a change is found by its id only through all its rows (its entry is the
+   * one of them that names its guide: resources/history/first-row.migration.ts), so no row is
+   * joined to its change: the records these changes touched, each with the first of them that
+   * did, are matched against the rows after it in the guide's range (ids in their order), and only
+   * the changes found are looked up, once each.
+   */
+  private laterTouchingEmbedded(guideId: string, changeIds: readonly string[]) {
+    const mine = this.db
+      .selectFrom('change_rows')
+      .select(['kind', 'record_id'])
+      .select((eb) => eb.fn.min('change_id').as('first'))
+      .where('change_id', 'in', changeIds)
+      .groupBy(['kind', 'record_id']);
+    const theirs = this.db
+      .selectFrom('change_rows as theirs')
+      .innerJoin(mine.as('mine'), (join) =>
+        join.onRef('mine.record_id', '=', 'theirs.record_id').onRef('mine.kind', '=', 'theirs.kind'),
+      )
+      .select('theirs.change_id')
+      .where('theirs.change_id', '>', [...changeIds].sort()[0] ?? '')
+      .where('theirs.change_id', '<', changeIdRange(guideId).to)
+      .whereRef('theirs.change_id', '>', 'mine.first');
+    return this.db
+      .selectFrom('changes')
+      .select(['id', 'seq', 'operation', 'undone_by'])
+      .where('id', 'in', theirs)
+      .where('id', 'not in', changeIds)
+      .execute();
   }
 
   /** The changes an undo undid (while it stands). */

@@ -34,7 +34,7 @@ export async function undoChanges(
 ): Promise<string> {
   const store = ctx.stores.changes;
   const changes = await requireUndoable(store, guideId, changeIds);
-  await requireNothingLaterOnTheirRecords(store, changes);
+  await requireNothingLaterOnTheirRecords(store, guideId, changes);
   const tables = await store.trackedTables();
   const remover = new RowRemover(ctx, tables);
   const rows: { table: string; key: Record<string, unknown>; values: Record<string, unknown> | null }[] = [];
@@ -94,9 +94,16 @@ async function requireUndoable(store: ChangesStore, guideId: string, changeIds: 
  * touched: putting their before-images back would silently take that later change back too. A
  * later change and the undo that took it back cancel out, so neither counts.
  */
-async function requireNothingLaterOnTheirRecords(store: ChangesStore, changes: readonly Checked[]): Promise<void> {
+async function requireNothingLaterOnTheirRecords(
+  store: ChangesStore,
+  guideId: string,
+  changes: readonly Checked[],
+): Promise<void> {
   const earliest = Math.min(...changes.map((c) => c.seq));
-  const later = await store.laterTouching(changes.map((c) => c.id));
+  const later = await store.laterTouching(
+    guideId,
+    changes.map((c) => c.id),
+  );
   const effect = await store.inEffect(later);
   const undos = later.filter((c) => c.operation === UNDO_OPERATION && effect.get(c.id));
   const undoneByThem = await store.undoneBy(undos.map((c) => c.id));

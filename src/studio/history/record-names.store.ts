@@ -51,21 +51,7 @@ export class RecordNamesStore extends ScopedStore {
       for (const row of standing) names.set(refKey({ kind, id: String(row.id) }), String(row.name));
       const gone = ids.filter((id) => !names.has(refKey({ kind, id })));
       if (gone.length === 0) continue;
-      const kept = await this.db
-        .selectFrom('change_rows')
-        .innerJoin('changes', 'changes.id', 'change_rows.change_id')
-        .select(['change_rows.record_id', 'change_rows.before'])
-        .where('changes.guide_id', '=', guideId)
-        .where('change_rows.tbl', '=', named.table)
-        .where('change_rows.record_id', 'in', gone)
-        .where('change_rows.before', 'is not', null)
-        // The embedded store finds a guide's history by its change ids' range, not by an index on the guide.
-        .$if(this.dialect === 'sqlite', (q) => {
-          const { from, to } = changeIdRange(guideId);
-          return q.where('change_rows.change_id', '>=', from).where('change_rows.change_id', '<', to);
-        })
-        .orderBy('changes.seq', 'desc')
-        .execute();
+      const kept = await this.keptStates(guideId, named.table, gone);
       for (const row of kept) {
         const key = refKey({ kind, id: row.record_id });
         const name = (JSON.parse(row.before ?? '{}') as Record<string, unknown>)[named.column];
@@ -73,5 +59,32 @@ export class RecordNamesStore extends ScopedStore {
       }
     }
     return names;
+  }
+
+  /**
+   * The states the history kept of these records, newest first. The embedded store finds a guide's
+   * history by its change ids' range, in their order, and joins no row to its change: there a
+   * change is found by its id only through all its rows (resources/history/first-row.migration.ts).
+   */
+  private keptStates(guideId: string, table: string, ids: readonly string[]) {
+    const rows = this.db
+      .selectFrom('change_rows')
+      .select(['change_rows.record_id', 'change_rows.before'])
+      .where('change_rows.tbl', '=', table)
+      .where('change_rows.record_id', 'in', ids)
+      .where('change_rows.before', 'is not', null);
+    if (this.dialect === 'sqlite') {
+      const { from, to } = changeIdRange(guideId);
+      return rows
+        .where('change_rows.change_id', '>=', from)
+        .where('change_rows.change_id', '<', to)
+        .orderBy('change_rows.change_id', 'desc')
+        .execute();
+    }
+    return rows
+      .innerJoin('changes', 'changes.id', 'change_rows.change_id')
+      .where('changes.guide_id', '=', guideId)
+      .orderBy('changes.seq', 'desc')
+      .execute();
   }
 }
