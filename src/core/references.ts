@@ -30,9 +30,7 @@ export interface ReferenceStep<C> {
 
 /** The declared steps by the kind they point at, each kind's in the order they were declared. */
 export function stepsByKind<C>(declared: readonly ReferenceStep<C>[]): ReadonlyMap<ReferenceKind, ReferenceStep<C>[]> {
-  const byKind = new Map<ReferenceKind, ReferenceStep<C>[]>();
-  for (const step of declared) byKind.set(step.to, [...(byKind.get(step.to) ?? []), step]);
-  return byKind;
+  return Map.groupBy(declared, (step) => step.to);
 }
 
 /** Runs the holders' steps for one record about to be deleted, one after another, on its call. */

@@ -68,8 +68,7 @@ export async function trackedTables(
   declared: HistoryTables,
 ): Promise<TrackedTable[]> {
   const { columns, foreignKeys } = dialect === 'postgres' ? await postgresCatalog(db) : await sqliteCatalog(db);
-  const byTable = new Map<string, Column[]>();
-  for (const column of columns) byTable.set(column.tbl, [...(byTable.get(column.tbl) ?? []), column]);
+  const byTable = Map.groupBy(columns, (column) => column.tbl);
   const content = new Set(
     [...byTable].filter(([t, cs]) => t === 'guides' || cs.some((c) => c.name === 'guide_id')).map(([t]) => t),
   );

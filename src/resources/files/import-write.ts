@@ -125,9 +125,14 @@ async function planCollections(
     plans.push({ id: collectionId, name: chapter.name, newKeys: joining('collectionId', chapter.name, members, keys) });
   }
   if (!byFolder) return plans;
-  const folders = new Map<string, string[]>();
-  for (const c of spots)
-    if (c.folder !== undefined) folders.set(c.folder, [...(folders.get(c.folder) ?? []), c.item.spotKey]);
+  const folders = new Map(
+    [
+      ...Map.groupBy(
+        spots.filter((c) => c.folder !== undefined),
+        (c) => c.folder as string,
+      ),
+    ].map(([folder, cs]) => [folder, cs.map((c) => c.item.spotKey)]),
+  );
   if (folders.size === 0) return plans;
   const named = new Map<string, { id: string; members: Set<string | null> }>();
   for (const chapter of (await stores.chapters.list(guideId)).reverse()) {

@@ -6,7 +6,7 @@ import { isSpliced, wholeValues } from '../../db/history-splices.ts';
 import { type TrackedTable, trackedTables } from '../../db/history-triggers.ts';
 import type { Database } from '../../db/tables.ts';
 import { uniqueClashColumns } from '../../db/unique-clash.ts';
-import { type ChangeOutcome, outcomeOf, type TouchedRecord } from './change.answer.ts';
+import { type ChangeOutcome, outcomeOf } from './change.answer.ts';
 import type { ChangeRowsTable, ChangesTable } from './change.tables.ts';
 import { clashRefusal } from './clash-refusal.ts';
 
@@ -111,7 +111,6 @@ export class ChangesStore extends ScopedStore {
 
   /** What each change did, read from the rows it touched (one row a record and table). */
   async outcomes(ids: readonly string[]): Promise<Map<string, ChangeOutcome>> {
-    const byChange = new Map<string, TouchedRecord[]>();
     if (ids.length === 0) return new Map();
     const rows = await this.db
       .selectFrom('change_rows')
@@ -125,11 +124,9 @@ export class ChangesStore extends ScopedStore {
       .groupBy(['change_id', 'tbl', 'kind', 'record_id'])
       .orderBy('first')
       .execute();
-    for (const row of rows) {
-      const touched = { ...row, created: Number(row.created), gone: Number(row.gone) };
-      byChange.set(row.change_id, [...(byChange.get(row.change_id) ?? []), touched]);
-    }
-    return new Map([...byChange].map(([id, touched]) => [id, outcomeOf(touched, this.tables)]));
+    const touched = rows.map((row) => ({ ...row, created: Number(row.created), gone: Number(row.gone) }));
+    const byChange = Map.groupBy(touched, (row) => row.change_id);
+    return new Map([...byChange].map(([id, records]) => [id, outcomeOf(records, this.tables)]));
   }
 
   /** The guide's changes by id; ids of no change of this guide are left out. */
