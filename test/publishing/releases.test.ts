@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { unpackImage } from '../../src/resources/publishing/image-format.ts';
 import { assertError, assertOk } from '../helpers/answers.ts';
 import { type Api, apiFor, describeOverTransports } from '../helpers/api.ts';
 import { newChapter, newGuide, newPhoto, recordPurchase } from '../helpers/fixtures.ts';
@@ -98,6 +100,22 @@ async function story(h: Harness, api: Api, publisher: Api, name: string): Promis
       newSpot: newSpot.body.spotId,
     },
   };
+}
+
+/** A release's row and the image row it kept, read from the store. */
+async function keptImage(h: Harness, productId: string, number: number) {
+  const release = await h.store.db
+    .selectFrom('releases')
+    .select('id')
+    .where('guide_id', '=', productId)
+    .where('number', '=', number)
+    .executeTakeFirstOrThrow();
+  const packed = await h.store.db
+    .selectFrom('release_images')
+    .selectAll()
+    .where('release_id', '=', release.id)
+    .executeTakeFirstOrThrow();
+  return { release, packed };
 }
 
 /** Every page of a paged list, read `limit` at a time. */
@@ -227,19 +245,45 @@ await describeOverTransports('releases', (suite, t) => {
     assert.equal((await api.call('list_changes', { productId })).body.total, history);
   });
 
+  it('compares and restores a release whose image was kept as one JSON document, as images were before 2026-11-28', async () => {
+    const { productId } = s.guide;
+    const { release, packed: kept } = await keptImage(suite.h, productId, 2);
+    const rowALine = await unpackImage(kept.image);
+    assert.ok(
+      [...rowALine.tables.values()].every((rows) => rows instanceof Map),
+      'a publish keeps its rows by key',
+    );
+    const differences = await allPages(api, 'get_release', { productId, release: 2 }, 'records');
+    // The same rows as the single document the publish wrote before: each table's rows as read, joined.
+    const tables = [...rowALine.tables].map(
+      ([name, rows]) => `${JSON.stringify(name)}:[${[...rows.values()].join(',')}]`,
+    );
+    const oneDocument = gzipSync(`{"tables":{${tables.join(',')}}}`);
+    await suite.h.store.db
+      .updateTable('release_images')
+      .set({ image: oneDocument })
+      .where('release_id', '=', release.id)
+      .execute();
+    try {
+      assert.deepEqual(await allPages(api, 'get_release', { productId, release: 2 }, 'records'), differences);
+      const working = await wholeGuide(suite.h, productId);
+      const restored = await api.call('restore_release', { productId, release: 2 });
+      assertOk(restored);
+      assert.deepEqual(await wholeGuide(suite.h, productId), s.atRelease2);
+      assertOk(await api.call('undo_changes', { productId, changeIds: [restored.body.changeId] }));
+      assert.deepEqual(await wholeGuide(suite.h, productId), working);
+    } finally {
+      await suite.h.store.db
+        .updateTable('release_images')
+        .set({ image: kept.image })
+        .where('release_id', '=', release.id)
+        .execute();
+    }
+  });
+
   it('compares a release published before images were kept by its snapshot, and refuses to restore it', async () => {
     const { productId } = s.guide;
-    const release = await suite.h.store.db
-      .selectFrom('releases')
-      .select('id')
-      .where('guide_id', '=', productId)
-      .where('number', '=', 1)
-      .executeTakeFirstOrThrow();
-    const packed = await suite.h.store.db
-      .selectFrom('release_images')
-      .selectAll()
-      .where('release_id', '=', release.id)
-      .executeTakeFirstOrThrow();
+    const { release, packed } = await keptImage(suite.h, productId, 1);
     await suite.h.store.db.deleteFrom('release_images').where('release_id', '=', release.id).execute();
     try {
       const old = await api.call('get_release', { productId, release: 1 });

@@ -1,7 +1,7 @@
 import type { Stores } from '../../core/stores.ts';
 import { keysOf, mediaKeysInJson } from '../media/index.ts';
+import { packImage, unpackImage, type WorkingImage } from './image-format.ts';
 import type { PackedImage } from './release.store.ts';
-import { packImage, unpackImage, type WorkingImage } from './working-image.ts';
 
 /**
  * The guide's working copy as a publish keeps it beside the release, read in the publish's
@@ -10,9 +10,9 @@ import { packImage, unpackImage, type WorkingImage } from './working-image.ts';
  */
 export async function captureImage(stores: Stores, guideId: string): Promise<PackedImage> {
   const copy = stores.workingCopy;
-  const json = await copy.rowsAsJson(await copy.tables(), guideId);
-  const { packed, text } = await packImage(json);
-  const photos = JSON.parse(json.get('media') ?? '[]') as { files: string }[];
+  const rows = await copy.keyedRows(await copy.tables(), guideId);
+  const { packed, text } = await packImage(rows);
+  const photos = [...(rows.get('media')?.values() ?? [])].map((row) => JSON.parse(row) as { files: string });
   const fileKeys = new Set([...mediaKeysInJson(text), ...photos.flatMap((p) => keysOf(JSON.parse(p.files)))]);
   return { packed, fileKeys: [...fileKeys] };
 }

@@ -43,6 +43,6 @@ export interface ReleaseImagesTable {
   release_id: string;
   /** JSON ReleaseCounts: what buyers of the release could open, by kind. */
   counts: string;
-  /** gzip of the JSON WorkingImage. */
+  /** gzip of the WorkingImage's text (image-format.ts): a row a line, or one JSON document before 2026-11-28. */
   image: Uint8Array;
 }

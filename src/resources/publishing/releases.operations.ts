@@ -99,7 +99,7 @@ async function differencesFrom(
   if (image === undefined) return snapshotDifferences(ctx.stores, guide, release.id);
   const { workingCopy } = ctx.stores;
   const tables = await workingCopy.tables();
-  const now = await workingCopy.rows(tables, guide.id);
+  const now = await workingCopy.keyedRows(tables, guide.id);
   return recordDifferences(compareWithImage(tables, image, now), ctx.stores.changes.tables, { tables, now });
 }
 

@@ -6,6 +6,9 @@ import { type TrackedTable, trackedTables } from '../../db/history-triggers.ts';
 /** One row as the history keeps rows: a plain JSON object of its columns. */
 export type Row = Record<string, unknown>;
 
+/** A table's rows by their key's JSON text, each row as its JSON text (WorkingCopyStore.keyedRows). */
+export type KeyedRows = Map<string, string>;
+
 /**
  * The raw rows of a guide's working copy: every table the history tracks (the same discovery its
  * triggers use), each read whole in one statement as the triggers write a row (to_jsonb in
@@ -25,34 +28,29 @@ export class WorkingCopyStore extends ScopedStore {
     return parentsFirst(await trackedTables(this.db, this.dialect, this.declared));
   }
 
-  /** Each table's rows of the guide as one JSON array text, ordered by key: no row is parsed. */
-  async rowsAsJson(tables: readonly TrackedTable[], guideId: string): Promise<Map<string, string>> {
+  /**
+   * Each table's rows of the guide by key, each key and row as JSON text, in key order: the form a
+   * release's image keeps them in (working-image.ts), so a row unchanged since is the same text and
+   * is never parsed. The same statement writes them now as at the publish.
+   */
+  async keyedRows(tables: readonly TrackedTable[], guideId: string): Promise<Map<string, KeyedRows>> {
     const byName = new Map(tables.map((t) => [t.name, t]));
-    const out = new Map<string, string>();
+    const out = new Map<string, KeyedRows>();
     for (const table of tables) {
       const filter = guideFilter(table, byName, guideId);
-      if (filter !== undefined) out.set(table.name, await this.jsonRows(table, filter));
+      if (filter === undefined) continue;
+      const keys = sql.join(table.keyColumns.map((c) => sql.ref(c)));
+      const query =
+        this.dialect === 'postgres'
+          ? sql<{ k: string; r: string }>`select json_build_array(${keys})::text as k, to_jsonb(t)::text as r
+              from ${sql.table(table.name)} t where ${filter} order by ${keys}`
+          : sql<{ k: string; r: string }>`select json_array(${keys}) as k, json_object(${sql.join(
+              table.columns.map((c) => sql`${sql.lit(c)}, ${sql.ref(c)}`),
+            )}) as r from ${sql.table(table.name)} where ${filter} order by ${keys}`;
+      const { rows } = await query.execute(this.db);
+      out.set(table.name, new Map(rows.map(({ k, r }) => [k, r])));
     }
     return out;
-  }
-
-  private async jsonRows(table: TrackedTable, filter: RawBuilder<unknown>): Promise<string> {
-    const order = sql.join(table.keyColumns.map((c) => sql.ref(c)));
-    const query =
-      this.dialect === 'postgres'
-        ? sql<{ rows: string }>`select coalesce(json_agg(to_jsonb(t) order by ${order}), '[]')::text as rows
-            from ${sql.table(table.name)} t where ${filter}`
-        : sql<{ rows: string }>`select json_group_array(json_object(${sql.join(
-            table.columns.map((c) => sql`${sql.lit(c)}, ${sql.ref(c)}`),
-          )})) as rows from (select * from ${sql.table(table.name)} where ${filter} order by ${order})`;
-    const { rows } = await query.execute(this.db);
-    return rows[0]?.rows ?? '[]';
-  }
-
-  /** Each table's rows of the guide, parsed. */
-  async rows(tables: readonly TrackedTable[], guideId: string): Promise<Map<string, Row[]>> {
-    const texts = await this.rowsAsJson(tables, guideId);
-    return new Map([...texts].map(([name, text]) => [name, JSON.parse(text) as Row[]]));
   }
 }
 

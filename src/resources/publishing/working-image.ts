@@ -1,40 +1,8 @@
-import { promisify } from 'node:util';
-import { gunzip, gzip } from 'node:zlib';
 import type { HistoryTables } from '../../core/history.ts';
 import { compareSortKeys } from '../../core/paging-sorted.ts';
 import type { TrackedTable } from '../../db/history-triggers.ts';
-import type { Row } from './working-copy.store.ts';
-
-/**
- * A release's working image: the raw rows of every tracked table of the guide as they stood at the
- * publish (working-copy.store.ts), by table. What restore_release gives back and get_release
- * compares the working copy with; the buyers' snapshot cannot serve, as it leaves out reviewer-only
- * fields, archived spots, properties and more.
- */
-export interface WorkingImage {
-  tables: Record<string, Row[]>;
-}
-
-const zip = promisify(gzip);
-const unzip = promisify(gunzip);
-
-/**
- * The size of the buffers zlib fills on its thread: each full one is a call back on the main
- * thread, and they are joined at the end. At zlib's 16 KiB, a 4,000-spot guide's image (13 MB of
- * JSON) took 820 calls and 62 ms to unpack, where 1 MiB takes 13 calls and 12 ms
- * (docs/decisions/performance.md, "A release's image unpacked in large pieces").
- */
-const ZLIB_CHUNK_BYTES = 1024 * 1024;
-
-/** The image as stored: the tables' JSON joined as read, without parsing a row, then gzipped. */
-export async function packImage(tables: ReadonlyMap<string, string>): Promise<{ packed: Uint8Array; text: string }> {
-  const text = `{"tables":{${[...tables].map(([name, rows]) => `${JSON.stringify(name)}:${rows}`).join(',')}}}`;
-  return { packed: await zip(text, { chunkSize: ZLIB_CHUNK_BYTES }), text };
-}
-
-export async function unpackImage(packed: Uint8Array): Promise<WorkingImage> {
-  return JSON.parse((await unzip(packed, { chunkSize: ZLIB_CHUNK_BYTES })).toString('utf8')) as WorkingImage;
-}
+import type { WorkingImage } from './image-format.ts';
+import type { KeyedRows, Row } from './working-copy.store.ts';
 
 /** How one table's rows now differ from the image's. */
 export interface TableDiff {
@@ -92,26 +60,61 @@ function sameRow(table: TrackedTable, now: Row, image: Row): boolean {
 export function compareWithImage(
   tables: readonly TrackedTable[],
   image: WorkingImage,
-  now: ReadonlyMap<string, Row[]>,
+  now: ReadonlyMap<string, KeyedRows>,
 ): TableDiff[] {
   const diffs: TableDiff[] = [];
   for (const table of tables) {
-    const imageRows = image.tables[table.name];
+    const imageRows = image.tables.get(table.name);
     if (imageRows === undefined) continue;
-    const current = new Map((now.get(table.name) ?? []).map((row) => [keyOf(table, row), row]));
-    const diff: TableDiff = { table, extra: [], missing: [], changed: [] };
-    for (const row of imageRows) {
-      const key = keyOf(table, row);
-      const standing = current.get(key);
-      if (standing === undefined) diff.missing.push(row);
-      else if (!sameRow(table, standing, row)) diff.changed.push(row);
-      current.delete(key);
-    }
-    diff.extra = [...current.values()];
+    const current = now.get(table.name) ?? new Map<string, string>();
+    const diff = Array.isArray(imageRows)
+      ? compareParsed(table, imageRows, current)
+      : compareKeyed(table, imageRows, current);
     if (diff.extra.length + diff.missing.length + diff.changed.length > 0) diffs.push(diff);
   }
   return diffs;
 }
+
+/**
+ * Rows kept by key as text, against the rows now read the same way: a row whose text is the same
+ * stands unchanged and is not parsed; only the others are, and compared column by column (a row
+ * whose stamps alone moved is the same).
+ */
+function compareKeyed(table: TrackedTable, image: KeyedRows, now: KeyedRows): TableDiff {
+  const diff: TableDiff = { table, extra: [], missing: [], changed: [] };
+  for (const [key, text] of image) {
+    const standing = now.get(key);
+    if (standing === undefined) diff.missing.push(parsed(text));
+    else if (standing !== text) {
+      const row = parsed(text);
+      if (!sameRow(table, parsed(standing), row)) diff.changed.push(row);
+    }
+  }
+  for (const [key, text] of now) if (!image.has(key)) diff.extra.push(parsed(text));
+  return diff;
+}
+
+/** An image kept before rows were kept by key: every row parsed, matched by its key columns. */
+function compareParsed(table: TrackedTable, image: readonly Row[], now: KeyedRows): TableDiff {
+  const diff: TableDiff = { table, extra: [], missing: [], changed: [] };
+  const current = new Map(
+    [...now.values()].map((text) => {
+      const row = parsed(text);
+      return [keyOf(table, row), row];
+    }),
+  );
+  for (const row of image) {
+    const key = keyOf(table, row);
+    const standing = current.get(key);
+    if (standing === undefined) diff.missing.push(row);
+    else if (!sameRow(table, standing, row)) diff.changed.push(row);
+    current.delete(key);
+  }
+  diff.extra = [...current.values()];
+  return diff;
+}
+
+const parsed = (text: string) => JSON.parse(text) as Row;
 
 /** How the working copy differs from a release for one record: added since, removed since, or changed. */
 export interface RecordDifference {
@@ -137,7 +140,7 @@ export function recordDifferences(
   diffs: readonly TableDiff[],
   declared: HistoryTables,
   /** The tables and their rows now, to name a record changed only through its parts. */
-  named: { tables: readonly TrackedTable[]; now: ReadonlyMap<string, Row[]> } = { tables: [], now: new Map() },
+  named: { tables: readonly TrackedTable[]; now: ReadonlyMap<string, KeyedRows> } = { tables: [], now: new Map() },
 ): RecordDifference[] {
   const records = new Map<string, RecordDifference>();
   const note = (table: TrackedTable, row: Row, change: RecordDifference['change']) => {
@@ -163,7 +166,8 @@ export function recordDifferences(
   for (const table of unnamed.size === 0 ? [] : named.tables) {
     const declaration = declared[table.name];
     if (declaration !== 'untracked' && declaration?.part === true) continue;
-    for (const row of named.now.get(table.name) ?? []) {
+    for (const text of named.now.get(table.name)?.values() ?? []) {
+      const row = parsed(text);
       const record = records.get(`${table.kind} ${String(row[table.idColumn])}`);
       if (record && record.name === null) record.name = nameOf(row);
     }
