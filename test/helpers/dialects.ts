@@ -48,7 +48,7 @@ export async function testDialects(): Promise<Array<{ dialect: TestDialect; skip
 export async function freshPostgresSchema(
   databaseUrl = POSTGRES_URL,
   prefix = 't',
-): Promise<{ url: string; drop(): Promise<void> }> {
+): Promise<{ url: string; schema: string; drop(): Promise<void> }> {
   const schema = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new pg.Client({ connectionString: databaseUrl });
   await admin.connect();
@@ -58,6 +58,7 @@ export async function freshPostgresSchema(
   url.searchParams.set('options', `-c search_path=${schema}`);
   return {
     url: url.toString(),
+    schema,
     async drop() {
       const c = new pg.Client({ connectionString: databaseUrl });
       await c.connect();

@@ -155,7 +155,7 @@ for (const { dialect, skip } of await testDialects()) {
         try {
           const { rows } = await admin.query(
             'select pg_terminate_backend(pid) as ended from pg_stat_activity where application_name = $1',
-            [`${APPLICATION_NAME} ${new URL(schema!.url).searchParams.get('options')!.split('=')[1]}`],
+            [`${APPLICATION_NAME} ${schema!.schema}`],
           );
           assert.equal(rows.length, 1, 'one coordination connection for the first store');
         } finally {

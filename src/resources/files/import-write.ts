@@ -125,13 +125,9 @@ async function planCollections(
     plans.push({ id: collectionId, name: chapter.name, newKeys: joining('collectionId', chapter.name, members, keys) });
   }
   if (!byFolder) return plans;
-  const folders = new Map(
-    [
-      ...Map.groupBy(
-        spots.filter((c) => c.folder !== undefined),
-        (c) => c.folder as string,
-      ),
-    ].map(([folder, cs]) => [folder, cs.map((c) => c.item.spotKey)]),
+  const folders = Map.groupBy(
+    spots.filter((c) => c.folder !== undefined),
+    (c) => c.folder as string,
   );
   if (folders.size === 0) return plans;
   const named = new Map<string, { id: string; members: Set<string | null> }>();
@@ -139,12 +135,17 @@ async function planCollections(
     if (chapter.kind === 'collection')
       named.set(chapter.name, { id: chapter.id, members: new Set(chapter.members.map((m) => m.spotKey)) });
   }
-  for (const [name, folderKeys] of folders) {
+  for (const [name, inFolder] of folders) {
     const found = named.get(name);
     plans.push({
       id: found?.id,
       name,
-      newKeys: joining('collectionsFrom', name, found?.members ?? new Set(), folderKeys),
+      newKeys: joining(
+        'collectionsFrom',
+        name,
+        found?.members ?? new Set(),
+        inFolder.map((c) => c.item.spotKey),
+      ),
     });
   }
   return plans;

@@ -30,7 +30,7 @@ export class WorkingCopyStore extends ScopedStore {
 
   /**
    * Each table's rows of the guide by key, each key and row as JSON text, in key order: the form a
-   * release's image keeps them in (working-image.ts), so a row unchanged since is the same text and
+   * release's image keeps them in (image-format.ts), so a row unchanged since is the same text and
    * is never parsed. The same statement writes them now as at the publish.
    */
   async keyedRows(tables: readonly TrackedTable[], guideId: string): Promise<Map<string, KeyedRows>> {
