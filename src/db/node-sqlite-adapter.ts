@@ -1,6 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import { heldValue } from './held-values.ts';
 import { firstValues, spliceOf } from './history-splices.ts';
 import type { StoreProbe } from './store-probe.ts';
 import { WAL_KEPT_BYTES } from './wal-checkpointer.ts';
@@ -116,6 +117,7 @@ export class NodeSqliteAdapter implements SqliteDatabase {
     this.db.function('history_first_values', { deterministic: true }, (kept, incoming) =>
       firstValues(kept === null ? null : String(kept), incoming === null ? null : String(incoming)),
     );
+    this.db.function('held_value', (token, key) => heldValue(token, key));
     const mode = this.db.prepare('PRAGMA journal_mode').get() as { journal_mode?: string } | undefined;
     this.walIndexFile = mode?.journal_mode === 'wal' ? `${file}-shm` : undefined;
   }

@@ -1,6 +1,6 @@
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
-import type { KeyedRows, Row } from './working-copy.store.ts';
+import type { ImageRows, KeyedRows, Row } from './working-copy.store.ts';
 
 /**
  * A release's working image: the raw rows of every tracked table of the guide as they stood at the
@@ -10,10 +10,10 @@ import type { KeyedRows, Row } from './working-copy.store.ts';
  */
 export interface WorkingImage {
   /**
-   * Each table's rows: by key, as JSON texts, in an image kept a row a line; parsed, in one kept
-   * before as a single JSON document (its keys are the rows' own).
+   * Each table's rows: by key, in an image kept a row a line; parsed, in one kept before as a single
+   * JSON document (its keys are the rows' own).
    */
-  tables: Map<string, KeyedRows | Row[]>;
+  tables: Map<string, ImageRows | Row[]>;
 }
 
 const zip = promisify(gzip);
@@ -31,12 +31,16 @@ const ZLIB_CHUNK_BYTES = 1024 * 1024;
  * The first line of an image kept a row a line. Then each table: a line of its name after
  * TABLE_MARK, and a line a row, its key's JSON and its own, a tab between. JSON text holds no raw
  * tab or line break (both are escaped inside strings), and a key's JSON starts with '['. Kept so
- * (2026-11-28 on), a row unchanged since the publish is compared as text and never parsed
- * (docs/decisions/performance.md, "Rows compared as text"); images kept before are one JSON
- * document, still read.
+ * (2026-11-28 on), a row unchanged since the publish is compared as it was kept, byte for byte, and
+ * never decoded or parsed (docs/decisions/performance.md, "Rows compared as text", "Rows compared
+ * inside SQLite"); images kept before are one JSON document, still read.
  */
 const ROW_A_LINE = 'creator-api working image, a row a line';
 const TABLE_MARK = '#';
+const HEADER = Buffer.from(ROW_A_LINE);
+const TABLE_MARK_BYTE = TABLE_MARK.charCodeAt(0);
+const LINE_BREAK = 0x0a;
+const TAB = 0x09;
 
 /** The image as stored, gzipped, and its text (what the photo files it names are read from). */
 export async function packImage(tables: ReadonlyMap<string, KeyedRows>): Promise<{ packed: Uint8Array; text: string }> {
@@ -50,22 +54,29 @@ export async function packImage(tables: ReadonlyMap<string, KeyedRows>): Promise
 }
 
 export async function unpackImage(packed: Uint8Array): Promise<WorkingImage> {
-  const text = (await unzip(packed, { chunkSize: ZLIB_CHUNK_BYTES })).toString('utf8');
-  if (!text.startsWith(ROW_A_LINE)) {
-    const { tables } = JSON.parse(text) as { tables: Record<string, Row[]> };
+  const bytes = (await unzip(packed, { chunkSize: ZLIB_CHUNK_BYTES })) as Buffer;
+  if (!bytes.subarray(0, HEADER.length).equals(HEADER)) {
+    const { tables } = JSON.parse(bytes.toString('utf8')) as { tables: Record<string, Row[]> };
     return { tables: new Map(Object.entries(tables)) };
   }
-  const tables = new Map<string, KeyedRows>();
-  let rows: KeyedRows = new Map();
-  for (const line of text.slice(ROW_A_LINE.length + 1).split('\n')) {
-    if (line === '') continue;
-    if (line.startsWith(TABLE_MARK)) {
+  const tables = new Map<string, ImageRows>();
+  let rows: ImageRows = new Map();
+  for (let at = HEADER.length + 1; at < bytes.length; ) {
+    const found = bytes.indexOf(LINE_BREAK, at);
+    const end = found === -1 ? bytes.length : found;
+    if (bytes[at] === TABLE_MARK_BYTE) {
       rows = new Map();
-      tables.set(line.slice(TABLE_MARK.length), rows);
-      continue;
+      tables.set(bytes.toString('utf8', at + 1, end), rows);
+    } else if (end > at) {
+      const tab = bytes.indexOf(TAB, at);
+      rows.set(bytes.toString('utf8', at, tab), bytes.subarray(tab + 1, end));
     }
-    const tab = line.indexOf('\t');
-    rows.set(line.slice(0, tab), line.slice(tab + 1));
+    at = end + 1;
   }
   return { tables };
+}
+
+/** A row of an image as it was kept. */
+export function imageRow(bytes: Uint8Array): Row {
+  return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')) as Row;
 }

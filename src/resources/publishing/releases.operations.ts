@@ -99,8 +99,8 @@ async function differencesFrom(
   if (image === undefined) return snapshotDifferences(ctx.stores, guide, release.id);
   const { workingCopy } = ctx.stores;
   const tables = await workingCopy.tables();
-  const now = await workingCopy.keyedRows(tables, guide.id);
-  return recordDifferences(compareWithImage(tables, image, now), ctx.stores.changes.tables, { tables, now });
+  const diffs = await compareWithImage(workingCopy, guide.id, tables, image);
+  return recordDifferences(diffs, ctx.stores.changes.tables, { tables, image });
 }
 
 export const getRelease = defineOperation({

@@ -36,9 +36,8 @@ export async function restoreRelease(
   }
   const { workingCopy, changes } = ctx.stores;
   const tables = await workingCopy.tables();
-  const now = await workingCopy.keyedRows(tables, guideId);
-  const before = compareWithImage(tables, image, now);
-  const differences = recordDifferences(before, changes.tables, { tables, now });
+  const before = await compareWithImage(workingCopy, guideId, tables, image);
+  const differences = recordDifferences(before, changes.tables, { tables, image });
   const spotsLeaving = differences.filter((d) => d.kind === 'spot' && d.change === 'added').length;
   if (spotsLeaving > 0 && (await ctx.stores.guides.hasBuyers(guideId))) {
     throw new ApiError(
@@ -53,7 +52,7 @@ export async function restoreRelease(
     for (const row of diff.extra) await remover.remove(diff.table.name, keyColumnsOf(diff.table, row));
   }
   // Read again: what the removals cleared in other records is put back with the rest.
-  const rows = compareWithImage(tables, image, await workingCopy.keyedRows(tables, guideId)).flatMap(rowsToPutBack);
+  const rows = (await compareWithImage(workingCopy, guideId, tables, image)).flatMap(rowsToPutBack);
   await clearTradedValues(changes, tables, rows);
   for (const { table, key, values } of rows) await changes.putBack(table, key, values);
   return differences;

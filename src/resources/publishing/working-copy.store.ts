@@ -1,13 +1,22 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { HistoryTables } from '../../core/history.ts';
 import { ScopedStore, type StoreScope } from '../../core/stores.ts';
+import { holdingValues } from '../../db/held-values.ts';
 import { type TrackedTable, trackedTables } from '../../db/history-triggers.ts';
+import type { Dialect } from '../../db/store-interface.ts';
 
 /** One row as the history keeps rows: a plain JSON object of its columns. */
 export type Row = Record<string, unknown>;
 
 /** A table's rows by their key's JSON text, each row as its JSON text (WorkingCopyStore.keyedRows). */
 export type KeyedRows = Map<string, string>;
+
+/**
+ * A table's rows in an image kept a row a line: by their key's JSON text, each row's JSON text as
+ * the UTF-8 bytes it is kept in. A row is decoded only when it differs from the row now: the bytes
+ * are compared as they are (WorkingCopyStore.differingRows).
+ */
+export type ImageRows = Map<string, Uint8Array>;
 
 /**
  * The raw rows of a guide's working copy: every table the history tracks (the same discovery its
@@ -29,29 +38,83 @@ export class WorkingCopyStore extends ScopedStore {
   }
 
   /**
-   * Each table's rows of the guide by key, each key and row as JSON text, in key order: the form a
-   * release's image keeps them in (image-format.ts), so a row unchanged since is the same text and
-   * is never parsed. The same statement writes them now as at the publish.
+   * Each table's rows of the guide by key, each key and row as JSON text, in key order: what a
+   * publish keeps as the release's image (image-format.ts). The same statement writes them now as at
+   * the publish, so a row unchanged since is the same text (differingRows).
    */
   async keyedRows(tables: readonly TrackedTable[], guideId: string): Promise<Map<string, KeyedRows>> {
-    const byName = new Map(tables.map((t) => [t.name, t]));
     const out = new Map<string, KeyedRows>();
     for (const table of tables) {
-      const filter = guideFilter(table, byName, guideId);
-      if (filter === undefined) continue;
-      const keys = sql.join(table.keyColumns.map((c) => sql.ref(c)));
-      const query =
-        this.dialect === 'postgres'
-          ? sql<{ k: string; r: string }>`select json_build_array(${keys})::text as k, to_jsonb(t)::text as r
-              from ${sql.table(table.name)} t where ${filter} order by ${keys}`
-          : sql<{ k: string; r: string }>`select json_array(${keys}) as k, json_object(${sql.join(
-              table.columns.map((c) => sql`${sql.lit(c)}, ${sql.ref(c)}`),
-            )}) as r from ${sql.table(table.name)} where ${filter} order by ${keys}`;
+      const query = this.rowsQuery(tables, table, guideId, (row) => row, sql`order by ${keysOf(table)}`);
+      if (query === undefined) continue;
       const { rows } = await query.execute(this.db);
       out.set(table.name, new Map(rows.map(({ k, r }) => [k, r])));
     }
     return out;
   }
+
+  /**
+   * The guide's rows of one table against a release's image of it, by key: a row's text where it
+   * differs from the image's row or the image lacks it, null where the two are the same bytes. On
+   * the embedded store SQLite compares each row with the image's, held for the statement
+   * (db/held-values.ts), so only the rows that differ come out into the heap; PostgreSQL's come over
+   * the connection all the same and are compared here. Undefined for a table not the guide's.
+   */
+  async differingRows(
+    tables: readonly TrackedTable[],
+    table: TrackedTable,
+    guideId: string,
+    image: ImageRows,
+  ): Promise<Map<string, string | null> | undefined> {
+    if (this.dialect === 'postgres') {
+      const query = this.rowsQuery(tables, table, guideId, (row) => row);
+      if (query === undefined) return undefined;
+      const { rows } = await query.execute(this.db);
+      return new Map(rows.map(({ k, r }) => [k, sameBytes(image.get(k), r) ? null : r]));
+    }
+    return holdingValues(image, async (token) => {
+      const compared = (row: RawBuilder<unknown>) =>
+        sql`case when cast(${row} as blob) = held_value(${token}, ${keyJson(table)}) then null else ${row} end`;
+      const query = this.rowsQuery(tables, table, guideId, compared);
+      if (query === undefined) return undefined;
+      const { rows } = await query.execute(this.db);
+      return new Map(rows.map(({ k, r }) => [k, r]));
+    });
+  }
+
+  /**
+   * The statement reading a table's rows of the guide as `{ k, r }`: each key and row as JSON text,
+   * written as the history's triggers write a row (to_jsonb in PostgreSQL, json_object in SQLite),
+   * the row passed through `select` first.
+   */
+  private rowsQuery(
+    tables: readonly TrackedTable[],
+    table: TrackedTable,
+    guideId: string,
+    select: (row: RawBuilder<unknown>) => RawBuilder<unknown>,
+    then: RawBuilder<unknown> = sql``,
+  ) {
+    const filter = guideFilter(table, new Map(tables.map((t) => [t.name, t])), guideId);
+    if (filter === undefined) return undefined;
+    const row =
+      this.dialect === 'postgres'
+        ? sql`to_jsonb(t)::text`
+        : sql`json_object(${sql.join(table.columns.map((c) => sql`${sql.lit(c)}, ${sql.ref(c)}`))})`;
+    return sql<{ k: string; r: string }>`select ${keyJson(table, this.dialect)} as k, ${select(row)} as r
+      from ${sql.table(table.name)} t where ${filter} ${then}`;
+  }
+}
+
+const keysOf = (table: TrackedTable) => sql.join(table.keyColumns.map((c) => sql.ref(c)));
+
+/** A row's key as JSON text, as an image keeps it. */
+function keyJson(table: TrackedTable, dialect: Dialect = 'sqlite'): RawBuilder<unknown> {
+  return dialect === 'postgres' ? sql`json_build_array(${keysOf(table)})::text` : sql`json_array(${keysOf(table)})`;
+}
+
+/** Whether a row's text is the same as the bytes an image kept of it. */
+function sameBytes(kept: Uint8Array | undefined, text: string): boolean {
+  return kept !== undefined && kept.byteLength === Buffer.byteLength(text) && Buffer.from(text).equals(kept);
 }
 
 /**

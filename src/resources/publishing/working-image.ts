@@ -1,8 +1,8 @@
 import type { HistoryTables } from '../../core/history.ts';
 import { compareSortKeys } from '../../core/paging-sorted.ts';
 import type { TrackedTable } from '../../db/history-triggers.ts';
-import type { WorkingImage } from './image-format.ts';
-import type { KeyedRows, Row } from './working-copy.store.ts';
+import { imageRow, type WorkingImage } from './image-format.ts';
+import type { ImageRows, Row, WorkingCopyStore } from './working-copy.store.ts';
 
 /** How one table's rows now differ from the image's. */
 export interface TableDiff {
@@ -57,52 +57,54 @@ function sameRow(table: TrackedTable, now: Row, image: Row): boolean {
  * What differs, table by table, in the order given (parents first). A table the image does not
  * know (added by a later migration) is left alone: nothing says what it held.
  */
-export function compareWithImage(
+export async function compareWithImage(
+  workingCopy: WorkingCopyStore,
+  guideId: string,
   tables: readonly TrackedTable[],
   image: WorkingImage,
-  now: ReadonlyMap<string, KeyedRows>,
-): TableDiff[] {
+): Promise<TableDiff[]> {
   const diffs: TableDiff[] = [];
   for (const table of tables) {
     const imageRows = image.tables.get(table.name);
     if (imageRows === undefined) continue;
-    const current = now.get(table.name) ?? new Map<string, string>();
-    const diff = Array.isArray(imageRows)
-      ? compareParsed(table, imageRows, current)
-      : compareKeyed(table, imageRows, current);
+    const kept = Array.isArray(imageRows) ? new Map<string, Uint8Array>() : imageRows;
+    const now = (await workingCopy.differingRows(tables, table, guideId, kept)) ?? new Map<string, string | null>();
+    const diff = Array.isArray(imageRows) ? compareParsed(table, imageRows, now) : compareKeyed(table, imageRows, now);
     if (diff.extra.length + diff.missing.length + diff.changed.length > 0) diffs.push(diff);
   }
   return diffs;
 }
 
 /**
- * Rows kept by key as text, against the rows now read the same way: a row whose text is the same
- * stands unchanged and is not parsed; only the others are, and compared column by column (a row
+ * Rows kept by key, against the rows now that differ from them (the rest the store found the same,
+ * byte for byte, and never brought out): those are parsed and compared column by column (a row
  * whose stamps alone moved is the same).
  */
-function compareKeyed(table: TrackedTable, image: KeyedRows, now: KeyedRows): TableDiff {
+function compareKeyed(table: TrackedTable, image: ImageRows, now: ReadonlyMap<string, string | null>): TableDiff {
   const diff: TableDiff = { table, extra: [], missing: [], changed: [] };
-  for (const [key, text] of image) {
-    const standing = now.get(key);
-    if (standing === undefined) diff.missing.push(parsed(text));
-    else if (standing !== text) {
-      const row = parsed(text);
-      if (!sameRow(table, parsed(standing), row)) diff.changed.push(row);
+  for (const [key, text] of now) {
+    if (text === null) continue;
+    const kept = image.get(key);
+    if (kept === undefined) diff.extra.push(parsed(text));
+    else {
+      const row = imageRow(kept);
+      if (!sameRow(table, parsed(text), row)) diff.changed.push(row);
     }
   }
-  for (const [key, text] of now) if (!image.has(key)) diff.extra.push(parsed(text));
+  for (const [key, kept] of image) if (!now.has(key)) diff.missing.push(imageRow(kept));
   return diff;
 }
 
 /** An image kept before rows were kept by key: every row parsed, matched by its key columns. */
-function compareParsed(table: TrackedTable, image: readonly Row[], now: KeyedRows): TableDiff {
+function compareParsed(table: TrackedTable, image: readonly Row[], now: ReadonlyMap<string, string | null>): TableDiff {
   const diff: TableDiff = { table, extra: [], missing: [], changed: [] };
-  const current = new Map(
-    [...now.values()].map((text) => {
-      const row = parsed(text);
-      return [keyOf(table, row), row];
-    }),
-  );
+  const current = new Map<string, Row>();
+  for (const text of now.values()) {
+    // Null only for a row the same as one held against it, and none was.
+    if (text === null) continue;
+    const row = parsed(text);
+    current.set(keyOf(table, row), row);
+  }
   for (const row of image) {
     const key = keyOf(table, row);
     const standing = current.get(key);
@@ -139,8 +141,8 @@ function nameOf(row: Row): string | null {
 export function recordDifferences(
   diffs: readonly TableDiff[],
   declared: HistoryTables,
-  /** The tables and their rows now, to name a record changed only through its parts. */
-  named: { tables: readonly TrackedTable[]; now: ReadonlyMap<string, KeyedRows> } = { tables: [], now: new Map() },
+  /** The tables and the release's image, to name a record changed only through its parts. */
+  named: { tables: readonly TrackedTable[]; image: WorkingImage } = { tables: [], image: { tables: new Map() } },
 ): RecordDifference[] {
   const records = new Map<string, RecordDifference>();
   const note = (table: TrackedTable, row: Row, change: RecordDifference['change']) => {
@@ -161,18 +163,36 @@ export function recordDifferences(
     for (const row of diff.missing) note(diff.table, row, 'removed');
     for (const row of diff.changed) note(diff.table, row, 'changed');
   }
-  // A record changed only through its parts (a chapter's members) is named from its own row now.
-  const unnamed = new Set([...records.values()].filter((r) => r.name === null).map((r) => `${r.kind} ${r.id}`));
-  for (const table of unnamed.size === 0 ? [] : named.tables) {
+  // A record changed only through its parts (a chapter's members) has its own row as the release
+  // kept it (had that row changed, it would be named already): it is named from the image.
+  const unnamed = [...records.values()].filter((r) => r.name === null);
+  for (const table of unnamed.length === 0 ? [] : named.tables) {
     const declaration = declared[table.name];
-    if (declaration !== 'untracked' && declaration?.part === true) continue;
-    for (const text of named.now.get(table.name)?.values() ?? []) {
-      const row = parsed(text);
-      const record = records.get(`${table.kind} ${String(row[table.idColumn])}`);
-      if (record && record.name === null) record.name = nameOf(row);
+    const rows = named.image.tables.get(table.name);
+    if ((declaration !== 'untracked' && declaration?.part === true) || rows === undefined) continue;
+    for (const record of unnamed) {
+      if (record.kind !== table.kind || record.name !== null) continue;
+      const row = ownRow(table, rows, record.id);
+      if (row) record.name = nameOf(row);
     }
   }
   return sortDifferences([...records.values()]);
+}
+
+/** A record's own row in an image's table: by its key where its id is the key, else found among them. */
+function ownRow(table: TrackedTable, rows: ImageRows | readonly Row[], id: string): Row | undefined {
+  const isId = (row: Row) => String(row[table.idColumn]) === id;
+  if (Array.isArray(rows)) return rows.find(isId);
+  const keyed = rows as ImageRows;
+  if (table.keyColumns.length === 1 && table.keyColumns[0] === table.idColumn) {
+    const kept = keyed.get(JSON.stringify([id])) ?? keyed.get(JSON.stringify([Number(id)]));
+    if (kept) return imageRow(kept);
+  }
+  for (const kept of keyed.values()) {
+    const row = imageRow(kept);
+    if (isId(row)) return row;
+  }
+  return undefined;
 }
 
 /** Differences in the order their pages are read in (compareSortKeys: what a cursor resumes after). */
