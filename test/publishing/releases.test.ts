@@ -256,7 +256,8 @@ await describeOverTransports('releases', (suite, t) => {
     const differences = await allPages(api, 'get_release', { productId, release: 2 }, 'records');
     // The same rows as the single document the publish wrote before: each table's rows as read, joined.
     const tables = [...rowALine.tables].map(
-      ([name, rows]) => `${JSON.stringify(name)}:[${[...rows.values()].join(',')}]`,
+      ([name, rows]) =>
+        `${JSON.stringify(name)}:[${[...(rows as Map<string, Uint8Array>).values()].map((row) => Buffer.from(row).toString()).join(',')}]`,
     );
     const oneDocument = gzipSync(`{"tables":{${tables.join(',')}}}`);
     await suite.h.store.db

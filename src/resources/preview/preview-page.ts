@@ -41,7 +41,7 @@ export async function renderPreview(
   banner: string,
 ): Promise<RenderedPreview> {
   const contents = await readGuideContents(stores, guideId, creatorId);
-  const snapshot = JSON.parse(serializeSnapshot(snapshotRows(contents)).text) as Snapshot;
+  const snapshot = JSON.parse(serializeSnapshot(snapshotRows(contents)).bytes.toString()) as Snapshot;
   const model = buyersPageModel(snapshot);
   const salesPageUrl = `${urls.publicUrl}${contents.guide.salesPageUrl}`;
   let page = renderBuyersPage(model, salesPageUrl, urls.publicUrl);

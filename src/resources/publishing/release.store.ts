@@ -180,7 +180,11 @@ export class ReleasesStore extends ScopedStore {
         guide_id: guideId,
         number,
         content_hash: snapshot.hash,
-        snapshot: snapshot.text,
+        // Stored as text from its UTF-8 as it is: no string of the whole is made (snapshot.ts).
+        snapshot:
+          this.dialect === 'postgres'
+            ? sql<string>`convert_from(${snapshot.bytes}, 'UTF8')`
+            : sql<string>`cast(${snapshot.bytes} as text)`,
         row_hashes: JSON.stringify(snapshot.rowHashes),
         sales_page: snapshot.salesPage === 'null' ? null : snapshot.salesPage,
         key_id: keyId,
@@ -193,7 +197,9 @@ export class ReleasesStore extends ScopedStore {
         .values({ release_id: id, counts: JSON.stringify(countsOf(snapshot.rowHashes)), image: image.packed })
         .execute();
     }
-    const keys = [...new Set([...mediaKeysInJson(snapshot.text), ...(image?.fileKeys ?? [])])];
+    // The files' keys are ASCII, which Latin-1 reads as it is: the whole is not decoded as UTF-8.
+    const named = mediaKeysInJson(snapshot.bytes.toString('latin1'));
+    const keys = [...new Set([...named, ...(image?.fileKeys ?? [])])];
     for (let at = 0; at < keys.length; at += KEYS_PER_STATEMENT) {
       await this.db
         .insertInto('release_files')
