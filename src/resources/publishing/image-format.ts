@@ -1,6 +1,6 @@
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
-import type { ImageRows, Row } from './working-copy.store.ts';
+import type { ImageRows, KeyedRows, Row } from './working-copy.store.ts';
 
 /**
  * A release's working image: the raw rows of every tracked table of the guide as they stood at the
@@ -40,29 +40,17 @@ const TABLE_MARK = '#';
 const HEADER = Buffer.from(ROW_A_LINE);
 const TABLE_MARK_BYTE = TABLE_MARK.charCodeAt(0);
 const LINE_BREAK = 0x0a;
-const LINE_BREAK_BYTES = Buffer.from([LINE_BREAK]);
 const TAB = 0x09;
 
-/**
- * The image as stored, gzipped, and its bytes (what the photo files it names are read from), from
- * each table's lines as WorkingCopyStore.imageLines reads them.
- */
-export async function packImage(
-  tables: ReadonlyMap<string, Uint8Array>,
-): Promise<{ packed: Uint8Array; bytes: Buffer }> {
-  const parts: Uint8Array[] = [HEADER];
-  for (const [name, lines] of tables) {
-    parts.push(Buffer.from(`\n${TABLE_MARK}${name}`));
-    if (lines.byteLength > 0) parts.push(LINE_BREAK_BYTES, lines);
+/** The image as stored, gzipped, and its text (what the photo files it names are read from). */
+export async function packImage(tables: ReadonlyMap<string, KeyedRows>): Promise<{ packed: Uint8Array; text: string }> {
+  const lines = [ROW_A_LINE];
+  for (const [name, rows] of tables) {
+    lines.push(`${TABLE_MARK}${name}`);
+    for (const [key, row] of rows) lines.push(`${key}\t${row}`);
   }
-  const bytes = Buffer.concat(parts);
-  return { packed: await zip(bytes, { chunkSize: ZLIB_CHUNK_BYTES }), bytes };
-}
-
-/** The rows of a table's lines (WorkingCopyStore.imageLines), parsed. */
-export function rowsOfLines(lines: Uint8Array): Row[] {
-  const text = Buffer.from(lines.buffer, lines.byteOffset, lines.byteLength).toString('utf8');
-  return text === '' ? [] : text.split('\n').map((line) => JSON.parse(line.slice(line.indexOf('\t') + 1)) as Row);
+  const text = lines.join('\n');
+  return { packed: await zip(text, { chunkSize: ZLIB_CHUNK_BYTES }), text };
 }
 
 export async function unpackImage(packed: Uint8Array): Promise<WorkingImage> {

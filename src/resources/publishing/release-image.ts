@@ -1,6 +1,6 @@
 import type { Stores } from '../../core/stores.ts';
 import { keysOf, mediaKeysInJson } from '../media/index.ts';
-import { packImage, rowsOfLines, unpackImage, type WorkingImage } from './image-format.ts';
+import { packImage, unpackImage, type WorkingImage } from './image-format.ts';
 import type { PackedImage } from './release.store.ts';
 
 /**
@@ -10,12 +10,10 @@ import type { PackedImage } from './release.store.ts';
  */
 export async function captureImage(stores: Stores, guideId: string): Promise<PackedImage> {
   const copy = stores.workingCopy;
-  const lines = await copy.imageLines(await copy.tables(), guideId);
-  const { packed, bytes } = await packImage(lines);
-  // The files' keys are ASCII, which Latin-1 reads as it is: no UTF-8 decoding of the whole image.
-  const named = mediaKeysInJson(bytes.toString('latin1'));
-  const photos = rowsOfLines(lines.get('media') ?? new Uint8Array()) as Array<{ files: string }>;
-  const fileKeys = new Set([...named, ...photos.flatMap((p) => keysOf(JSON.parse(p.files)))]);
+  const rows = await copy.keyedRows(await copy.tables(), guideId);
+  const { packed, text } = await packImage(rows);
+  const photos = [...(rows.get('media')?.values() ?? [])].map((row) => JSON.parse(row) as { files: string });
+  const fileKeys = new Set([...mediaKeysInJson(text), ...photos.flatMap((p) => keysOf(JSON.parse(p.files)))]);
   return { packed, fileKeys: [...fileKeys] };
 }
 

@@ -8,6 +8,9 @@ import type { Dialect } from '../../db/store-interface.ts';
 /** One row as the history keeps rows: a plain JSON object of its columns. */
 export type Row = Record<string, unknown>;
 
+/** A table's rows by their key's JSON text, each row as its JSON text (WorkingCopyStore.keyedRows). */
+export type KeyedRows = Map<string, string>;
+
 /**
  * A table's rows in an image kept a row a line: by their key's JSON text, each row's JSON text as
  * the UTF-8 bytes it is kept in. A row is decoded only when it differs from the row now: the bytes
@@ -35,30 +38,17 @@ export class WorkingCopyStore extends ScopedStore {
   }
 
   /**
-   * Each table's rows of the guide as a publish keeps them in the release's image (image-format.ts):
-   * a line a row, its key's JSON and its own, a tab between, in key order, joined by the database
-   * and handed over as one piece of UTF-8 a table (empty for a table where the guide has none). No
-   * row becomes a string of the heap: 13.6 MB of them at 4,000 spots did. The row's JSON is written
-   * as differingRows writes it now, so a row unchanged since is the same bytes.
+   * Each table's rows of the guide by key, each key and row as JSON text, in key order: what a
+   * publish keeps as the release's image (image-format.ts). The same statement writes them now as at
+   * the publish, so a row unchanged since is the same text (differingRows).
    */
-  async imageLines(tables: readonly TrackedTable[], guideId: string): Promise<Map<string, Uint8Array>> {
-    const out = new Map<string, Uint8Array>();
+  async keyedRows(tables: readonly TrackedTable[], guideId: string): Promise<Map<string, KeyedRows>> {
+    const out = new Map<string, KeyedRows>();
     for (const table of tables) {
-      const filter = guideFilter(table, new Map(tables.map((t) => [t.name, t])), guideId);
-      if (filter === undefined) continue;
-      const line = sql`${keyJson(table, this.dialect)} || ${tab(this.dialect)} || ${rowJson(table, this.dialect)}`;
-      const query =
-        this.dialect === 'postgres'
-          ? sql<{
-              lines: Uint8Array | null;
-            }>`select convert_to(string_agg(${line}, chr(10) order by ${keysOf(table)}), 'UTF8') as lines
-              from ${sql.table(table.name)} t where ${filter}`
-          : sql<{
-              lines: Uint8Array | null;
-            }>`select cast(group_concat(${line}, char(10) order by ${keysOf(table)}) as blob) as lines
-              from ${sql.table(table.name)} t where ${filter}`;
+      const query = this.rowsQuery(tables, table, guideId, (row) => row, sql`order by ${keysOf(table)}`);
+      if (query === undefined) continue;
       const { rows } = await query.execute(this.db);
-      out.set(table.name, rows[0]?.lines ?? new Uint8Array());
+      out.set(table.name, new Map(rows.map(({ k, r }) => [k, r])));
     }
     return out;
   }
@@ -102,11 +92,16 @@ export class WorkingCopyStore extends ScopedStore {
     table: TrackedTable,
     guideId: string,
     select: (row: RawBuilder<unknown>) => RawBuilder<unknown>,
+    then: RawBuilder<unknown> = sql``,
   ) {
     const filter = guideFilter(table, new Map(tables.map((t) => [t.name, t])), guideId);
     if (filter === undefined) return undefined;
-    return sql<{ k: string; r: string }>`select ${keyJson(table, this.dialect)} as k,
-      ${select(rowJson(table, this.dialect))} as r from ${sql.table(table.name)} t where ${filter}`;
+    const row =
+      this.dialect === 'postgres'
+        ? sql`to_jsonb(t)::text`
+        : sql`json_object(${sql.join(table.columns.map((c) => sql`${sql.lit(c)}, ${sql.ref(c)}`))})`;
+    return sql<{ k: string; r: string }>`select ${keyJson(table, this.dialect)} as k, ${select(row)} as r
+      from ${sql.table(table.name)} t where ${filter} ${then}`;
   }
 }
 
@@ -116,15 +111,6 @@ const keysOf = (table: TrackedTable) => sql.join(table.keyColumns.map((c) => sql
 function keyJson(table: TrackedTable, dialect: Dialect = 'sqlite'): RawBuilder<unknown> {
   return dialect === 'postgres' ? sql`json_build_array(${keysOf(table)})::text` : sql`json_array(${keysOf(table)})`;
 }
-
-/** A row as JSON text, as the history's triggers write it (to_jsonb in PostgreSQL, json_object in SQLite). */
-function rowJson(table: TrackedTable, dialect: Dialect): RawBuilder<unknown> {
-  return dialect === 'postgres'
-    ? sql`to_jsonb(t)::text`
-    : sql`json_object(${sql.join(table.columns.map((c) => sql`${sql.lit(c)}, ${sql.ref(c)}`))})`;
-}
-
-const tab = (dialect: Dialect) => (dialect === 'postgres' ? sql`chr(9)` : sql`char(9)`);
 
 /** Whether a row's text is the same as the bytes an image kept of it. */
 function sameBytes(kept: Uint8Array | undefined, text: string): boolean {
