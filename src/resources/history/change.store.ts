@@ -4,6 +4,7 @@ import type { PageRequest } from '../../core/paging.ts';
 import { ScopedStore, type StoreScope } from '../../core/stores.ts';
 import { isSpliced, wholeValues } from '../../db/history-splices.ts';
 import { type TrackedTable, trackedTables } from '../../db/history-triggers.ts';
+import { ofShape } from '../../db/prepared.ts';
 import type { Database } from '../../db/tables.ts';
 import { uniqueClashColumns } from '../../db/unique-clash.ts';
 import { type ChangeOutcome, outcomeOf } from './change.answer.ts';
@@ -296,14 +297,20 @@ export class ChangesStore extends ScopedStore {
   }
 
   async readRow(table: string, key: Values): Promise<Values | undefined> {
-    const { rows } = await sql<Values>`select * from ${sql.table(table)} where ${whereKey(key)}`.execute(this.anyDb);
+    const { rows } = await this.byShape<Values>(
+      ['read', table, Object.keys(key)],
+      () => sql`select * from ${sql.table(table)} where ${whereKey(key)}`,
+      Object.values(key),
+    );
     return rows[0];
   }
 
   /** The rows of a table whose column holds this value: what a foreign key's action would reach. */
   async rowsWhere(table: string, column: string, value: unknown): Promise<Values[]> {
-    const { rows } = await sql<Values>`select * from ${sql.table(table)} where ${sql.ref(column)} = ${value}`.execute(
-      this.anyDb,
+    const { rows } = await this.byShape<Values>(
+      ['where', table, column],
+      () => sql`select * from ${sql.table(table)} where ${sql.ref(column)} = ${value}`,
+      [value],
     );
     return rows;
   }
@@ -314,7 +321,11 @@ export class ChangesStore extends ScopedStore {
   }
 
   async deleteRow(table: string, key: Values): Promise<void> {
-    await sql`delete from ${sql.table(table)} where ${whereKey(key)}`.execute(this.anyDb);
+    await this.byShape(
+      ['delete', table, Object.keys(key)],
+      () => sql`delete from ${sql.table(table)} where ${whereKey(key)}`,
+      Object.values(key),
+    );
   }
 
   /**
@@ -338,24 +349,47 @@ export class ChangesStore extends ScopedStore {
 
   /** Sets a column of a standing row to null unless it holds this value already. */
   async clearUnless(table: string, key: Values, column: string, value: unknown): Promise<void> {
-    await sql`update ${sql.table(table)} set ${sql.ref(column)} = null
-      where ${whereKey(key)} and ${sql.ref(column)} <> ${value}`.execute(this.anyDb);
+    await this.byShape(
+      ['clear', table, Object.keys(key), column],
+      () => sql`update ${sql.table(table)} set ${sql.ref(column)} = null
+        where ${whereKey(key)} and ${sql.ref(column)} <> ${value}`,
+      [...Object.values(key), value],
+    );
   }
 
   private async writeBack(table: string, key: Values, before: Values): Promise<void> {
     const columns = Object.keys(before).filter((c) => !(c in key));
     if (columns.length > 0) {
       const assignments = sql.join(columns.map((c) => sql`${sql.ref(c)} = ${before[c]}`));
-      const updated = await sql`update ${sql.table(table)} set ${assignments} where ${whereKey(key)}`.execute(
-        this.anyDb,
+      const updated = await this.byShape(
+        ['update', table, columns, Object.keys(key)],
+        () => sql`update ${sql.table(table)} set ${assignments} where ${whereKey(key)}`,
+        [...columns.map((c) => before[c]), ...Object.values(key)],
       );
       if (Number(updated.numAffectedRows ?? 0) > 0) return;
     } else if (await this.readRow(table, key)) {
       return;
     }
     const all = Object.keys(before);
-    await sql`insert into ${sql.table(table)} (${sql.join(all.map((c) => sql.ref(c)))})
-      values (${sql.join(all.map((c) => before[c]))})`.execute(this.anyDb);
+    await this.byShape(
+      ['insert', table, all],
+      () => sql`insert into ${sql.table(table)} (${sql.join(all.map((c) => sql.ref(c)))})
+        values (${sql.join(all.map((c) => before[c]))})`,
+      all.map((c) => before[c]),
+    );
+  }
+
+  /**
+   * A row statement compiled once for its shape (its kind, table and the columns it names, in
+   * order) and run with these values, in the order the statement names them (db/prepared.ts).
+   */
+  private byShape<Row = unknown>(shape: unknown[], statement: () => RawBuilder<unknown>, values: unknown[]) {
+    return ofShape<Row, Record<string, Values>>(
+      this.anyDb,
+      JSON.stringify(shape),
+      () => statement().compile(this.anyDb),
+      values,
+    );
   }
 }
 

@@ -27,6 +27,10 @@ const unzip = promisify(gunzip);
  */
 const ZLIB_CHUNK_BYTES = 1024 * 1024;
 
+/** zlib's smallest buffer, and the largest one an image is unpacked into at once. */
+const MIN_ZLIB_CHUNK_BYTES = 64;
+const MAX_UNPACKED_CHUNK_BYTES = 256 * 1024 * 1024;
+
 /**
  * The first line of an image kept a row a line. Then each table: a line of its name after
  * TABLE_MARK, and a line a row, its key's JSON and its own, a tab between. JSON text holds no raw
@@ -54,7 +58,7 @@ export async function packImage(tables: ReadonlyMap<string, KeyedRows>): Promise
 }
 
 export async function unpackImage(packed: Uint8Array): Promise<WorkingImage> {
-  const bytes = (await unzip(packed, { chunkSize: ZLIB_CHUNK_BYTES })) as Buffer;
+  const bytes = (await unzip(packed, { chunkSize: unpackedSize(packed) })) as Buffer;
   if (!bytes.subarray(0, HEADER.length).equals(HEADER)) {
     const { tables } = JSON.parse(bytes.toString('utf8')) as { tables: Record<string, Row[]> };
     return { tables: new Map(Object.entries(tables)) };
@@ -74,6 +78,19 @@ export async function unpackImage(packed: Uint8Array): Promise<WorkingImage> {
     at = end + 1;
   }
   return { tables };
+}
+
+/**
+ * The buffer zlib fills with an image: its whole size, as gzip's last four bytes give it (modulo
+ * 4 GiB; zlib carries on in more buffers should that be short). One buffer and one call back, not
+ * a 1 MiB buffer at a time joined at the end: that was twice the image in memory outside the heap
+ * (27 MB at 4,000 spots), which made V8 collect the heap in the restore that crossed its limit
+ * (docs/decisions/performance.md, "Rows compared inside SQLite").
+ */
+function unpackedSize(packed: Uint8Array): number {
+  if (packed.byteLength < 18) return ZLIB_CHUNK_BYTES;
+  const size = Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength).readUInt32LE(packed.byteLength - 4);
+  return Math.min(Math.max(size, MIN_ZLIB_CHUNK_BYTES), MAX_UNPACKED_CHUNK_BYTES);
 }
 
 /** A row of an image as it was kept. */
