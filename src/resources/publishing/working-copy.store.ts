@@ -74,7 +74,7 @@ export class WorkingCopyStore extends ScopedStore {
     }
     return holdingValues(image, async (token) => {
       const compared = (row: RawBuilder<unknown>) =>
-        sql`case when cast(${row} as blob) = held_value(${token}, ${keyJson(table)}) then null else ${row} end`;
+        sql`case when cast(${row} as blob) = held_value(${token}, ${keyJson(table, this.dialect)}) then null else ${row} end`;
       const query = this.rowsQuery(tables, table, guideId, compared);
       if (query === undefined) return undefined;
       const { rows } = await query.execute(this.db);
@@ -108,7 +108,7 @@ export class WorkingCopyStore extends ScopedStore {
 const keysOf = (table: TrackedTable) => sql.join(table.keyColumns.map((c) => sql.ref(c)));
 
 /** A row's key as JSON text, as an image keeps it. */
-function keyJson(table: TrackedTable, dialect: Dialect = 'sqlite'): RawBuilder<unknown> {
+function keyJson(table: TrackedTable, dialect: Dialect): RawBuilder<unknown> {
   return dialect === 'postgres' ? sql`json_build_array(${keysOf(table)})::text` : sql`json_array(${keysOf(table)})`;
 }
 
