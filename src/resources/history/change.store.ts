@@ -360,12 +360,10 @@ export class ChangesStore extends ScopedStore {
   private async writeBack(table: string, key: Values, before: Values): Promise<void> {
     const columns = Object.keys(before).filter((c) => !(c in key));
     if (columns.length > 0) {
-      const assignments = sql.join(columns.map((c) => sql`${sql.ref(c)} = ${before[c]}`));
-      const updated = await this.byShape(
-        ['update', table, columns, Object.keys(key)],
-        () => sql`update ${sql.table(table)} set ${assignments} where ${whereKey(key)}`,
-        [...columns.map((c) => before[c]), ...Object.values(key)],
-      );
+      const updated = await this.byShape(['update', table, columns, Object.keys(key)], () => {
+        const assignments = sql.join(columns.map((c) => sql`${sql.ref(c)} = ${before[c]}`));
+        return sql`update ${sql.table(table)} set ${assignments} where ${whereKey(key)}`;
+      }, [...columns.map((c) => before[c]), ...Object.values(key)]);
       if (Number(updated.numAffectedRows ?? 0) > 0) return;
     } else if (await this.readRow(table, key)) {
       return;
